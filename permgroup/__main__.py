@@ -1,0 +1,5 @@
+import sys
+
+from permgroup.cli import main
+
+sys.exit(main())

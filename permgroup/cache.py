@@ -1,0 +1,96 @@
+"""On-disk cache of numpy arrays, keyed and checked.
+
+A cache file holds a one-line JSON header (a magic word, the caller's key
+fields, shape, dtype, CRC-32 of the data) followed by the raw array bytes.  It
+is written to a temporary name and renamed, so a reader never sees half a file;
+a file whose header or checksum does not match is reported and ignored.
+
+The folder is ``$PERMGROUP_CACHE`` if set, else the user's cache folder
+(``$XDG_CACHE_HOME/permgroup`` or ``~/.cache/permgroup``).
+
+>>> import tempfile, numpy as np
+>>> folder = tempfile.mkdtemp()
+>>> save_array(folder + "/x.bin", {"key": "demo"}, np.arange(5, dtype=np.uint8))
+>>> load_array(folder + "/x.bin", {"key": "demo"}).tolist()
+[0, 1, 2, 3, 4]
+>>> load_array(folder + "/x.bin", {"key": "other"}) is None
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import warnings
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+MAGIC = "permgroup-array-1"
+
+
+def cache_dir() -> Path:
+    """The cache folder (created if missing)."""
+    folder = os.environ.get("PERMGROUP_CACHE")
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "permgroup")
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
+    """Write ``array`` with ``key`` in its header, atomically."""
+    array = np.ascontiguousarray(array)
+    header = dict(key, magic=MAGIC, shape=list(array.shape), dtype=array.dtype.str,
+                  crc32=zlib.crc32(array.data))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(json.dumps(header, sort_keys=True).encode() + b"\n")
+            f.write(array.data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def load_array(path: str | os.PathLike, key: dict) -> np.ndarray | None:
+    """The array stored at ``path`` if its header carries ``key`` and the data
+    checks out; ``None`` (with a warning when a file was there) otherwise."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            header_line = f.readline(1 << 16)
+            data = f.read()
+    except FileNotFoundError:
+        return None
+    problem = _check(header_line, data, key)
+    if problem:
+        warnings.warn(f"ignoring cache file {path}: {problem}; it will be rebuilt", stacklevel=2)
+        return None
+    header = json.loads(header_line)
+    return np.frombuffer(data, dtype=np.dtype(header["dtype"])).reshape(header["shape"])
+
+
+def _check(header_line: bytes, data: bytes, key: dict) -> str | None:
+    try:
+        header = json.loads(header_line)
+    except ValueError:
+        return "unreadable header"
+    if not isinstance(header, dict) or header.get("magic") != MAGIC:
+        return "not a permgroup cache file"
+    for field, value in key.items():
+        if header.get(field) != value:
+            return f"it was built for a different {field}"
+    expected = int(np.prod(header["shape"])) * np.dtype(header["dtype"]).itemsize
+    if len(data) != expected:
+        return f"truncated ({len(data)} of {expected} bytes)"
+    if zlib.crc32(data) != header["crc32"]:
+        return "checksum mismatch"
+    return None

@@ -1,0 +1,113 @@
+"""The ``permgroup`` command line.
+
+* ``permgroup solve FORMAT [FILE]``: a contest input (stdin without FILE) in,
+  the contest output out;
+* ``permgroup table PUZZLE [--metric qtm|htm]``: build or load the distance
+  table and print its distribution;
+* ``permgroup order PUZZLE``: the order of the puzzle's group.
+
+Bad input gets one message on stderr and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from types import ModuleType
+
+from permgroup.errors import InputError
+
+
+def _module(registry: dict[str, str], name: str, what: str) -> ModuleType:
+    if name not in registry:
+        raise SystemExit(f"permgroup: unknown {what} {name!r}; choose from {', '.join(registry)}")
+    return importlib.import_module(registry[name])
+
+
+def _read_input(path: str | None) -> str:
+    if path is None or path == "-":
+        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from puzzles.formats import FORMATS
+
+    module = _module(FORMATS, args.format, "format")
+    options = {}
+    if args.max_depth is not None:
+        options["max_depth"] = args.max_depth
+    text = _read_input(args.file)
+    try:
+        output = module.solve_text(text, **options)
+    except TypeError as exc:
+        if "max_depth" in str(exc):
+            raise SystemExit(f"permgroup: format {args.format} takes no --max-depth") from None
+        raise
+    sys.stdout.write(output)
+    return 0
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    from permgroup.table import print_progress
+    from puzzles import PUZZLES
+
+    module = _module(PUZZLES, args.puzzle, "puzzle")
+    print(f"{args.puzzle} ({args.metric}):", file=sys.stderr)
+    table = module.table(args.metric, progress=print_progress())
+    counts = table.distribution()
+    for depth, count in enumerate(counts):
+        print(f"{depth}\t{count}")
+    print(f"# total {sum(counts)}, diameter {len(counts) - 1}")
+    return 0
+
+
+def cmd_order(args: argparse.Namespace) -> int:
+    from puzzles import PUZZLES
+
+    module = _module(PUZZLES, args.puzzle, "puzzle")
+    puzzle = module.PUZZLE
+    order = puzzle.group().order()
+    print(f"order: {order}")
+    if puzzle.symmetries:
+        symmetry = puzzle.symmetry_group().order()
+        print(f"order up to whole-puzzle symmetry: {order // symmetry} "
+              f"(symmetry group of order {symmetry})")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="permgroup", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("solve", help="answer a contest input")
+    s.add_argument("format")
+    s.add_argument("file", nargs="?")
+    s.add_argument("--max-depth", type=int, default=None)
+    s.set_defaults(run=cmd_solve)
+    t = sub.add_parser("table", help="build or load a distance table; print its distribution")
+    t.add_argument("puzzle")
+    t.add_argument("--metric", default="qtm")
+    t.set_defaults(run=cmd_table)
+    o = sub.add_parser("order", help="print the order of a puzzle's group")
+    o.add_argument("puzzle")
+    o.set_defaults(run=cmd_order)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except InputError as exc:
+        print(f"permgroup: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Metrics: which derived moves count as one step.
+
+* ``"qtm"`` (quarter turns): each generator ``X`` and its inverse ``X'``;
+* ``"htm"`` (half turns / face turns): every non-trivial power of each
+  generator, ``X``, ``X2``, ..., ``X'``;
+* a sequence of move names (``["R", "R'", "U2"]``): exactly those moves.
+
+>>> from permgroup.perm import from_cycles
+>>> from permgroup.puzzle import Puzzle
+>>> p = Puzzle("square", 4, {"T": from_cycles([(0, 1, 2, 3)], 4)})
+>>> list(metric_moves(p, "htm"))
+['T', 'T2', "T'"]
+>>> list(metric_moves(p, "qtm"))
+['T', "T'"]
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from permgroup.perm import Perm, order, power
+from permgroup.puzzle import Puzzle
+
+Metric = str | Sequence[str]
+
+
+def _power_name(name: str, k: int, n: int) -> str:
+    if k == 1:
+        return name
+    if k == n - 1:
+        return name + "'"
+    return f"{name}{k}"
+
+
+def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
+    """The moves that count as one step in ``metric``, by name, in array form."""
+    if isinstance(metric, str):
+        if metric not in ("qtm", "htm"):
+            raise ValueError(f"unknown metric {metric!r}: use 'qtm', 'htm' or a list of moves")
+        moves: dict[str, Perm] = {}
+        for name, g in puzzle.generators.items():
+            n = order(g)
+            powers = range(1, n) if metric == "htm" else sorted({1, n - 1})
+            for k in powers:
+                if n > 1:
+                    moves[_power_name(name, k, n)] = power(g, k)
+        return moves
+    return {name: puzzle.move_array(name) for name in metric}
+
+
+def metric_label(metric: Metric) -> str:
+    """A short text naming the metric, for file names and messages.
+
+    >>> metric_label(["R", "U'"])
+    "R,U'"
+    """
+    return metric if isinstance(metric, str) else ",".join(metric)

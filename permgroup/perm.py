@@ -1,0 +1,156 @@
+"""Permutations as plain tuples, and the one convention every module follows.
+
+A permutation of ``n`` points is stored in *array form*, exactly as sympy's
+``Permutation.array_form``: ``p[i]`` is the image of ``i``.  Composition reads
+left to right, as in sympy: ``compose(p, q)`` is "``p`` first, then ``q``",
+so ``compose(p, q)[i] == q[p[i]]``, matching ``(P*Q)(i) == Q(P(i))``.
+
+Puzzle conventions built on this:
+
+* a *move* or *element* maps sticker positions: the sticker at position ``i``
+  goes to position ``p[i]``;
+* a *state* (colouring) lists the colour at each position;
+  ``act(state, p)`` is the state after ``p`` is applied, so that
+  ``act(act(s, p), q) == act(s, compose(p, q))``.
+
+Starting from the solved colouring, the element ``p`` produces
+``act(solved, p)``; going from the state of ``p`` to the state of ``q``
+takes the element ``compose(inverse(p), q)``.
+
+>>> p = (1, 2, 0)
+>>> compose(p, inverse(p))
+(0, 1, 2)
+>>> act("abc", p)
+('c', 'a', 'b')
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+Perm = tuple[int, ...]
+
+
+def identity(n: int) -> Perm:
+    """The identity on ``n`` points.
+
+    >>> identity(3)
+    (0, 1, 2)
+    """
+    return tuple(range(n))
+
+
+def compose(p: Sequence[int], q: Sequence[int]) -> Perm:
+    """``p`` first, then ``q``.
+
+    >>> compose((1, 0, 2), (0, 2, 1))
+    (2, 0, 1)
+    """
+    return tuple([q[i] for i in p])
+
+
+def compose_all(perms: Iterable[Sequence[int]], n: int) -> Perm:
+    """Compose a sequence of permutations in the order given.
+
+    >>> compose_all([(1, 0, 2), (0, 2, 1)], 3)
+    (2, 0, 1)
+    """
+    result = identity(n)
+    for p in perms:
+        result = compose(result, p)
+    return result
+
+
+def inverse(p: Sequence[int]) -> Perm:
+    """The inverse permutation.
+
+    >>> inverse((1, 2, 0))
+    (2, 0, 1)
+    """
+    inv = [0] * len(p)
+    for i, image in enumerate(p):
+        inv[image] = i
+    return tuple(inv)
+
+
+def power(p: Sequence[int], k: int) -> Perm:
+    """``p`` composed with itself ``k`` times (``k`` may be negative).
+
+    >>> power((1, 2, 3, 0), 2)
+    (2, 3, 0, 1)
+    """
+    base = tuple(p) if k >= 0 else inverse(p)
+    result = identity(len(p))
+    for _ in range(abs(k)):
+        result = compose(result, base)
+    return result
+
+
+def order(p: Sequence[int]) -> int:
+    """The order of ``p`` (least ``k > 0`` with ``p**k`` the identity).
+
+    >>> order((1, 2, 0, 4, 3))
+    6
+    """
+    from math import lcm
+
+    seen = [False] * len(p)
+    result = 1
+    for start in range(len(p)):
+        length = 0
+        i = start
+        while not seen[i]:
+            seen[i] = True
+            i = p[i]
+            length += 1
+        if length:
+            result = lcm(result, length)
+    return result
+
+
+def act(state: Sequence, p: Sequence[int]) -> tuple:
+    """The state after applying ``p``: the item at ``i`` moves to ``p[i]``.
+
+    >>> act("xyz", (1, 2, 0))
+    ('z', 'x', 'y')
+    """
+    out = [None] * len(p)
+    for i, image in enumerate(p):
+        out[image] = state[i]
+    return tuple(out)
+
+
+def from_cycles(cycles: Iterable[Sequence[int]], n: int) -> Perm:
+    """Build a permutation from disjoint cycles ``(a b c)``: a→b→c→a.
+
+    >>> from_cycles([(0, 1, 2)], 4)
+    (1, 2, 0, 3)
+    """
+    p = list(range(n))
+    for cycle in cycles:
+        for a, b in zip(cycle, tuple(cycle[1:]) + (cycle[0],)):
+            p[a] = b
+    return tuple(p)
+
+
+def closure(generators: Iterable[Sequence[int]], n: int, limit: int = 10**6) -> list[Perm]:
+    """All elements of the group the generators span, by breadth-first search.
+
+    Meant for small groups (rotations of a cube); raises ``ValueError`` past
+    ``limit`` elements.
+
+    >>> len(closure([(1, 2, 3, 0)], 4))
+    4
+    """
+    gens = [tuple(g) for g in generators]
+    start = identity(n)
+    seen = {start}
+    order_found = [start]
+    for element in order_found:
+        for g in gens:
+            nxt = compose(element, g)
+            if nxt not in seen:
+                if len(seen) >= limit:
+                    raise ValueError(f"group has more than {limit} elements")
+                seen.add(nxt)
+                order_found.append(nxt)
+    return order_found

@@ -1,0 +1,193 @@
+"""The Cayley-graph distance table of a puzzle group, built by BFS and cached.
+
+The table is a dense ``uint8`` array indexed by the rank of a normalized element
+(:mod:`permgroup.coordinates`): entry ``g`` is the least number of moves in the
+chosen metric whose product lies in ``g``'s symmetry class.  Then
+
+* ``distance(p, q)`` is the entry of ``p⁻¹ q``: the moves that take the state of
+  ``p`` to the state of ``q`` are exactly the words equal to ``p⁻¹ q``;
+* ``word(g)`` walks the table down from ``g`` to the identity, one move per
+  level, giving an optimal word for ``g``.
+
+>>> from permgroup.perm import from_cycles
+>>> from permgroup.puzzle import Puzzle
+>>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+>>> p = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+>>> t = build_table(p, "qtm")
+>>> t.distribution(), t.diameter
+([1, 2], 1)
+>>> t.word(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
+["G'"]
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from permgroup.bfs import UNSEEN, FactorSpace, Progress, bfs_depths
+from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.coordinates import ElementRanking, PieceCoordinate
+from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.normalize import Normalizer
+from permgroup.perm import Perm, compose, inverse
+from permgroup.puzzle import Puzzle
+
+
+@dataclass
+class CayleyModel:
+    """Everything about a puzzle and metric except the table itself.
+
+    ``moves`` are the metric's moves in normalized form (duplicates removed),
+    in the order of ``move_names``; ``ranking`` ranks normalized elements.
+    """
+
+    puzzle: Puzzle
+    metric: Metric
+    normalizer: Normalizer
+    move_names: list[str]
+    moves: list[Perm]
+    ranking: ElementRanking
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, metric: Metric = "qtm", anchor: int | None = None) -> CayleyModel:
+        normalizer = Normalizer.from_puzzle(puzzle, anchor)
+        moves = normalizer.normalize_moves(metric_moves(puzzle, metric))
+        if not puzzle.pieces:
+            raise ValueError(f"{puzzle.name}: a table needs the puzzle's pieces")
+        ranking = ElementRanking(
+            [PieceCoordinate.from_moves(kind, pieces, moves)
+             for kind, pieces in puzzle.pieces.items()
+             if any(m[x] != x for m in moves.values() for p in pieces for x in p)]
+        )
+        return cls(puzzle, metric, normalizer, list(moves), list(moves.values()), ranking)
+
+    def normalize(self, element: Sequence[int]) -> Perm:
+        return self.normalizer.normalize(element)
+
+    def cache_key(self) -> dict:
+        return {
+            "puzzle": self.puzzle.fingerprint(),
+            "metric": metric_label(self.metric),
+            "anchor": self.normalizer.anchor,
+            "size": self.ranking.size,
+        }
+
+    def cache_path(self) -> Path:
+        digest = self.puzzle.fingerprint()[:16]
+        label = metric_label(self.metric).replace("'", "i").replace(",", "-")
+        if len(label) > 40:
+            label = "custom"
+        return cache_dir() / f"{self.puzzle.name}-{label}-{digest}.table"
+
+
+class CayleyTable:
+    """A model and its depth array; see the module docstring."""
+
+    def __init__(self, model: CayleyModel, depths: np.ndarray):
+        self.model = model
+        self.depths = depths
+        self._space: FactorSpace | None = None
+
+    @property
+    def space(self) -> FactorSpace:
+        if self._space is None:
+            self._space = FactorSpace(self.model.ranking.factors())
+        return self._space
+
+    def distribution(self) -> list[int]:
+        """Number of states at each depth, from 0 to the diameter."""
+        counts = np.bincount(self.depths, minlength=256)[:UNSEEN]
+        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+    @property
+    def diameter(self) -> int:
+        """The largest depth (God's number in this metric)."""
+        return len(self.distribution()) - 1
+
+    @property
+    def reachable(self) -> int:
+        """How many states the moves reach."""
+        return int(np.count_nonzero(self.depths != UNSEEN))
+
+    def depth(self, element: Sequence[int]) -> int:
+        """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""
+        d = int(self.depths[self.model.ranking.rank(self.model.normalize(element))])
+        return -1 if d == UNSEEN else d
+
+    def distance(self, p: Sequence[int], q: Sequence[int]) -> int:
+        """Moves from the state of ``p`` to the state of ``q``: the entry of ``p⁻¹ q``."""
+        p, q = self.model.normalize(p), self.model.normalize(q)
+        return self.depth(compose(inverse(p), q))
+
+    def distances(self, p_ranks: np.ndarray, q_ranks: np.ndarray) -> np.ndarray:
+        """Vectorized :meth:`distance` on arrays of ranks."""
+        return self.depths[self.model.ranking.quotient_ranks(p_ranks, q_ranks)]
+
+    def word(self, element: Sequence[int]) -> list[str]:
+        """An optimal word (move names) whose product is in ``element``'s class."""
+        rank = self.model.ranking.rank(self.model.normalize(element))
+        depth = int(self.depths[rank])
+        if depth == UNSEEN:
+            raise ValueError("element is not reachable with these moves")
+        reversed_word = []
+        here = np.array([rank])
+        while depth > 0:
+            for m, name in enumerate(self.model.move_names):
+                before = self.space.back_step(here, m)
+                if self.depths[before[0]] == depth - 1:
+                    reversed_word.append(name)
+                    here, depth = before, depth - 1
+                    break
+            else:  # pragma: no cover - a consistent table always has a step down
+                raise RuntimeError("distance table is inconsistent")
+        return reversed_word[::-1]
+
+    def solve(self, p: Sequence[int], q: Sequence[int]) -> list[str]:
+        """An optimal word taking the state of ``p`` to the state of ``q``."""
+        p, q = self.model.normalize(p), self.model.normalize(q)
+        return self.word(compose(inverse(p), q))
+
+
+def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
+                anchor: int | None = None) -> CayleyTable:
+    """Build the table by breadth-first search from the identity (no cache)."""
+    model = CayleyModel.of(puzzle, metric, anchor)
+    space = FactorSpace(model.ranking.factors())
+    identity = model.ranking.rank(tuple(range(puzzle.degree)))
+    depths = bfs_depths(space.size, [identity], space.n_moves, space.step, space.back_step,
+                        progress=progress)
+    table = CayleyTable(model, depths)
+    table._space = space
+    return table
+
+
+def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
+               anchor: int | None = None, cache: bool = True) -> CayleyTable:
+    """The table from the cache if a valid file is there, else built and cached."""
+    model = CayleyModel.of(puzzle, metric, anchor)
+    if cache:
+        path = model.cache_path()
+        depths = load_array(path, model.cache_key())
+        if depths is not None and depths.shape == (model.ranking.size,):
+            return CayleyTable(model, depths)
+    table = build_table(puzzle, metric, progress=progress, anchor=anchor)
+    if cache:
+        save_array(path, model.cache_key(), table.depths)
+    return table
+
+
+def print_progress(stream=sys.stderr) -> Progress:
+    """A progress callback writing one line per BFS level to ``stream``."""
+    start = time.perf_counter()
+
+    def report(depth: int, count: int) -> None:
+        elapsed = time.perf_counter() - start
+        print(f"  depth {depth:2d}: {count:>12,} states  ({elapsed:6.2f} s)", file=stream,
+              flush=True)
+
+    return report

@@ -1,0 +1,11 @@
+"""Contest formats: thin readers and writers over the puzzles' public API.
+
+Each format module has ``solve_text(text, **options) -> str``: the contest
+input in, the exact contest output out, :class:`permgroup.errors.InputError`
+for bad input.  They are imported only when used, to keep start-up lean.
+"""
+
+FORMATS = {
+    "uva11007": "puzzles.formats.uva11007",
+    "minicube-pair": "puzzles.formats.minicube_pair",
+}

@@ -1,0 +1,59 @@
+"""Reading contest input line by line, with line numbers for error messages.
+
+Line ends may be LF or CRLF; trailing blanks are ignored.
+
+>>> r = LineReader("3 \\r\\n\\r\\nab\\n")
+>>> r.count("test cases")
+3
+>>> r.next_nonblank()
+(3, 'ab')
+"""
+from __future__ import annotations
+
+from permgroup.errors import InputError
+
+
+class LineReader:
+    """A cursor over the lines of an input text."""
+
+    def __init__(self, text: str):
+        self.lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        self.pos = 0
+
+    def next_nonblank(self) -> tuple[int, str] | None:
+        """The next non-blank line as ``(line number, text)``, or ``None`` at the end."""
+        while self.pos < len(self.lines):
+            self.pos += 1
+            if self.lines[self.pos - 1].strip():
+                return self.pos, self.lines[self.pos - 1]
+        return None
+
+    def remaining_nonblank(self) -> list[tuple[int, str]]:
+        """All the non-blank lines left."""
+        out = []
+        while (item := self.next_nonblank()) is not None:
+            out.append(item)
+        return out
+
+    def count(self, what: str) -> int:
+        """Read the count line (a non-negative integer)."""
+        item = self.next_nonblank()
+        if item is None:
+            raise InputError("empty input: expected the number of " + what)
+        number, text = item
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise InputError(f"line {number}: expected the number of {what}, got {text.strip()!r}"
+                             ) from None
+        if value < 0:
+            raise InputError(f"line {number}: the number of {what} cannot be negative")
+        return value
+
+
+def check_case_count(declared: int, found: int, what: str = "cases") -> None:
+    """Raise unless the count line agrees with the cases present."""
+    if declared != found:
+        raise InputError(f"the count line says {declared} {what} but the input holds {found}")

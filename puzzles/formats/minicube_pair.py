@@ -1,0 +1,69 @@
+"""The two-net 2x2x2 distance problem: per case an ignored line, then six lines
+drawing two cube nets side by side (the second shifted 9 columns); output the
+least number of quarter turns between them, ignoring orientation.
+
+Solved colours: U Y, L O, F B, R R, B G, D W.  Only fixed columns are read, so
+the filler between faces may be any character.
+"""
+from __future__ import annotations
+
+from permgroup.errors import InputError
+from puzzles import minicube
+from puzzles.cube_geometry import net_faces
+from puzzles.formats.lines import LineReader, check_case_count
+
+SCHEME = minicube.Scheme({"U": "Y", "L": "O", "F": "B", "R": "R", "B": "G", "D": "W"})
+SECOND_NET_OFFSET = 9
+#: (net row, net column) of each URFDLB sticker
+CELLS = [
+    (r0 + i // 2, c0 + i % 2)
+    for face in "URFDLB"
+    for r0, c0 in [net_faces(2)[face]]
+    for i in range(4)
+]
+
+
+def read_cases(text: str) -> list[tuple[str, str]]:
+    """The cases as pairs of URFDLB facelet strings."""
+    reader = LineReader(text)
+    declared = reader.count("cases")
+    lines = reader.remaining_nonblank()
+    if len(lines) % 6:
+        raise InputError(f"case {len(lines) // 6 + 1} is incomplete: {len(lines) % 6} of the "
+                         "6 net lines")
+    check_case_count(declared, len(lines) // 6)
+    cases = []
+    for c in range(declared):
+        rows = lines[6 * c: 6 * c + 6]
+        cubes = []
+        for offset in (0, SECOND_NET_OFFSET):
+            stickers = []
+            for r, col in CELLS:
+                number, row = rows[r]
+                at = col + offset
+                if at >= len(row) or row[at] == " ":
+                    raise InputError(f"case {c + 1}, line {number}: no sticker at column "
+                                     f"{at + 1} (the line has {len(row)} characters)")
+                if row[at] not in "YOBRGW":
+                    raise InputError(f"case {c + 1}, line {number}, column {at + 1}: unknown "
+                                     f"colour {row[at]!r} (expected one of Y O B R G W)")
+                stickers.append(row[at])
+            cubes.append("".join(stickers))
+        cases.append((cubes[0], cubes[1]))
+    return cases
+
+
+def solve_text(text: str) -> str:
+    """Answer every case."""
+    t = minicube.table("qtm")
+    out = []
+    for number, (a, b) in enumerate(read_cases(text), 1):
+        p = _element(a, f"case {number}, first cube")
+        q = _element(b, f"case {number}, second cube")
+        out.append(t.distance(p, q))
+    return "".join(f"{d}\n" for d in out)
+
+
+def _element(state: str, what: str):
+    minicube.check_colouring(state, what)
+    return minicube.element(state, SCHEME, what)

@@ -1,0 +1,57 @@
+"""UVa 11007 "Mini Cube": the count, then per case six faces (Top, Front, Right,
+Bottom, Back, Left), each a 4-letter line; output the least quarter-turn count.
+
+The solved cube is W R Y B O G on Top Front Right Bottom Back Left; a case may
+arrive in any orientation.
+
+>>> solve_text("1\\n\\nWWWW\\nRRRR\\nYYYY\\nBBBB\\nOOOO\\nGGGG\\n")
+'0\\n'
+"""
+from __future__ import annotations
+
+from permgroup.errors import InputError
+from puzzles import minicube
+from puzzles.formats.lines import LineReader, check_case_count
+
+#: the input's face order, as URFDLB letters
+FACE_ORDER = "UFRDBL"
+FACE_NAMES = {"U": "Top", "F": "Front", "R": "Right", "D": "Bottom", "B": "Back", "L": "Left"}
+SCHEME = minicube.Scheme({"U": "W", "F": "R", "R": "Y", "D": "B", "B": "O", "L": "G"})
+
+
+def read_cases(text: str) -> list[str]:
+    """The cases as URFDLB facelet strings."""
+    reader = LineReader(text)
+    declared = reader.count("cases")
+    lines = reader.remaining_nonblank()
+    if len(lines) % 6:
+        case = len(lines) // 6 + 1
+        raise InputError(f"case {case} is incomplete: {len(lines) % 6} of 6 face lines "
+                         f"(from line {lines[-(len(lines) % 6)][0]})")
+    check_case_count(declared, len(lines) // 6)
+    cases = []
+    for c in range(declared):
+        faces = {}
+        for face, (number, text_line) in zip(FACE_ORDER, lines[6 * c: 6 * c + 6]):
+            row = text_line.strip()
+            if len(row) != 4:
+                raise InputError(f"case {c + 1}, line {number}: face {FACE_NAMES[face]} has "
+                                 f"{len(row)} characters, expected 4")
+            for i, ch in enumerate(row):
+                if ch not in "WRYBOG":
+                    raise InputError(f"case {c + 1}, line {number}, character {i + 1}: "
+                                     f"unknown colour {ch!r} (expected one of W R Y B O G)")
+            faces[face] = row
+        cases.append("".join(faces[f] for f in "URFDLB"))
+    return cases
+
+
+def solve_text(text: str) -> str:
+    """Answer every case of a UVa 11007 input."""
+    t = minicube.table("qtm")
+    out = []
+    for number, state in enumerate(read_cases(text), 1):
+        what = f"case {number}"
+        minicube.check_colouring(state, what)
+        out.append(t.depth(minicube.element(state, SCHEME, what)))
+    return "".join(f"{d}\n" for d in out)
