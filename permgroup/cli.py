@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from types import ModuleType
 
@@ -19,9 +20,10 @@ from permgroup.errors import InputError
 
 
 def _module(registry: dict[str, str], name: str, what: str) -> ModuleType:
-    if name not in registry:
-        raise SystemExit(f"permgroup: unknown {what} {name!r}; choose from {', '.join(registry)}")
-    return importlib.import_module(registry[name])
+    available = {k: v for k, v in registry.items() if importlib.util.find_spec(v) is not None}
+    if name not in available:
+        raise SystemExit(f"permgroup: unknown {what} {name!r}; choose from {', '.join(available)}")
+    return importlib.import_module(available[name])
 
 
 def _read_input(path: str | None) -> str:

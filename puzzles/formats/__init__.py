@@ -8,4 +8,7 @@ for bad input.  They are imported only when used, to keep start-up lean.
 FORMATS = {
     "uva11007": "puzzles.formats.uva11007",
     "minicube-pair": "puzzles.formats.minicube_pair",
+    "zoj2477": "puzzles.formats.zoj2477",
+    "rubiksrevenge": "puzzles.formats.rubiksrevenge",
+    "poj3131": "puzzles.formats.poj3131",
 }
