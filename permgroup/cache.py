@@ -24,8 +24,10 @@ import tempfile
 import warnings
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 MAGIC = "permgroup-array-1"
 
@@ -43,6 +45,8 @@ def cache_dir() -> Path:
 
 def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
     """Write ``array`` with ``key`` in its header, atomically."""
+    import numpy as np
+
     array = np.ascontiguousarray(array)
     header = dict(key, magic=MAGIC, shape=list(array.shape), dtype=array.dtype.str,
                   crc32=zlib.crc32(array.data))
@@ -63,6 +67,18 @@ def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
 def load_array(path: str | os.PathLike, key: dict) -> np.ndarray | None:
     """The array stored at ``path`` if its header carries ``key`` and the data
     checks out; ``None`` (with a warning when a file was there) otherwise."""
+    import numpy as np
+
+    loaded = load_bytes(path, key)
+    if loaded is None:
+        return None
+    header, data = loaded
+    return np.frombuffer(data, dtype=np.dtype(header["dtype"])).reshape(header["shape"])
+
+
+def load_bytes(path: str | os.PathLike, key: dict) -> tuple[dict, bytes] | None:
+    """The header and raw data of a checked cache file, without numpy (a process
+    that only looks entries up need not pay for importing it)."""
     path = Path(path)
     try:
         with open(path, "rb") as f:
@@ -72,10 +88,9 @@ def load_array(path: str | os.PathLike, key: dict) -> np.ndarray | None:
         return None
     problem = _check(header_line, data, key)
     if problem:
-        warnings.warn(f"ignoring cache file {path}: {problem}; it will be rebuilt", stacklevel=2)
+        warnings.warn(f"ignoring cache file {path}: {problem}; it will be rebuilt", stacklevel=3)
         return None
-    header = json.loads(header_line)
-    return np.frombuffer(data, dtype=np.dtype(header["dtype"])).reshape(header["shape"])
+    return json.loads(header_line), data
 
 
 def _check(header_line: bytes, data: bytes, key: dict) -> str | None:
@@ -88,7 +103,10 @@ def _check(header_line: bytes, data: bytes, key: dict) -> str | None:
     for field, value in key.items():
         if header.get(field) != value:
             return f"it was built for a different {field}"
-    expected = int(np.prod(header["shape"])) * np.dtype(header["dtype"]).itemsize
+    itemsize = int(str(header.get("dtype", ""))[2:] or 0)  # numpy's "|u1", "<i4"...
+    expected = itemsize
+    for extent in header.get("shape", []):
+        expected *= extent
     if len(data) != expected:
         return f"truncated ({len(data)} of {expected} bytes)"
     if zlib.crc32(data) != header["crc32"]:

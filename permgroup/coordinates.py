@@ -1,5 +1,8 @@
 """Coordinates: a bijection between normalized elements and ``0..N-1``.
 
+(numpy is imported inside the vectorized functions only, so that a process
+that ranks a few elements to look them up in a cached table never loads it.)
+
 A *piece* is a tuple of sticker positions that every move carries onto another
 piece, shifting the tuple cyclically (a corner's three stickers in clockwise
 order).  For one kind of piece, an element is described in *slot form*:
@@ -27,11 +30,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from math import factorial
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from permgroup.perm import Perm
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -49,9 +55,12 @@ class Factor:
 def lehmer_ranks(perms: np.ndarray) -> np.ndarray:
     """Lehmer ranks of the rows of ``perms`` (each a permutation of ``0..n-1``).
 
+    >>> import numpy as np
     >>> lehmer_ranks(np.array([[0, 1, 2], [2, 1, 0]])).tolist()
     [0, 5]
     """
+    import numpy as np
+
     k, n = perms.shape
     ranks = np.zeros(k, dtype=np.int64)
     for i in range(n - 1):
@@ -63,9 +72,12 @@ def lehmer_ranks(perms: np.ndarray) -> np.ndarray:
 def lehmer_unranks(ranks: np.ndarray, n: int) -> np.ndarray:
     """Inverse of :func:`lehmer_ranks`.
 
+    >>> import numpy as np
     >>> lehmer_unranks(np.array([0, 5]), 3).tolist()
     [[0, 1, 2], [2, 1, 0]]
     """
+    import numpy as np
+
     ranks = np.asarray(ranks, dtype=np.int64)
     out = np.empty((len(ranks), n), dtype=np.int64)
     available = np.ones((len(ranks), n), dtype=bool)
@@ -177,15 +189,27 @@ class PieceCoordinate:
         digits = tw[:-1] if self.twist_invariant else tw
         for t in reversed(digits):
             twist = twist * self.modulus + t
-        return _lehmer_rank(at) * self.twist_size + twist
+        return self._perm_rank(tuple(at)) * self.twist_size + twist
+
+    def _perm_rank(self, at: tuple[int, ...]) -> int:
+        # permutations() yields Lehmer order, so a dictionary of them is a rank table
+        if self.count <= 8:
+            if not hasattr(self, "_rank_of"):
+                self._rank_of = {p: r for r, p in enumerate(permutations(range(self.count)))}
+            return self._rank_of[at]
+        return _lehmer_rank(at)
 
     # --- many elements -----------------------------------------------------
     def twist_ranks(self, tw: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         digits = tw[:, :-1] if self.twist_invariant else tw
         weights = self.modulus ** np.arange(digits.shape[1], dtype=np.int64)
         return digits.astype(np.int64) @ weights
 
     def twist_unranks(self, ranks: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         free = self.count - 1 if self.twist_invariant else self.count
         ranks = np.asarray(ranks, dtype=np.int64)
         tw = np.empty((len(ranks), self.count), dtype=np.int64)
@@ -201,11 +225,15 @@ class PieceCoordinate:
 
     def unranks(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Slot forms ``(at, tw)`` of many ranks."""
+        import numpy as np
+
         perm, twist = np.divmod(np.asarray(ranks, dtype=np.int64), self.twist_size)
         return lehmer_unranks(perm, self.count), self.twist_unranks(twist)
 
     def factors(self) -> list[Factor]:
         """The permutation and twist digits with their move tables."""
+        import numpy as np
+
         perms = lehmer_unranks(np.arange(self.perm_size), self.count)
         twists = self.twist_unranks(np.arange(self.twist_size))
         perm_table = np.empty((len(self.slot_moves), self.perm_size), dtype=np.int32)
@@ -226,21 +254,58 @@ class PieceCoordinate:
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Ranks of ``p⁻¹ q`` for many pairs of ranks ``(p, q)``.
 
-        In piece form an element sends piece ``k`` to slot ``where[k]`` with
-        twist ``twist[k]``; ``where`` is the inverse of ``at``.  Then
-        ``p⁻¹`` has ``where = at_p`` and ``twist[j] = -tw_p[j]``, and
-        composing gives ``where_c[k] = where_q[at_p[k]]``,
-        ``twist_c[k] = twist_q[at_p[k]] - tw_p[k]``.
+        With ``where`` the inverse of ``at`` (the slot of each piece), the slot
+        form of ``c = p⁻¹ q`` is ``at_c[j] = where_p[at_q[j]]`` and
+        ``tw_c[j] = tw_q[j] - tw_p[at_c[j]]``.  Rows come from lookup tables
+        indexed by the permutation and twist digits, so the work is a handful
+        of gathers over ``count`` small integers per pair.
         """
-        p_at, p_tw = self.unranks(p)
-        q_at, q_tw = self.unranks(q)
-        q_where = np.argsort(q_at, axis=1)
-        q_twist = np.take_along_axis(q_tw, q_where, axis=1)
-        c_where = np.take_along_axis(q_where, p_at, axis=1)
-        c_twist = (np.take_along_axis(q_twist, p_at, axis=1) - p_tw) % self.modulus
-        c_at = np.argsort(c_where, axis=1)
-        c_tw = np.take_along_axis(c_twist, c_at, axis=1)
-        return self.ranks(c_at, c_tw)
+        import numpy as np
+
+        perms, inverse_rank, twists = self._lookup_tables()
+        p_perm, p_twist = np.divmod(np.asarray(p), self.twist_size)
+        q_perm, q_twist = np.divmod(np.asarray(q), self.twist_size)
+        n = self.count
+        # flat indices into (pairs x count) arrays; 32 bits keep the gathers cheap
+        index = np.int64 if len(p_perm) * n >= 2**31 else np.int32
+        offsets = (np.arange(len(p_perm), dtype=index) * index(n))[:, None]
+        p_where = (perms[inverse_rank[p_perm]] + offsets).ravel()
+        c_at_flat = p_where[perms[q_perm] + offsets]
+        c_tw = twists[q_twist] - twists[p_twist].ravel()[c_at_flat]
+        c_tw += self.modulus
+        c_tw %= self.modulus
+        return self._perm_ranks(c_at_flat - offsets) * self.twist_size + self.twist_ranks(c_tw)
+
+    def _lookup_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        import numpy as np
+
+        if not hasattr(self, "_tables"):
+            perms = lehmer_unranks(np.arange(self.perm_size), self.count)
+            inverse = np.argsort(perms, axis=1)
+            self._tables = (perms.astype(np.int8), lehmer_ranks(inverse),
+                            self.twist_unranks(np.arange(self.twist_size)).astype(np.int8))
+            if self.count <= 7:  # a code-to-rank table of 8**count entries stays small
+                codes = self._perm_codes(perms)
+                code_rank = np.zeros(8**self.count, dtype=np.int32)
+                code_rank[codes] = np.arange(self.perm_size)
+                self._code_rank = code_rank
+        return self._tables
+
+    @staticmethod
+    def _perm_codes(perms: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        codes = np.zeros(len(perms), dtype=np.int64)
+        for i in range(perms.shape[1]):
+            codes |= perms[:, i].astype(np.int64) << (3 * i)
+        return codes
+
+    def _perm_ranks(self, perms: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        if hasattr(self, "_code_rank"):
+            return self._code_rank[self._perm_codes(perms)].astype(np.int64)
+        return lehmer_ranks(perms)
 
 
 class ElementRanking:
@@ -269,6 +334,8 @@ class ElementRanking:
 
     def split(self, ranks: np.ndarray) -> list[np.ndarray]:
         """Each kind's part of many ranks."""
+        import numpy as np
+
         parts = []
         rest = np.asarray(ranks, dtype=np.int64)
         for c in reversed(self.coordinates):
@@ -278,6 +345,8 @@ class ElementRanking:
 
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Ranks of ``p⁻¹ q`` for arrays of ranks ``p`` and ``q``."""
+        import numpy as np
+
         result = np.zeros(len(np.atleast_1d(p)), dtype=np.int64)
         for c, pp, qq in zip(self.coordinates, self.split(p), self.split(q)):
             result = result * c.size + c.quotient_ranks(pp, qq)

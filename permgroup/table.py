@@ -23,19 +23,26 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from permgroup.bfs import UNSEEN, FactorSpace, Progress, bfs_depths
-from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.coordinates import ElementRanking, PieceCoordinate
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import Perm, compose, inverse
 from permgroup.puzzle import Puzzle
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from permgroup.bfs import FactorSpace
+
+#: the depth of states the moves do not reach (as in :mod:`permgroup.bfs`)
+UNSEEN = 255
+Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -86,21 +93,40 @@ class CayleyModel:
 
 
 class CayleyTable:
-    """A model and its depth array; see the module docstring."""
+    """A model and its depth array; see the module docstring.
 
-    def __init__(self, model: CayleyModel, depths: np.ndarray):
+    ``depths`` may be given as raw bytes (a table read from the cache by a
+    process that only looks entries up); it is viewed as a numpy array the
+    first time array work needs it, so such a process never imports numpy.
+    """
+
+    def __init__(self, model: CayleyModel, depths: np.ndarray | bytes):
         self.model = model
-        self.depths = depths
+        self._entries = depths
+        self._array: np.ndarray | None = None if isinstance(depths, bytes) else depths
         self._space: FactorSpace | None = None
+
+    @property
+    def depths(self) -> np.ndarray:
+        """The table as a ``uint8`` numpy array indexed by rank."""
+        if self._array is None:
+            import numpy as np
+
+            self._array = np.frombuffer(self._entries, dtype=np.uint8)
+        return self._array
 
     @property
     def space(self) -> FactorSpace:
         if self._space is None:
+            from permgroup.bfs import FactorSpace
+
             self._space = FactorSpace(self.model.ranking.factors())
         return self._space
 
     def distribution(self) -> list[int]:
         """Number of states at each depth, from 0 to the diameter."""
+        import numpy as np
+
         counts = np.bincount(self.depths, minlength=256)[:UNSEEN]
         return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
 
@@ -112,11 +138,13 @@ class CayleyTable:
     @property
     def reachable(self) -> int:
         """How many states the moves reach."""
+        import numpy as np
+
         return int(np.count_nonzero(self.depths != UNSEEN))
 
     def depth(self, element: Sequence[int]) -> int:
         """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""
-        d = int(self.depths[self.model.ranking.rank(self.model.normalize(element))])
+        d = int(self._entries[self.model.ranking.rank(self.model.normalize(element))])
         return -1 if d == UNSEEN else d
 
     def distance(self, p: Sequence[int], q: Sequence[int]) -> int:
@@ -130,6 +158,8 @@ class CayleyTable:
 
     def word(self, element: Sequence[int]) -> list[str]:
         """An optimal word (move names) whose product is in ``element``'s class."""
+        import numpy as np
+
         rank = self.model.ranking.rank(self.model.normalize(element))
         depth = int(self.depths[rank])
         if depth == UNSEEN:
@@ -156,11 +186,13 @@ class CayleyTable:
 def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
                 anchor: int | None = None) -> CayleyTable:
     """Build the table by breadth-first search from the identity (no cache)."""
+    from permgroup.bfs import FactorSpace, bfs_depths
+
     model = CayleyModel.of(puzzle, metric, anchor)
     space = FactorSpace(model.ranking.factors())
     identity = model.ranking.rank(tuple(range(puzzle.degree)))
     depths = bfs_depths(space.size, [identity], space.n_moves, space.step, space.back_step,
-                        progress=progress)
+                        progress=progress, dense_step=space.dense_step)
     table = CayleyTable(model, depths)
     table._space = space
     return table
@@ -172,9 +204,9 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
     model = CayleyModel.of(puzzle, metric, anchor)
     if cache:
         path = model.cache_path()
-        depths = load_array(path, model.cache_key())
-        if depths is not None and depths.shape == (model.ranking.size,):
-            return CayleyTable(model, depths)
+        loaded = load_bytes(path, model.cache_key())
+        if loaded is not None and loaded[0]["shape"] == [model.ranking.size]:
+            return CayleyTable(model, loaded[1])
     table = build_table(puzzle, metric, progress=progress, anchor=anchor)
     if cache:
         save_array(path, model.cache_key(), table.depths)

@@ -60,71 +60,110 @@ class Scheme:
 
     Knows, for every corner colour triple read clockwise, the home corner and
     its twist, so that a colouring turns into a group element quickly.
+    Build one with :func:`scheme` (cached) or :meth:`infer`.
     """
 
     def __init__(self, face_colours: dict[str, str]):
-        self.face_colours = face_colours
-        self.solved = "".join(face_colours[f] * 4 for f in FACES)
+        self.face_colours = dict(face_colours)
+        self.solved = "".join(self.face_colours[f] * 4 for f in FACES)
         self.corner_of: dict[tuple[str, ...], tuple[int, int]] = {}
         for k, corner in enumerate(CORNERS):
             colours = tuple(self.solved[i] for i in corner)
             for t in range(3):
-                # seen from a slot starting t places later
+                # the same corner seen from a slot whose tuple starts t places later
                 rotated = colours[-t:] + colours[:-t] if t else colours
                 self.corner_of[rotated] = (k, t)
 
-    @classmethod
-    def infer(cls, state: str, what: str = "cube") -> Scheme:
-        """The scheme of ``state`` (raises :class:`InputError` if there is none)."""
+    @staticmethod
+    def infer(state: str, what: str = "cube") -> Scheme:
+        """The scheme of ``state``, with its down-back-left corner at home.
+
+        Only the three opposites of that corner's colours are needed here;
+        :meth:`element` then checks every corner against the scheme.
+        """
         check_colouring(state, what)
-        in_corner = [{state[i] for i in corner} for corner in CORNERS]
-        for k, colours in enumerate(in_corner):
-            if len(colours) != 3:
-                raise InputError(f"{what}: corner {_corner_name(k)} repeats a colour "
-                                 f"({_corner_colours(state, k)})")
-        opposite = {}
-        for c in set(state):
-            partners = {c}.union(*(s for s in in_corner if c in s))
-            rest = set(state) - partners
+        triples = [(state[a], state[b], state[c]) for a, b, c in CORNERS]
+        faces = {GEOMETRY.face_of(i): state[i] for i in ANCHOR_CORNER}
+        colours = set(state)
+        for face, across in (("D", "U"), ("B", "F"), ("L", "R")):
+            colour = faces[face]
+            partners = set()
+            for t in triples:
+                if colour in t:
+                    partners.update(t)
+            rest = colours - partners
             if len(rest) != 1:
-                raise InputError(f"{what}: colour {c} has no single opposite colour "
+                raise InputError(_corner_fault(state, what) or
+                                 f"{what}: colour {colour} has no single opposite colour "
                                  "(opposite colours never share a corner)")
-            opposite[c] = rest.pop()
-        anchor_corner = next(c for c in CORNERS if ANCHOR in c)
-        faces = {GEOMETRY.face_of(i): state[i] for i in anchor_corner}
-        faces["U"], faces["F"], faces["R"] = (opposite[faces["D"]], opposite[faces["B"]],
-                                              opposite[faces["L"]])
-        return cls(faces)
+            faces[across] = rest.pop()
+        return scheme(tuple(faces[f] for f in FACES))
 
     def element(self, state: str, what: str = "cube") -> Perm:
         """The group element whose colouring (from this scheme's solved cube) is
         ``state``, before normalization."""
         image = [0] * 24
-        used = [False] * 8
-        for j, slot in enumerate(CORNERS):
-            colours = (state[slot[0]], state[slot[1]], state[slot[2]])
-            found = self.corner_of.get(colours)
+        found_pieces = set()
+        corner_of = self.corner_of
+        for j, (a, b, c) in enumerate(CORNERS):
+            found = corner_of.get((state[a], state[b], state[c]))
             if found is None:
-                raise InputError(f"{what}: corner {_corner_name(j)} has colours "
-                                 f"{''.join(colours)}, which no corner of this colour "
-                                 "scheme has")
+                raise InputError(_corner_fault(state, what) or
+                                 f"{what}: corner {_corner_name(j)} has colours "
+                                 f"{state[a]}{state[b]}{state[c]}, which no corner of this "
+                                 "colour scheme has")
             k, t = found
-            if used[k]:
-                raise InputError(f"{what}: corner {''.join(sorted(colours))} appears twice")
-            used[k] = True
-            home = CORNERS[k]
-            for u in range(3):
-                image[home[u]] = slot[(u + t) % 3]
+            found_pieces.add(k)
+            for home, position in PLACEMENTS[j][t][k]:
+                image[home] = position
+        if len(found_pieces) != 8:
+            raise InputError(f"{what}: some corner appears twice "
+                             f"(only {len(found_pieces)} different corners)")
         return tuple(image)
+
+
+@lru_cache(maxsize=64)
+def scheme(face_colours: tuple[str, ...]) -> Scheme:
+    """The scheme with these colours on the URFDLB faces (cached)."""
+    return Scheme(dict(zip(FACES, face_colours)))
+
+
+ANCHOR_CORNER = next(c for c in CORNERS if ANCHOR in c)
+#: PLACEMENTS[j][t][k]: where piece k's stickers go when it sits in slot j with twist t
+PLACEMENTS = [
+    [[tuple((home[u], slot[(u + t) % 3]) for u in range(3)) for home in CORNERS]
+     for t in range(3)]
+    for slot in CORNERS
+]
+
+
+def _corner_fault(state: str, what: str) -> str | None:
+    """A message for the first corner that repeats a colour or joins opposite
+    colours (inferred from the other corners), if there is one."""
+    triples = [{state[i] for i in corner} for corner in CORNERS]
+    for k, colours in enumerate(triples):
+        if len(colours) != 3:
+            return (f"{what}: corner {_corner_name(k)} repeats a colour "
+                    f"({_corner_colours(state, k)})")
+    for k, colours in enumerate(triples):
+        for x in sorted(colours):
+            for y in sorted(colours):
+                if x < y and _never_together_elsewhere(triples, k, x, y):
+                    return (f"{what}: corner {_corner_name(k)} has colours "
+                            f"{_corner_colours(state, k)}: {x} and {y} are opposite colours "
+                            "(no other corner holds both)")
+    return None
+
+
+def _never_together_elsewhere(triples: list[set[str]], k: int, x: str, y: str) -> bool:
+    return not any(x in t and y in t for i, t in enumerate(triples) if i != k)
 
 
 def check_colouring(state: str, what: str = "cube") -> None:
     """Raise :class:`InputError` unless ``state`` is 24 stickers, 6 colours x 4."""
     if len(state) != 24:
         raise InputError(f"{what}: expected 24 stickers, got {len(state)}")
-    counts: dict[str, int] = {}
-    for c in state:
-        counts[c] = counts.get(c, 0) + 1
+    counts = {c: state.count(c) for c in set(state)}
     if len(counts) != 6 or any(v != 4 for v in counts.values()):
         shown = ", ".join(f"{c}x{v}" for c, v in sorted(counts.items()))
         raise InputError(f"{what}: expected six colours four times each, got {shown}")
@@ -139,14 +178,18 @@ def _corner_colours(state: str, k: int) -> str:
 
 
 def element(state: str, scheme: Scheme | None = None, what: str = "cube") -> Perm:
-    """The normalized group element of a facelet string.
+    """The normalized group element of a facelet string (scheme inferred if not given).
 
     Raises :class:`UnreachableError` for a colouring no sequence of turns
     reaches (a twisted corner).
     """
     scheme = scheme or Scheme.infer(state, what)
+    return _normalized(scheme.element(state, what), what)
+
+
+def _normalized(raw: Perm, what: str) -> Perm:
     model = table_model()
-    g = model.normalize(scheme.element(state, what))
+    g = model.normalize(raw)
     for kind, defect in model.ranking.twist_defects(g).items():
         if defect:
             raise UnreachableError(
@@ -158,6 +201,7 @@ def element(state: str, scheme: Scheme | None = None, what: str = "cube") -> Per
 
 @lru_cache(maxsize=None)
 def table_model():
+    """The ranking and normalization of the mini cube (no table needed)."""
     from permgroup.table import CayleyModel
 
     return CayleyModel.of(PUZZLE, "qtm", anchor=ANCHOR)
@@ -170,12 +214,15 @@ def pair_elements(a: str, b: str) -> tuple[Perm, Perm]:
     if set(a) != set(b):
         raise InputError("the two cubes use different colours")
     try:
-        scheme.element(b, "second cube")
+        raw_b = scheme.element(b, "second cube")
     except InputError:
-        Scheme.infer(b, "second cube")  # names the fault if b is malformed on its own
+        fault = _corner_fault(b, "second cube")
+        if fault:
+            raise InputError(fault) from None
         raise InputError("the two cubes have different colour schemes "
                          "(one is the mirror image of the other)") from None
-    return element(a, scheme, "first cube"), element(b, scheme, "second cube")
+    return _normalized(scheme.element(a, "first cube"), "first cube"), _normalized(
+        raw_b, "second cube")
 
 
 def distance(a: str, b: str, metric: Metric = "qtm") -> int:
@@ -214,3 +261,16 @@ def apply_moves(state: str, moves: str | Sequence[str]) -> str:
 def same_state(a: str, b: str) -> bool:
     """Whether two facelet strings are the same cube up to orientation."""
     return distance(a, b) == 0
+
+
+def scramble(rng, length: int = 40, solved: str = "UUUURRRRFFFFDDDDLLLLBBBB") -> str:
+    """A random cube: ``length`` random quarter turns, then a random whole-cube
+    rotation, from ``solved`` (``rng`` is a ``random.Random``).
+
+    >>> import random
+    >>> len(scramble(random.Random(1)))
+    24
+    """
+    turns = [rng.choice(FACES) + rng.choice(("", "'")) for _ in range(length)]
+    rotation = rng.choice(PUZZLE.symmetry_elements())
+    return "".join(act(apply_moves(solved, turns), rotation))

@@ -31,11 +31,10 @@ class LineReader:
         return None
 
     def remaining_nonblank(self) -> list[tuple[int, str]]:
-        """All the non-blank lines left."""
-        out = []
-        while (item := self.next_nonblank()) is not None:
-            out.append(item)
-        return out
+        """All the non-blank lines left, as ``(line number, text)``."""
+        start, self.pos = self.pos, len(self.lines)
+        return [(number, line) for number, line in enumerate(self.lines[start:], start + 1)
+                if line and not line.isspace()]
 
     def count(self, what: str) -> int:
         """Read the count line (a non-negative integer)."""

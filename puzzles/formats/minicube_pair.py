@@ -67,3 +67,20 @@ def solve_text(text: str) -> str:
 def _element(state: str, what: str):
     minicube.check_colouring(state, what)
     return minicube.element(state, SCHEME, what)
+
+
+def write_cases(pairs: list[tuple[str, str]], filler: str = " ") -> str:
+    """An input holding these pairs of URFDLB facelet strings (Y O B R G W colours).
+
+    >>> s = "YYYYRRRRBBBBWWWWOOOOGGGG"
+    >>> read_cases(write_cases([(s, s)])) == [(s, s)]
+    True
+    """
+    blocks = []
+    for a, b in pairs:
+        rows = [[filler] * 17 for _ in range(6)]
+        for offset, state in ((0, a), (SECOND_NET_OFFSET, b)):
+            for (r, c), colour in zip(CELLS, state):
+                rows[r][c + offset] = colour
+        blocks.append("\n" + "\n".join("".join(row).rstrip() for row in rows) + "\n")
+    return f"{len(pairs)}\n" + "".join(blocks)

@@ -16,6 +16,7 @@ from puzzles.formats.lines import LineReader, check_case_count
 #: the input's face order, as URFDLB letters
 FACE_ORDER = "UFRDBL"
 FACE_NAMES = {"U": "Top", "F": "Front", "R": "Right", "D": "Bottom", "B": "Back", "L": "Left"}
+COLOURS = frozenset("WRYBOG")
 SCHEME = minicube.Scheme({"U": "W", "F": "R", "R": "Y", "D": "B", "B": "O", "L": "G"})
 
 
@@ -37,10 +38,10 @@ def read_cases(text: str) -> list[str]:
             if len(row) != 4:
                 raise InputError(f"case {c + 1}, line {number}: face {FACE_NAMES[face]} has "
                                  f"{len(row)} characters, expected 4")
-            for i, ch in enumerate(row):
-                if ch not in "WRYBOG":
-                    raise InputError(f"case {c + 1}, line {number}, character {i + 1}: "
-                                     f"unknown colour {ch!r} (expected one of W R Y B O G)")
+            if not COLOURS.issuperset(row):
+                i, ch = next((i, ch) for i, ch in enumerate(row) if ch not in COLOURS)
+                raise InputError(f"case {c + 1}, line {number}, character {i + 1}: "
+                                 f"unknown colour {ch!r} (expected one of W R Y B O G)")
             faces[face] = row
         cases.append("".join(faces[f] for f in "URFDLB"))
     return cases
@@ -55,3 +56,16 @@ def solve_text(text: str) -> str:
         minicube.check_colouring(state, what)
         out.append(t.depth(minicube.element(state, SCHEME, what)))
     return "".join(f"{d}\n" for d in out)
+
+
+def write_cases(states: list[str]) -> str:
+    """A UVa 11007 input holding these URFDLB facelet strings (W R Y B O G colours).
+
+    >>> read_cases(write_cases(["WWWWYYYYRRRRBBBBGGGGOOOO"])) == ["WWWWYYYYRRRRBBBBGGGGOOOO"]
+    True
+    """
+    blocks = []
+    for state in states:
+        faces = {f: state[4 * i: 4 * i + 4] for i, f in enumerate("URFDLB")}
+        blocks.append("\n".join(faces[f] for f in FACE_ORDER) + "\n")
+    return f"{len(states)}\n\n" + "\n".join(blocks)

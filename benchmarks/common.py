@@ -1,0 +1,96 @@
+"""Shared timing helpers for the benchmarks: medians, whole-process runs, seed baselines.
+
+The seed programs (C++ solutions in ../shared/seeds, written by others) are
+compiled into a temporary folder only to be timed in the same run; none of their
+code is part of permgroup.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+def median_time(fn, repeat: int = 5) -> float:
+    """Median wall time of ``fn()`` over ``repeat`` runs, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def run_process(args: list[str], stdin_path: Path | None = None, env: dict | None = None
+                ) -> tuple[float, str]:
+    """Wall time and stdout of one whole process."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    try:
+        start = time.perf_counter()
+        out = subprocess.run(args, stdin=stdin, stdout=subprocess.PIPE, check=True,
+                             env=env).stdout
+        return time.perf_counter() - start, out.decode()
+    finally:
+        if stdin_path:
+            stdin.close()
+
+
+def peak_memory_mb(code: str, env: dict | None = None) -> float:
+    """Peak resident memory (MB) of a Python process running ``code``."""
+    probe = code + "\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    out = subprocess.run([sys.executable, "-c", probe], stdout=subprocess.PIPE, check=True,
+                         env=env, cwd=ROOT).stdout.split()
+    return int(out[-1]) / 1024
+
+
+def permgroup_command() -> list[str]:
+    return [sys.executable, "-m", "permgroup"]
+
+
+def seed_program(prefix: str, fixes: dict[str, str] | None = None) -> Path | None:
+    """Compile the C++ of seed ``prefix`` (from its first ``#include`` to the end
+    of ``main``) into a temporary folder; ``None`` if that is not possible here."""
+    compiler = shutil.which("g++")
+    matches = sorted(SEEDS.glob(f"{prefix}_*.txt"))
+    if not compiler or not matches:
+        return None
+    lines = matches[0].read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("#include")), None)
+    main = next((i for i, line in enumerate(lines) if re.match(r"int main\s*\(", line)), None)
+    if start is None or main is None:
+        return None
+    ret = next((i for i in range(main, len(lines)) if "return 0;" in lines[i]), None)
+    end = next((i for i in range(ret or main, len(lines)) if lines[i].startswith("}")), None)
+    if end is None:
+        return None
+    source = "\n".join(lines[start:end + 1]) + "\n"
+    for old, new in (fixes or {}).items():
+        source = source.replace(old, new)
+    folder = Path(tempfile.mkdtemp(prefix=f"seed{prefix}-"))
+    (folder / "main.cpp").write_text(source)
+    binary = folder / "main"
+    result = subprocess.run([compiler, "-O2", "-o", str(binary), str(folder / "main.cpp")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return binary if result.returncode == 0 else None
+
+
+def fresh_cache_env() -> dict:
+    env = dict(os.environ)
+    env["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-bench-")
+    return env
+
+
+def report(rows: list[tuple[str, float, str, float | None]]) -> None:
+    """Print ``name, value, unit, ratio-to-baseline`` rows."""
+    for name, value, unit, ratio in rows:
+        ratio_text = f"   ratio {ratio:.3f}" if ratio is not None else ""
+        print(f"{name:<58} {value:>10.4g} {unit:<3}{ratio_text}", flush=True)
