@@ -40,6 +40,7 @@ PUZZLE = Puzzle(
     solved=tuple(face for face in FACES for _ in range(4)),
     symmetries={f"rotate-{face}": GEOMETRY.rotation(face) for face in "URF"},
     pieces={"corner": CORNERS},
+    renderer="puzzles.cube_display:net_svg",
 )
 
 
@@ -108,10 +109,7 @@ class Scheme:
         for j, (a, b, c) in enumerate(CORNERS):
             found = corner_of.get((state[a], state[b], state[c]))
             if found is None:
-                raise InputError(_corner_fault(state, what) or
-                                 f"{what}: corner {_corner_name(j)} has colours "
-                                 f"{state[a]}{state[b]}{state[c]}, which no corner of this "
-                                 "colour scheme has")
+                raise InputError(self._corner_fault(state, j, what))
             k, t = found
             found_pieces.add(k)
             for home, position in PLACEMENTS[j][t][k]:
@@ -120,6 +118,21 @@ class Scheme:
             raise InputError(f"{what}: some corner appears twice "
                              f"(only {len(found_pieces)} different corners)")
         return tuple(image)
+
+
+    def _corner_fault(self, state: str, j: int, what: str) -> str:
+        colours = _corner_colours(state, j)
+        start = f"{what}: corner {_corner_name(j)} has colours {colours}"
+        if len(set(colours)) < 3:
+            return f"{start}: it repeats a colour"
+        faces = self.face_colours
+        for x, y in ((faces["U"], faces["D"]), (faces["F"], faces["B"]),
+                     (faces["R"], faces["L"])):
+            if x in colours and y in colours:
+                return f"{start}: {x} and {y} are opposite colours"
+        if any(set(colours) == set(key) for key in self.corner_of):
+            return f"{start} in mirror-image order, which no corner can show"
+        return f"{start}, which no corner of this colour scheme has"
 
 
 @lru_cache(maxsize=64)

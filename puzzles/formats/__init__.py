@@ -8,6 +8,7 @@ for bad input.  They are imported only when used, to keep start-up lean.
 FORMATS = {
     "uva11007": "puzzles.formats.uva11007",
     "minicube-pair": "puzzles.formats.minicube_pair",
+    "hdu2691": "puzzles.formats.hdu2691",
     "zoj2477": "puzzles.formats.zoj2477",
     "rubiksrevenge": "puzzles.formats.rubiksrevenge",
     "poj3131": "puzzles.formats.poj3131",
