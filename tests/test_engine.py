@@ -141,3 +141,9 @@ def test_load_table_rebuilds_a_corrupt_cache_file():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert (load_table(puzzle, "qtm").depths == first.depths).all()
+
+
+def test_unseen_marker_is_shared():
+    from permgroup import bfs, table
+
+    assert table.UNSEEN == bfs.UNSEEN == 255
