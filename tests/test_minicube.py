@@ -179,3 +179,25 @@ def test_move_names_compose():
     r = minicube.PUZZLE.move_array("R")
     assert compose_all([r] * 4, 24) == tuple(range(24))
     assert minicube.apply_moves(SOLVED, "R R'") == SOLVED
+
+
+def test_twist_invariant_agrees_with_sympy_membership():
+    """Reachability from the derived invariant equals sympy's group membership."""
+    from sympy.combinatorics import Permutation
+
+    rng = random.Random(3)
+    group = minicube.PUZZLE.group()
+    model = minicube.table_model()
+    for _ in range(30):
+        state = minicube.scramble(rng)
+        # twist a random corner in place (a third of these stay reachable: t = 0)
+        corner = rng.choice(minicube.CORNERS)
+        t = rng.randrange(3)
+        s = list(state)
+        for u in range(3):
+            s[corner[(u + t) % 3]] = state[corner[u]]
+        raw = minicube.Scheme.infer(minicube.scramble(rng, 0)).element("".join(s))
+        defect = model.ranking.twist_defects(model.normalize(raw))["corner"]
+        # the class of raw is in the group iff some rotation of it is
+        assert (defect == 0) == group.contains(Permutation(list(raw)))
+        assert (defect == 0) == (t == 0)
