@@ -28,7 +28,8 @@ def colour_map(state: str) -> dict[str, str]:
     if set(letters) <= set("URFDLB"):
         scheme = dict(zip("URFDLB", "WRGYOB"))
         return {c: FILLS[scheme[c]] for c in letters}
-    if all(c.upper() in FILLS for c in letters) and len({c.upper() for c in letters}) == len(letters):
+    upper = {c.upper() for c in letters}
+    if upper <= set(FILLS) and len(upper) == len(letters):
         return {c: FILLS[c.upper()] for c in letters}
     return {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(letters)}
 

@@ -130,7 +130,7 @@ BAD_UVA = [
     ("x\n", "line 1: expected the number of cases"),
     ("2\n\n" + "\n".join(["WWWW"] * 6) + "\n",
      "the count line says 2 cases but the input holds 1"),
-    ("1\n\nWWWW\nRRRR\nYYYY\n", "case 1 is incomplete: 3 of 6"),
+    ("1\n\nWWWW\nRRRR\nYYYY\n", "case 1 is incomplete: 3 of the 6 face lines (from line 3)"),
     ("1\n\nWWWWW\nRRRR\nYYYY\nBBBB\nOOOO\nGGGG\n", "line 3: face Top has 5 characters"),
     ("1\n\nWWWW\nRXRR\nYYYY\nBBBB\nOOOO\nGGGG\n", "line 4, character 2: unknown colour 'X'"),
     (_uva_case(_swap(UVA_SOLVED, G.index("U", 0, 0), G.index("F", 1, 1)).replace("R", "W", 1)),

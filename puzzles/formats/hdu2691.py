@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from permgroup.errors import InputError
 from puzzles import minicube
-from puzzles.formats.lines import LineReader, check_case_count
+from puzzles.formats.lines import read_blocks
 
 #: letters per net line, and which faces they belong to
 NET_LINES = (("U",), ("U",), ("L", "F", "R", "B"), ("L", "F", "R", "B"), ("D",), ("D",))
@@ -33,17 +33,9 @@ def _cube(lines: list[tuple[int, str]], case: int, which: str) -> str:
 
 def read_cases(text: str) -> list[tuple[str, str]]:
     """The cases as pairs of URFDLB facelet strings."""
-    reader = LineReader(text)
-    declared = reader.count("cases")
-    lines = reader.remaining_nonblank()
-    if len(lines) % 12:
-        raise InputError(f"case {len(lines) // 12 + 1} is incomplete: {len(lines) % 12} of the "
-                         "12 net lines")
-    check_case_count(declared, len(lines) // 12)
     return [
-        (_cube(lines[12 * c: 12 * c + 6], c + 1, "first"),
-         _cube(lines[12 * c + 6: 12 * c + 12], c + 1, "second"))
-        for c in range(declared)
+        (_cube(block[:6], c + 1, "first"), _cube(block[6:], c + 1, "second"))
+        for c, block in enumerate(read_blocks(text, 12, "net lines"))
     ]
 
 

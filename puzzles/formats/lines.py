@@ -56,3 +56,24 @@ def check_case_count(declared: int, found: int, what: str = "cases") -> None:
     """Raise unless the count line agrees with the cases present."""
     if declared != found:
         raise InputError(f"the count line says {declared} {what} but the input holds {found}")
+
+
+def read_blocks(text: str, lines_per_case: int, what: str = "lines") -> list[list[tuple[int, str]]]:
+    """A count line, then that many cases of ``lines_per_case`` non-blank lines each.
+
+    Raises :class:`InputError` for an empty input, a bad count line, an incomplete
+    last case or a count that disagrees with the cases present.
+
+    >>> read_blocks("2\\n\\na\\nb\\n\\nc\\nd\\n", 2)
+    [[(3, 'a'), (4, 'b')], [(6, 'c'), (7, 'd')]]
+    """
+    reader = LineReader(text)
+    declared = reader.count("cases")
+    lines = reader.remaining_nonblank()
+    n = lines_per_case
+    if len(lines) % n:
+        partial = lines[-(len(lines) % n):]
+        raise InputError(f"case {len(lines) // n + 1} is incomplete: {len(partial)} of the "
+                         f"{n} {what} (from line {partial[0][0]})")
+    check_case_count(declared, len(lines) // n)
+    return [lines[n * c: n * c + n] for c in range(declared)]

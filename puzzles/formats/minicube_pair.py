@@ -10,7 +10,7 @@ from __future__ import annotations
 from permgroup.errors import InputError
 from puzzles import minicube
 from puzzles.cube_geometry import net_faces
-from puzzles.formats.lines import LineReader, check_case_count
+from puzzles.formats.lines import read_blocks
 
 SCHEME = minicube.Scheme({"U": "Y", "L": "O", "F": "B", "R": "R", "B": "G", "D": "W"})
 SECOND_NET_OFFSET = 9
@@ -25,16 +25,8 @@ CELLS = [
 
 def read_cases(text: str) -> list[tuple[str, str]]:
     """The cases as pairs of URFDLB facelet strings."""
-    reader = LineReader(text)
-    declared = reader.count("cases")
-    lines = reader.remaining_nonblank()
-    if len(lines) % 6:
-        raise InputError(f"case {len(lines) // 6 + 1} is incomplete: {len(lines) % 6} of the "
-                         "6 net lines")
-    check_case_count(declared, len(lines) // 6)
     cases = []
-    for c in range(declared):
-        rows = lines[6 * c: 6 * c + 6]
+    for c, rows in enumerate(read_blocks(text, 6, "net lines")):
         cubes = []
         for offset in (0, SECOND_NET_OFFSET):
             stickers = []

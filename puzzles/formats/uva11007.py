@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from permgroup.errors import InputError
 from puzzles import minicube
-from puzzles.formats.lines import LineReader, check_case_count
+from puzzles.formats.lines import read_blocks
 
 #: the input's face order, as URFDLB letters
 FACE_ORDER = "UFRDBL"
@@ -22,18 +22,10 @@ SCHEME = minicube.Scheme({"U": "W", "F": "R", "R": "Y", "D": "B", "B": "O", "L":
 
 def read_cases(text: str) -> list[str]:
     """The cases as URFDLB facelet strings."""
-    reader = LineReader(text)
-    declared = reader.count("cases")
-    lines = reader.remaining_nonblank()
-    if len(lines) % 6:
-        case = len(lines) // 6 + 1
-        raise InputError(f"case {case} is incomplete: {len(lines) % 6} of 6 face lines "
-                         f"(from line {lines[-(len(lines) % 6)][0]})")
-    check_case_count(declared, len(lines) // 6)
     cases = []
-    for c in range(declared):
+    for c, block in enumerate(read_blocks(text, 6, "face lines")):
         faces = {}
-        for face, (number, text_line) in zip(FACE_ORDER, lines[6 * c: 6 * c + 6]):
+        for face, (number, text_line) in zip(FACE_ORDER, block):
             row = text_line.strip()
             if len(row) != 4:
                 raise InputError(f"case {c + 1}, line {number}: face {FACE_NAMES[face]} has "
