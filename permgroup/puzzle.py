@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from permgroup.perm import Perm, closure, inverse, order, power
@@ -47,6 +47,10 @@ class Puzzle:
     pieces:
         For each kind of piece (``"corner"``...), the pieces as tuples of sticker
         positions listed in an order every move preserves cyclically.
+    renderer:
+        ``"module:function"`` naming a function that draws a colouring as SVG
+        text (for notebooks, :class:`permgroup.elements.State`).  Imported only
+        when a state is displayed; not part of the definition or fingerprint.
     """
 
     name: str
@@ -55,6 +59,7 @@ class Puzzle:
     solved: tuple = ()
     symmetries: dict[str, Perm] = field(default_factory=dict)
     pieces: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    renderer: str = ""
 
     def __post_init__(self) -> None:
         for kind, perms in (("move", self.generators), ("symmetry", self.symmetries)):
@@ -139,14 +144,7 @@ class Puzzle:
         ['A']
         """
         gens = {m: self.move_array(m) for m in moves}
-        return Puzzle(
-            name or f"{self.name}<{','.join(moves)}>",
-            self.degree,
-            gens,
-            self.solved,
-            self.symmetries,
-            self.pieces,
-        )
+        return replace(self, name=name or f"{self.name}<{','.join(moves)}>", generators=gens)
 
     def generator_order(self, move: str) -> int:
         """The order of a generator."""

@@ -1,0 +1,394 @@
+"""Questions about a puzzle's group: define, count, orbits, tables, shortest words.
+
+A puzzle is a :class:`permgroup.puzzle.Puzzle`; a subgroup is the same puzzle
+with fewer generators (:func:`subgroup`); a puzzle of your own is a few sympy
+permutations (:func:`define_puzzle`).  Orders come from sympy; distributions,
+diameters, distances and optimal words come from the BFS distance table
+(:mod:`permgroup.table`), which is built only when it fits: its size is the
+coordinate size, known before anything is built (:func:`table_size`).
+
+>>> from sympy.combinatorics import Permutation
+>>> rings = define_puzzle("rings", {"A": Permutation(0, 1, 2, 3), "B": Permutation(0, 4, 2, 5)})
+>>> order(rings), distribution(rings).counts, diameter(rings, "htm")
+(24, [1, 4, 10, 8, 1], 3)
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING
+
+from permgroup.elements import Element, piece_form
+from permgroup.errors import InputError
+from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.normalize import Normalizer, orbit
+from permgroup.puzzle import Puzzle
+from permgroup.cache import load_bytes, save_array
+from permgroup.table import CayleyModel, CayleyTable, build_table, load_table
+from permgroup.words import parse_word, word_names
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sympy.combinatorics import Permutation
+
+#: default largest table built, in entries (one byte each; the BFS needs about
+#: nine more bytes per entry at its peak)
+MAX_ENTRIES = 100_000_000
+
+
+# --- defining ---------------------------------------------------------------
+
+def define_puzzle(name: str, moves: Mapping[str, Permutation | Sequence[int]], *,
+                  solved: Sequence | None = None,
+                  pieces: Mapping[str, Sequence[Sequence[int]]] | None = None,
+                  symmetries: Mapping[str, Permutation | Sequence[int]] | None = None,
+                  degree: int | None = None, renderer: str = "") -> Puzzle:
+    """A puzzle from named sympy permutations (or array forms).
+
+    The degree is the largest permutation size unless given; without ``pieces``
+    each position is a piece of its own (kind ``"point"``), and without
+    ``solved`` each position has its own colour (its number).
+
+    >>> from sympy.combinatorics import Permutation
+    >>> p = define_puzzle("swap", {"S": Permutation(0, 1), "C": Permutation(0, 1, 2)})
+    >>> p.degree, p.generators["C"], p.pieces["point"]
+    (3, (1, 2, 0), ((0,), (1,), (2,)))
+    """
+    def array(p) -> list[int]:
+        return list(p.array_form) if hasattr(p, "array_form") else [int(i) for i in p]
+
+    forms = {k: array(p) for k, p in moves.items()}
+    sym_forms = {k: array(p) for k, p in (symmetries or {}).items()}
+    n = degree or max(len(f) for f in [*forms.values(), *sym_forms.values()])
+    pad = {k: tuple(f + list(range(len(f), n))) for k, f in forms.items()}
+    sym_pad = {k: tuple(f + list(range(len(f), n))) for k, f in sym_forms.items()}
+    piece_data = ({k: tuple(tuple(p) for p in v) for k, v in pieces.items()} if pieces
+                  else {"point": tuple((i,) for i in range(n))})
+    return Puzzle(name, n, pad, tuple(solved) if solved is not None else tuple(range(n)),
+                  sym_pad, piece_data, renderer)
+
+
+def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None) -> Puzzle:
+    """The puzzle restricted to some moves: ``subgroup(cube, "R U")`` is ``<R, U>``.
+
+    Moves are read as words (``"R2 U2"`` gives ``<R2, U2>``); everything else
+    (solved colouring, pieces, symmetries, renderer) is kept.
+
+    >>> p = Puzzle("p", 3, {"A": (1, 0, 2), "B": (0, 2, 1)})
+    >>> q = subgroup(p, "A")
+    >>> q.name, list(q.generators)
+    ('p<A>', ['A'])
+    """
+    names = moves.split() if isinstance(moves, str) else list(moves)
+    for m in names:
+        word = parse_word(puzzle, m)
+        if len(word) != 1:
+            raise InputError(f"{m!r} is not a single move of {puzzle.name}")
+    names = [word_names(puzzle, parse_word(puzzle, m))[0] for m in names]
+    return puzzle.restricted(names, name or f"{puzzle.name}<{','.join(names)}>")
+
+
+# --- counting and orbits ----------------------------------------------------
+
+def order(puzzle: Puzzle) -> int:
+    """The order of the group the puzzle's moves generate (sympy).
+
+    >>> order(Puzzle("p", 3, {"A": (1, 0, 2), "B": (0, 2, 1)}))
+    6
+    """
+    return int(puzzle.group().order())
+
+
+def state_count(puzzle: Puzzle) -> int:
+    """How many elements up to whole-puzzle symmetry: ``|G| / |G ∩ C|``, the
+    number of nodes of the Cayley graph and of reachable table entries.
+
+    >>> p = Puzzle("p", 4, {"T": (1, 2, 3, 0)}, symmetries={"T": (1, 2, 3, 0)})
+    >>> order(p), state_count(p)
+    (4, 1)
+    """
+    group = puzzle.group()
+    if not puzzle.symmetries:
+        return int(group.order())
+    from sympy.combinatorics import Permutation
+
+    inside = sum(1 for s in puzzle.symmetry_elements() if group.contains(Permutation(list(s))))
+    return int(group.order()) // inside
+
+
+def sticker_orbits(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """The orbits of positions under the moves, fixed positions included.
+
+    >>> sticker_orbits(Puzzle("p", 4, {"A": (1, 0, 2, 3)}))
+    [(0, 1), (2,), (3,)]
+    """
+    moves = list(puzzle.generators.values())
+    seen: set[int] = set()
+    result = []
+    for x in range(puzzle.degree):
+        if x not in seen:
+            o = orbit(x, moves)
+            seen |= o
+            result.append(tuple(sorted(o)))
+    return result
+
+
+def piece_orbits(puzzle: Puzzle) -> dict[str, list[tuple[int, ...]]]:
+    """For each kind of piece, the orbits of the pieces (by index) under the moves.
+
+    >>> p = Puzzle("p", 4, {"A": (1, 0, 2, 3)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+    >>> piece_orbits(p)
+    {'dot': [(0, 1), (2,), (3,)]}
+    """
+    result = {}
+    for kind, pieces in puzzle.pieces.items():
+        actions = [piece_form(pieces, m, kind).where for m in puzzle.generators.values()]
+        seen: set[int] = set()
+        orbits = []
+        for k in range(len(pieces)):
+            if k not in seen:
+                o = orbit(k, actions)
+                seen |= o
+                orbits.append(tuple(sorted(o)))
+        result[kind] = orbits
+    return result
+
+
+# --- tables -----------------------------------------------------------------
+
+def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
+    """The normalization anchor for the tables built here.
+
+    First choice: a sticker every move fixes (the table then ranks only the
+    pieces the subgroup moves).  Second: a sticker for which the table's move
+    names are exact, that is, every normalized move is kept under the name of
+    a move that already fixes the anchor (a cube held by the corner the first
+    three faces do not touch), so optimal words need no re-orientation
+    between moves.  Else the engine's default (``None``).
+
+    >>> choose_anchor(Puzzle("p", 4, {"A": (1, 0, 2, 3)}, symmetries={"s": (0, 1, 3, 2)}))
+    2
+    """
+    if not puzzle.symmetries:
+        return None
+    moves = metric_moves(puzzle, metric)
+    exact = None
+    for x in range(puzzle.degree):
+        try:
+            normalizer = Normalizer.from_puzzle(puzzle, anchor=x)
+        except ValueError:
+            continue
+        if all(m[x] == x for m in puzzle.generators.values()):
+            return x
+        if exact is None and all(moves[name] == m for name, m
+                                 in normalizer.normalize_moves(moves).items()):
+            exact = x
+    return exact
+
+
+def model(puzzle: Puzzle, metric: Metric = "qtm") -> CayleyModel:
+    """The table's model (normalizer, moves, ranking) without the table.
+
+    >>> model(Puzzle("p", 2, {"A": (1, 0)}, pieces={"dot": ((0,), (1,))})).move_names
+    ['A']
+    """
+    return CayleyModel.of(puzzle, metric, anchor=choose_anchor(puzzle, metric))
+
+
+def table_size(puzzle: Puzzle, metric: Metric = "qtm") -> int:
+    """Entries of the distance table (one byte each), computed before building it.
+
+    >>> table_size(Puzzle("p", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))}))
+    6
+    """
+    return model(puzzle, metric).ranking.size
+
+
+_TABLES: dict[tuple[str, str], CayleyTable] = {}
+
+
+def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTRIES,
+          progress=None) -> CayleyTable:
+    """The distance table (kept in memory, cached on disk), refused with a
+    ``ValueError`` saying the size when it has more than ``max_entries`` entries.
+
+    >>> table(Puzzle("p", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})).diameter
+    1
+    """
+    key = (puzzle.fingerprint(), metric_label(metric))
+    if key in _TABLES:
+        return _TABLES[key]
+    m = model(puzzle, metric)
+    size = m.ranking.size
+    if size > max_entries:
+        raise ValueError(
+            f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
+            f"{size:,} entries ({_bytes(size)} at one byte each), more than max_entries="
+            f"{max_entries:,}; explore it with cayley_graph(..., radius=r) instead")
+    result = _load_or_build(m, progress)
+    _TABLES[key] = result
+    return result
+
+
+def _load_or_build(m: CayleyModel, progress) -> CayleyTable:
+    """The table of ``m`` from the disk cache, else built and cached.
+
+    The puzzle module's own table sits at the model's standard path, perhaps
+    normalized at another anchor (the cube modules pick a corner); when its
+    header says so, that table is used as it is.  Tables built here with a
+    different anchor go to a file of their own, so the two never overwrite
+    each other.
+    """
+    puzzle, metric = m.puzzle, m.metric
+    standard = m.cache_path()
+    if not puzzle.symmetries:
+        return load_table(puzzle, metric, progress=progress)
+    header = _header(standard)
+    if header and header.get("puzzle") == puzzle.fingerprint() and isinstance(
+            header.get("anchor"), int):
+        try:
+            theirs = CayleyModel.of(puzzle, metric, header["anchor"])
+        except ValueError:
+            theirs = None
+        if theirs is not None:
+            loaded = load_bytes(standard, theirs.cache_key())
+            if loaded is not None and loaded[0]["shape"] == [theirs.ranking.size]:
+                return CayleyTable(theirs, loaded[1])
+    own = standard.with_name(f"explore-a{m.normalizer.anchor}-{standard.name}")
+    loaded = load_bytes(own, m.cache_key())
+    if loaded is not None and loaded[0]["shape"] == [m.ranking.size]:
+        return CayleyTable(m, loaded[1])
+    built = build_table(puzzle, metric, progress=progress, anchor=m.normalizer.anchor)
+    save_array(own, m.cache_key(), built.depths)
+    return built
+
+
+def _header(path) -> dict | None:
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline(1 << 16))
+    except (OSError, ValueError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB", "EB"):
+        if n < 1000:
+            return f"{n:.3g} {unit}"
+        n /= 1000
+    return f"{n:.3g} ZB"
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Number of states at each distance from the identity; draws a bar chart
+    in Jupyter.
+
+    >>> Distribution("p", "qtm", [1, 2]).diameter
+    1
+    """
+
+    puzzle: str
+    metric: str
+    counts: list[int]
+
+    @property
+    def diameter(self) -> int:
+        return len(self.counts) - 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def _repr_html_(self) -> str:
+        peak = max(self.counts)
+        bar_w, height = 28, 120
+        bars = []
+        for d, c in enumerate(self.counts):
+            h = max(1, round(height * c / peak)) if c else 0
+            x = d * bar_w
+            bars.append(f'<rect x="{x + 2}" y="{height - h + 14}" width="{bar_w - 4}" '
+                        f'height="{h}" fill="#4a78b5"><title>{d}: {c:,}</title></rect>'
+                        f'<text x="{x + bar_w / 2}" y="{height + 28}" font-size="10" '
+                        f'text-anchor="middle">{d}</text>')
+        width = bar_w * len(self.counts)
+        svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 34}">'
+               f'{"".join(bars)}</svg>')
+        rows = "".join(f"<td>{c:,}</td>" for c in self.counts)
+        heads = "".join(f"<th>{d}</th>" for d in range(len(self.counts)))
+        return (f"<div><b>{escape(self.puzzle)}</b>, {escape(self.metric)}: {self.total:,} "
+                f"states, diameter {self.diameter}<br>{svg}<table><tr><th>depth</th>{heads}"
+                f"</tr><tr><th>states</th>{rows}</tr></table></div>")
+
+
+def distribution(puzzle: Puzzle, metric: Metric = "qtm", **options) -> Distribution:
+    """How many states lie at each distance (up to whole-puzzle symmetry).
+
+    >>> distribution(Puzzle("p", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})).counts
+    [1, 2]
+    """
+    return Distribution(puzzle.name, metric_label(metric), table(puzzle, metric, **options)
+                        .distribution())
+
+
+def diameter(puzzle: Puzzle, metric: Metric = "qtm", **options) -> int:
+    """The largest distance: God's number in ``metric``.
+
+    >>> diameter(Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))}))
+    2
+    """
+    return table(puzzle, metric, **options).diameter
+
+
+# --- elements ---------------------------------------------------------------
+
+def shortest_word(element: Element, metric: Metric = "qtm", **options) -> Element:
+    """An optimal word for ``element`` in its puzzle's generators (GAP's
+    ``Factorization``, but optimal), as an element built from that word.
+
+    With whole-puzzle symmetries the word's product equals ``element`` up to a
+    symmetry (``.normalized()`` of both agree).
+
+    >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+    >>> shortest_word(Element.from_word(p, "A A A")).word
+    ("A'",)
+    """
+    puzzle = element.puzzle
+    t = table(puzzle, metric, **options)
+    names = t.word(element.perm)
+    word = Element.from_word(puzzle, " ".join(names))
+    if t.model.normalize(word.perm) != t.model.normalize(element.perm):
+        # the table's move names stand for moves followed by a re-orientation
+        raise ValueError(f"the {puzzle.name} table (anchor {t.model.normalizer.anchor}) names "
+                         "normalized moves that no plain move equals; its words need "
+                         "re-orientations between moves")
+    return word
+
+
+def distance(a: Element, b: Element, metric: Metric = "qtm", **options) -> int:
+    """Moves from the state of ``a`` to the state of ``b`` (the depth of ``a⁻¹ b``),
+    ``-1`` when the moves cannot get there.
+
+    >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+    >>> distance(Element.from_word(p, "A"), Element.from_word(p, "A'"))
+    2
+    """
+    return table(a.puzzle, metric, **options).distance(a.perm, b.perm)
+
+
+def reachable(element: Element) -> bool:
+    """Whether the puzzle's moves generate ``element`` (sympy membership).
+
+    >>> p = Puzzle("p", 3, {"A": (1, 2, 0)})
+    >>> reachable(Element(p, (1, 2, 0))), reachable(Element(p, (1, 0, 2)))
+    (True, False)
+    """
+    return bool(element.puzzle.group().contains(element.to_sympy()))
+
+
+__all__ = ["define_puzzle", "subgroup", "order", "state_count", "sticker_orbits",
+           "piece_orbits", "choose_anchor", "model", "table_size", "table", "Distribution",
+           "distribution", "diameter", "shortest_word", "distance", "reachable",
+           "MAX_ENTRIES"]

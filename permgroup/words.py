@@ -1,0 +1,200 @@
+"""Move sequences as text: ``"R U R' U'"``, ``"R2"``, ``"RUR'U'"``.
+
+A *word* is read against an *alphabet*, the named generators of a puzzle (and,
+on request, its whole-puzzle symmetries).  Each token is a generator name
+followed by an optional power and an optional prime: ``X``, ``X'``, ``X2``,
+``X2'`` (``'`` inverts; ``’`` and ``′`` are read as ``'``).  Tokens are
+separated by blanks or commas; without separators the longest generator name
+that fits is taken, so ``"RUR'U'"`` reads as ``R U R' U'``.
+
+Internally a word is a tuple of *letters* ``(generator, exponent)`` with the
+exponent reduced modulo the generator's order, so ``R3`` and ``R'`` are the
+same letter; letters print with the metric's names (``R``, ``R2``, ``R'``).
+
+>>> from permgroup.perm import from_cycles
+>>> from permgroup.puzzle import Puzzle
+>>> sq = Puzzle("square", 4, {"T": from_cycles([(0, 1, 2, 3)], 4), "S": (1, 0, 2, 3)})
+>>> format_word(sq, parse_word(sq, "T T2' S T3"))
+"T T2 S T'"
+>>> parse_word(sq, "T Q")
+Traceback (most recent call last):
+...
+permgroup.errors.InputError: unknown move 'Q' at character 3 (token 2) of 'T Q'; moves are T, S (add ' to invert, a number for a power: T2)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from permgroup.errors import InputError
+from permgroup.metric import _power_name
+from permgroup.perm import Perm, compose, identity, order, power
+from permgroup.puzzle import Puzzle
+
+Letter = tuple[str, int]
+Word = tuple[Letter, ...]
+
+PRIMES = "'’′"
+SEPARATORS = " \t\r\n,"
+
+
+def alphabet(puzzle: Puzzle, symmetries: bool = False) -> dict[str, Perm]:
+    """The named permutations a word may use: generators, then symmetries.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> list(alphabet(Puzzle("p", 2, {"A": (1, 0)}, symmetries={"flip": (1, 0)}), True))
+    ['A', 'flip']
+    """
+    letters = dict(puzzle.generators)
+    if symmetries:
+        letters.update(puzzle.symmetries)
+    return letters
+
+
+def _orders(letters: dict[str, Perm]) -> dict[str, int]:
+    return {name: order(p) for name, p in letters.items()}
+
+
+def parse_word(puzzle: Puzzle, text: str, symmetries: bool = False) -> Word:
+    """The letters of ``text``; :class:`InputError` names a bad token and where it is.
+
+    Powers that are the identity (``R4`` for a quarter turn) are dropped.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("p", 3, {"A": (1, 2, 0)})
+    >>> parse_word(p, "A A' A2 A3")
+    (('A', 1), ('A', 2), ('A', 2))
+    """
+    letters = alphabet(puzzle, symmetries)
+    orders = _orders(letters)
+    names = sorted(letters, key=len, reverse=True)  # longest match first
+    word: list[Letter] = []
+    i, token = 0, 0
+    while i < len(text):
+        if text[i] in SEPARATORS:
+            i += 1
+            continue
+        start = i
+        token += 1
+        # one token may hold several letters ("RUR'U'"), each checked on its own
+        while i < len(text) and text[i] not in SEPARATORS:
+            letter_start = i
+            name = next((n for n in names if text.startswith(n, i)), None)
+            if name is None:
+                end = i
+                while end < len(text) and text[end] not in SEPARATORS:
+                    end += 1
+                bad = text[i:end]
+                where = f"character {i + 1} (token {token})"
+                if i > start:
+                    where += f", after {text[start:i]!r}"
+                raise InputError(
+                    f"unknown move {bad!r} at {where} of {text!r}; moves are "
+                    f"{', '.join(letters)} (add ' to invert, a number for a power: "
+                    f"{next(iter(letters), 'X')}2)"
+                )
+            i += len(name)
+            digits_start = i
+            while i < len(text) and text[i].isdigit():
+                i += 1
+            k = int(text[digits_start:i]) if i > digits_start else 1
+            if i > digits_start and k == 0:
+                raise InputError(f"power 0 in {text[letter_start:i]!r} at character "
+                                 f"{letter_start + 1} (token {token}) of {text!r}")
+            if i < len(text) and text[i] in PRIMES:
+                k = -k
+                i += 1
+            exponent = k % orders[name]
+            if exponent:
+                word.append((name, exponent))
+    return tuple(word)
+
+
+def letter_name(letter: Letter, puzzle: Puzzle) -> str:
+    """The printed name of a letter: ``R``, ``R2``, ``R'``.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> letter_name(("A", 2), Puzzle("p", 3, {"A": (1, 2, 0)}))
+    "A'"
+    """
+    name, k = letter
+    return _power_name(name, k, order(alphabet(puzzle, True)[name]))
+
+
+def word_names(puzzle: Puzzle, word: Word) -> tuple[str, ...]:
+    """The printed names of the letters of ``word``.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> word_names(Puzzle("p", 4, {"A": (1, 2, 3, 0)}), (("A", 1), ("A", 2), ("A", 3)))
+    ('A', 'A2', "A'")
+    """
+    orders = _orders(alphabet(puzzle, True))
+    return tuple(_power_name(name, k, orders[name]) for name, k in word)
+
+
+def format_word(puzzle: Puzzle, word: Word) -> str:
+    """The word as text, names separated by blanks (``""`` for the empty word).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> format_word(Puzzle("p", 3, {"A": (1, 2, 0)}), (("A", 1), ("A", 2)))
+    "A A'"
+    """
+    return " ".join(word_names(puzzle, word))
+
+
+def word_permutation(puzzle: Puzzle, word: Word) -> Perm:
+    """The product of the letters, in array form (left to right).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> word_permutation(Puzzle("p", 3, {"A": (1, 2, 0)}), (("A", 1), ("A", 1)))
+    (2, 0, 1)
+    """
+    letters = alphabet(puzzle, True)
+    result = identity(puzzle.degree)
+    for name, k in word:
+        result = compose(result, power(letters[name], k))
+    return result
+
+
+def invert_word(puzzle: Puzzle, word: Word) -> Word:
+    """The word of the inverse: letters reversed, each inverted.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> invert_word(Puzzle("p", 4, {"A": (1, 2, 3, 0)}), (("A", 1), ("A", 2)))
+    (('A', 2), ('A', 3))
+    """
+    orders = _orders(alphabet(puzzle, True))
+    return tuple((name, -k % orders[name]) for name, k in reversed(word))
+
+
+def join_words(puzzle: Puzzle, first: Word, second: Word) -> Word:
+    """``first`` then ``second``, merging and cancelling letters where they meet.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0), "B": (1, 0, 2, 3)})
+    >>> join_words(p, (("B", 1), ("A", 1)), (("A", 3), ("B", 1), ("A", 2)))
+    (('A', 2),)
+    """
+    orders = _orders(alphabet(puzzle, True))
+    left = list(first)
+    right = list(second)
+    while left and right and left[-1][0] == right[0][0]:
+        name = right[0][0]
+        k = (left.pop()[1] + right.pop(0)[1]) % orders[name]
+        if k:
+            left.append((name, k))
+            break
+    return tuple(left + right)
+
+
+def reduce_word(puzzle: Puzzle, word: Sequence[Letter]) -> Word:
+    """Merge neighbouring powers of the same generator and drop identities.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0), "B": (1, 0, 2, 3)})
+    >>> word_names(p, reduce_word(p, parse_word(p, "A B B A")))
+    ('A2',)
+    """
+    result: Word = ()
+    for letter in word:
+        result = join_words(puzzle, result, (letter,))
+    return result
