@@ -1,0 +1,301 @@
+"""Distance tables over colourings with repeated colours, and search without one.
+
+A :class:`ColouringTable` holds, for every colouring (by its rank, see
+:mod:`permgroup.multiset`), the least number of moves taking it to one source
+colouring, the puzzle's solved state.  Why it cannot answer ``p⁻¹q`` questions
+as a Cayley table does is told in :mod:`permgroup.multiset`; here
+``distance(a, b)`` is a lookup when ``b`` is the source up to renaming colours,
+and a bidirectional search (:func:`search_distance`) otherwise, which also
+serves when no table has been built: it never touches the whole state space.
+
+The builder (:func:`colouring_depths`) is a level-by-level BFS over ranks:
+
+* top-down while the frontier is small: unrank the frontier, undo each move on
+  the packed words, rank, mark the unseen;
+* bottom-up once ``frontier x moves`` exceeds the unseen states: walk the rank
+  range in blocks, list each block's words in order without unranking
+  (:meth:`~permgroup.multiset.MultisetRanking.block`), keep the unseen, and mark
+  those that one move takes onto the last level.
+
+Memory is the ``uint8`` depth array plus one block of words per thread; two
+threads share the blocks (numpy releases the GIL in its loops).
+
+>>> from permgroup.puzzle import Puzzle
+>>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+>>> t = build_colouring_table(p)
+>>> t.distribution(), t.distance("ababab", "bababa"), t.solve("baaabb", "aaabbb")
+([1, 2, 2, 1], 1, ["turn'"])
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from permgroup.bfs import UNSEEN, Progress
+from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.errors import InputError, UnreachableError
+from permgroup.meet import search as bidirectional_search
+from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.multiset import ColouringSpace
+from permgroup.puzzle import Puzzle
+
+BLOCK = 1 << 20
+THREADS = min(2, os.cpu_count() or 1)
+
+
+def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
+    """The colourings of the puzzle's solved state, moved by the metric's moves."""
+    moves = metric_moves(puzzle, metric)
+    unique = {}
+    for name, p in moves.items():  # equal moves under two names count once
+        if p not in unique.values():
+            unique[name] = p
+    return ColouringSpace(puzzle.solved, unique)
+
+
+def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
+                     progress: Progress | None = None, max_depth: int = UNSEEN - 1,
+                     block: int = BLOCK) -> np.ndarray:
+    """Moves from every colouring (by rank) to the nearest source word;
+    ``UNSEEN`` where none is reached within ``max_depth``."""
+    depths = np.full(space.size, UNSEEN, dtype=np.uint8)
+    start = np.unique(space.rank(np.asarray(sources, dtype=space.dtype)))
+    depths[start] = 0
+    seen = count = len(start)
+    if progress:
+        progress(0, count)
+    depth = 0
+    while count and depth < max_depth:
+        if count * space.n_moves > space.size - seen:
+            count = _bottom_up(space, depths, depth, block)
+        else:
+            count = _top_down(space, depths, np.flatnonzero(depths == depth), depth, block)
+        depth += 1
+        seen += count
+        if progress:
+            progress(depth, count)
+    return depths
+
+
+def _top_down(space: ColouringSpace, depths: np.ndarray, frontier: np.ndarray, depth: int,
+              block: int) -> int:
+    """Mark the unseen colourings one move from the frontier; how many."""
+    def one_block(lo: int) -> None:
+        words = space.unrank(frontier[lo:lo + block])
+        for m in range(space.n_moves):
+            before = space.rank(space.unapply(words, m))
+            depths[before[depths[before] == UNSEEN]] = depth + 1
+
+    # threads only ever write ``depth + 1`` over ``UNSEEN``: racing writes agree
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(one_block, range(0, len(frontier), block)))
+    return int(np.count_nonzero(depths == depth + 1))
+
+
+def _bottom_up(space: ColouringSpace, depths: np.ndarray, depth: int, block: int) -> int:
+    """Mark the unseen colourings one move away from the last level; how many."""
+    ranking = space.ranking
+    ends = np.append(ranking.first_starts, ranking.size)
+
+    def one_block(bounds: tuple[int, int]) -> int:
+        lo, hi = bounds
+        first, last = int(ends[lo]), int(ends[hi])
+        segment = depths[first:last]
+        todo = np.flatnonzero(segment == UNSEEN)
+        if not len(todo):
+            return 0
+        if 4 * len(todo) < len(segment):  # few left: unranking beats listing the block
+            words = space.unrank(todo + first)
+        else:
+            words = ranking.block(lo, hi)[1][todo]
+        found = 0
+        for m in range(space.n_moves):
+            hit = depths[space.rank(space.apply(words, m))] == depth
+            reached = todo[hit]
+            if len(reached):
+                segment[reached] = depth + 1
+                found += len(reached)
+                miss = ~hit
+                todo, words = todo[miss], words[miss]
+                if not len(todo):
+                    break
+        return found
+
+    # blocks write disjoint parts of ``depths`` and read only the last level,
+    # which no block writes, so threads may share them (numpy drops the GIL)
+    with ThreadPoolExecutor(THREADS) as pool:
+        return sum(pool.map(one_block, ranking.block_bounds(block)))
+
+
+class ColouringTable:
+    """A colouring space, its source word and the depth of every rank."""
+
+    def __init__(self, space: ColouringSpace, depths: np.ndarray, source: int | None = None):
+        self.space = space
+        self.depths = depths
+        self.source = space.solved if source is None else source
+
+    def distribution(self) -> list[int]:
+        """Number of colourings at each depth, from 0 to the diameter."""
+        counts = np.zeros(256, dtype=np.int64)
+        for lo in range(0, len(self.depths), BLOCK):  # bincount widens to int64
+            counts += np.bincount(self.depths[lo:lo + BLOCK], minlength=256)
+        counts = counts[:UNSEEN]
+        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+    @property
+    def diameter(self) -> int:
+        """The largest depth."""
+        return len(self.distribution()) - 1
+
+    @property
+    def reachable(self) -> int:
+        """How many colourings reach the source."""
+        return int(np.count_nonzero(self.depths != UNSEEN))
+
+    def word_depths(self, words: np.ndarray) -> np.ndarray:
+        """Depths of many packed words (``UNSEEN`` where unreachable)."""
+        return self.depths[self.space.rank(words)]
+
+    def depth(self, colouring: Sequence[Hashable]) -> int:
+        """Moves from ``colouring`` to the source; ``-1`` if unreachable."""
+        d = int(self.word_depths(np.array([self.space.encode(colouring)]))[0])
+        return -1 if d == UNSEEN else d
+
+    def path(self, colouring: Sequence[Hashable]) -> list[str]:
+        """An optimal list of move names from ``colouring`` to the source."""
+        here = np.array([self.space.encode(colouring)], dtype=self.space.dtype)
+        depth = int(self.word_depths(here)[0])
+        if depth == UNSEEN:
+            raise UnreachableError("no sequence of moves reaches the solved state")
+        names = []
+        while depth > 0:
+            for m, name in enumerate(self.space.move_names):
+                after = self.space.apply(here, m)
+                if self.word_depths(after)[0] == depth - 1:
+                    names.append(name)
+                    here, depth = after, depth - 1
+                    break
+            else:  # pragma: no cover - a consistent table always has a step down
+                raise RuntimeError("distance table is inconsistent")
+        return names
+
+    def _as_source(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
+        """``a`` with colours renamed so that ``b`` becomes the source, if it can."""
+        renaming = source_renaming(b, self.space.decode(self.source))
+        if renaming is None:
+            return None
+        try:
+            return [renaming[c] for c in a]
+        except KeyError as exc:
+            raise InputError(f"colour {exc.args[0]!r} is not used by the target") from None
+
+    def distance(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+        """Least number of moves from colouring ``a`` to colouring ``b``."""
+        renamed = self._as_source(a, b)
+        if renamed is None:
+            return search_distance(self.space, a, b)
+        d = self.depth(renamed)
+        if d < 0:
+            raise UnreachableError("no sequence of moves joins the two colourings")
+        return d
+
+    def solve(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list[str]:
+        """An optimal list of move names from ``a`` to ``b``."""
+        renamed = self._as_source(a, b)
+        if renamed is None:
+            return search_path(self.space, a, b)
+        return self.path(renamed)
+
+
+def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict | None:
+    """The renaming of colours that turns ``b`` into ``source``, if there is one.
+
+    >>> source_renaming("yyxx", "aabb")
+    {'y': 'a', 'x': 'b'}
+    >>> source_renaming("xyxy", "aabb") is None
+    True
+    """
+    forward: dict = {}
+    backward: dict = {}
+    if len(b) != len(source):
+        return None
+    for x, y in zip(b, source):
+        if forward.setdefault(x, y) != y or backward.setdefault(y, x) != x:
+            return None
+    return forward
+
+
+def _search(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
+            max_depth: int | None):
+    start, goal = space.encode(a), space.encode(b)
+    return bidirectional_search(start, goal, space.n_moves, space.apply, space.unapply,
+                                max_depth=max_depth, dtype=space.dtype)
+
+
+def search_distance(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
+                    max_depth: int | None = None) -> int:
+    """Least number of moves from ``a`` to ``b`` by bidirectional search (no table).
+
+    Raises :class:`UnreachableError` if none (within ``max_depth``).
+
+    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
+    >>> search_distance(s, "aabb", "baab")
+    1
+    """
+    result = _search(space, a, b, max_depth)
+    if result is None:
+        raise UnreachableError("no sequence of moves joins the two colourings"
+                               + (f" within {max_depth} moves" if max_depth is not None else ""))
+    return result.distance
+
+
+def search_path(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
+                max_depth: int | None = None) -> list[str]:
+    """An optimal list of move names from ``a`` to ``b`` by bidirectional search."""
+    result = _search(space, a, b, max_depth)
+    if result is None:
+        raise UnreachableError("no sequence of moves joins the two colourings")
+    return [space.move_names[m] for m in result.moves]
+
+
+def _cache_key(puzzle: Puzzle, metric: Metric, space: ColouringSpace) -> dict:
+    return {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric),
+            "size": space.size, "states": "colourings"}
+
+
+def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
+    """Where the table of ``puzzle`` in ``metric`` is cached."""
+    label = metric_label(metric).replace("'", "i").replace(",", "-")
+    if len(label) > 40:
+        label = "custom"
+    return cache_dir() / f"{puzzle.name}-{label}-{puzzle.fingerprint()[:16]}.colourings"
+
+
+def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
+                          progress: Progress | None = None) -> ColouringTable:
+    """Build the table by BFS from the solved colouring (no cache)."""
+    space = colouring_space(puzzle, metric)
+    return ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
+
+
+def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
+                         progress: Progress | None = None, build: bool = True
+                         ) -> ColouringTable | None:
+    """The table from the cache; if absent, built and cached (or ``None`` when
+    ``build`` is false, so that a caller can fall back on :func:`search`)."""
+    space = colouring_space(puzzle, metric)
+    key = _cache_key(puzzle, metric, space)
+    path = cache_path(puzzle, metric)
+    depths = load_array(path, key)
+    if depths is not None and depths.shape == (space.size,):
+        return ColouringTable(space, depths)
+    if not build:
+        return None
+    table = ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
+    save_array(path, key, table.depths)
+    return table

@@ -1,0 +1,447 @@
+"""States that are colourings with repeated colours: packed words, ranks, moves.
+
+Why colourings are not group elements
+-------------------------------------
+When every sticker is distinguishable, a state *is* a group element and the
+moves from the state of ``p`` to the state of ``q`` are exactly the words equal
+to ``p⁻¹q``: one table entry answers any pair.  When colours repeat (four cells
+of each of four colours, say), the state of ``g`` is the colouring
+``act(solved, g)``, and ``h g`` gives the same colouring for every ``h`` in the
+colour-preserving subgroup ``H`` (the permutations of cells of equal colour).
+A state is therefore a coset ``H g``, and the words taking the state of ``p``
+to the state of ``q`` are the elements of ``p⁻¹ H q``: a set of ``|H|``
+elements, not one.  ``p⁻¹q`` depends on which representatives were picked
+(``p`` and ``h p`` are the same state but ``p⁻¹q`` and ``p⁻¹h⁻¹q`` have
+different depths), and the cosets form no group, so there is no "quotient"
+state to look up.  The graph on colourings is not vertex-transitive either: the
+distance distribution seen from one colouring differs from that seen from
+another.
+
+So a distance table over colourings (:mod:`permgroup.colouring_table`) holds the
+distance of every colouring *to one source colouring*, and ``distance(a, b)``
+is a lookup only when ``b`` is that source up to a renaming of the colours
+(renaming colours commutes with moving cells); otherwise it runs a
+bidirectional search from ``a`` to ``b`` (:mod:`permgroup.meet`).
+
+Packed words
+------------
+A colouring of ``n`` cells with ``k`` colours is a row of colour indices
+``0..k-1`` (colours numbered by first appearance in the solved colouring).  It
+is packed into one unsigned integer with ``b = bits(k - 1)`` bits per cell,
+cell 0 in the most significant place, so that numeric order of words is the
+lexicographic order of colourings.  A move (a permutation of cells, in
+:mod:`permgroup.perm`'s array form) acts on words with a few masks and shifts:
+cells that move by the same offset share one mask (a cyclic shift of ``c``
+cells needs two), so a whole array of words is moved by a handful of numpy
+bit operations, with no per-state Python loop.
+
+Ranks
+-----
+The rank of a colouring is its place in lexicographic order among all
+``n! / (c_1! ... c_k!)`` arrangements of the multiset (the multiset form of the
+combinatorial number system: each cell adds the number of arrangements that
+put a smaller colour there, a multinomial coefficient of the colours left).
+The sum splits over *chunks* of cells (16 bits of the word each); a chunk's
+share depends only on its own value and on the colours used before it, so it
+is read from a table indexed by the chunk value (and, for middle chunks, by the
+histogram of the colours before it).  For 16 cells with 2 bits each, the rank is
+``FIRST[w >> 16] + LAST[w & 0xFFFF]``: two lookups in 65,536-entry tables.
+Unranking runs the same tables backwards with binary searches, and
+:meth:`MultisetRanking.block` lists the words of a whole rank range in order
+without any search.
+
+>>> space = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "swap": (1, 0, 2, 3)})
+>>> space.size, space.decode(space.apply(space.encode("aabb"), 0))
+(6, ('b', 'a', 'a', 'b'))
+
+Moves needed from each colouring (in rank order: aabb abab abba baab baba
+bbaa) to ``aabb``, by the engine's BFS running the moves backwards:
+
+>>> from permgroup.bfs import bfs_depths
+>>> bfs_depths(space.size, [space.rank(space.encode("aabb"))], space.n_moves,
+...            space.back_step, space.step).tolist()
+[0, 3, 1, 3, 2, 2]
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from math import factorial, prod
+
+import numpy as np
+
+from permgroup.errors import InputError
+from permgroup.perm import Perm, inverse
+
+MAX_WORD_BITS = 64
+
+
+def multinomial(counts: Sequence[int]) -> int:
+    """Arrangements of a multiset with these colour counts.
+
+    >>> multinomial([4, 4, 4, 4])
+    63063000
+    """
+    result = factorial(sum(counts))
+    for c in counts:
+        result //= factorial(c)
+    return result
+
+
+def bits_per_cell(colours: int) -> int:
+    """Bits needed for one cell's colour index (at least 1).
+
+    >>> bits_per_cell(4), bits_per_cell(3), bits_per_cell(2)
+    (2, 2, 1)
+    """
+    return max(1, (colours - 1).bit_length())
+
+
+class MultisetRanking:
+    """Lexicographic ranks of the arrangements of a multiset, on packed words.
+
+    ``counts[c]`` is how many cells have colour ``c``.  See the module docstring
+    for the word layout and the chunk tables.
+
+    >>> r = MultisetRanking([2, 2])
+    >>> r.rank(np.array([0b0011, 0b0101, 0b1100])).tolist()
+    [0, 1, 5]
+    >>> r.unrank(np.array([0, 1, 5])).tolist()
+    [3, 5, 12]
+    """
+
+    def __init__(self, counts: Sequence[int], chunk_bits: int = 16):
+        self.counts = tuple(int(c) for c in counts)
+        if not self.counts or min(self.counts) < 0 or sum(self.counts) == 0:
+            raise ValueError(f"bad colour counts {self.counts}")
+        self.n = sum(self.counts)
+        self.bits = bits_per_cell(len(self.counts))
+        if self.n * self.bits > MAX_WORD_BITS:
+            raise ValueError(f"{self.n} cells of {self.bits} bits do not fit in a "
+                             f"{MAX_WORD_BITS}-bit word")
+        self.dtype = np.dtype(np.uint32 if self.n * self.bits <= 32 else np.uint64)
+        self.size = multinomial(self.counts)
+        self.rank_dtype = np.dtype(np.int64)
+        per_chunk = max(1, chunk_bits // self.bits)
+        self.widths = [min(per_chunk, self.n - start) for start in range(0, self.n, per_chunk)]
+        after = np.cumsum(self.widths[::-1])[::-1].tolist()[1:] + [0]
+        self.shifts = [self.bits * cells for cells in after]
+        # histograms are coded in mixed radix (counts[c] + 1); codes of disjoint
+        # cell sets add without carries
+        self.weights = [prod(c + 1 for c in self.counts[:i]) for i in range(len(self.counts))]
+        self.n_codes = prod(c + 1 for c in self.counts)
+        self.full = self._code(self.counts)
+        self._hist_of_code = _code_table(self.counts)
+        self._arrangements = np.array([multinomial(h) for h in self._hist_of_code],
+                                      dtype=np.int64)
+        self._chunk_hist = {w: self._chunk_histograms(w) for w in set(self.widths)}
+        self._build_tables()
+
+    # --- tables --------------------------------------------------------------
+    def _code(self, hist: Sequence[int]) -> int:
+        return sum(h * w for h, w in zip(hist, self.weights))
+
+    def _chunk_histograms(self, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For every value of a chunk of ``width`` cells: its histogram, code and
+        whether all its digits are colours."""
+        values = np.arange(1 << (self.bits * width), dtype=np.int64)
+        hist = np.zeros((len(values), len(self.counts)), dtype=np.int64)
+        valid = np.ones(len(values), dtype=bool)
+        mask = (1 << self.bits) - 1
+        for t in range(width):
+            digit = (values >> (self.bits * (width - 1 - t))) & mask
+            valid &= digit < len(self.counts)
+            np.add.at(hist, (np.flatnonzero(valid), digit[valid]), 1)
+        code = hist @ np.array(self.weights, dtype=np.int64)
+        return hist, code, valid
+
+    def _completions(self, width: int, remaining: int) -> np.ndarray:
+        """For each chunk value: arrangements of the cells after it, given the
+        colours ``remaining`` (a code) for this chunk and the cells after it."""
+        hist, code, valid = self._chunk_hist[width]
+        left = self._hist_of_code[remaining]
+        fits = valid & (hist <= left).all(axis=1)
+        out = np.zeros(len(code), dtype=np.int64)
+        out[fits] = self._arrangements[remaining - code[fits]]
+        return out
+
+    def _build_tables(self) -> None:
+        widths = self.widths
+        first = self._completions(widths[0], self.full)
+        self.first_table = _exclusive_cumsum(first).astype(self.rank_dtype)
+        self.first_values = np.flatnonzero(first)
+        self.first_starts = self.first_table[self.first_values].astype(np.int64)
+        self.first_sizes = first[self.first_values]
+        # middle chunks: one row per histogram of the cells before the chunk
+        self.middle = []
+        prefixes = np.unique(self._chunk_hist[widths[0]][1][self.first_values])
+        for width in widths[1:-1]:
+            dense = np.full(self.n_codes, -1, dtype=np.int64)
+            dense[prefixes] = np.arange(len(prefixes))
+            rows = np.stack([self._completions(width, self.full - p) for p in prefixes])
+            table = np.stack([_exclusive_cumsum(row) for row in rows]).astype(self.rank_dtype)
+            state, value = np.nonzero(rows)
+            span = int(rows.sum(axis=1).max())
+            self.middle.append({
+                "dense": dense, "table": table.ravel(), "stride": table.shape[1],
+                "keys": state * span + table[state, value], "values": value,
+                "span": span, "count": np.count_nonzero(rows, axis=1),
+                "offset": _exclusive_cumsum(np.count_nonzero(rows, axis=1)),
+            })
+            code = self._chunk_hist[width][1]
+            prefixes = np.unique(prefixes[state] + code[value])
+        if len(widths) > 1:
+            hist, code, valid = self._chunk_hist[widths[-1]]
+            fits = valid & (hist <= np.array(self.counts)).all(axis=1)
+            code = np.where(fits, code, -1)
+            order = np.lexsort((np.arange(len(code)), code))
+            order = order[code[order] >= 0]
+            sorted_code = code[order]
+            group_start = np.searchsorted(sorted_code, np.arange(self.n_codes))
+            group_size = np.searchsorted(sorted_code, np.arange(self.n_codes), "right") \
+                - group_start
+            self.last_table = np.zeros(len(code), dtype=self.rank_dtype)
+            self.last_table[order] = np.arange(len(order)) - group_start[sorted_code]
+            self.last_sorted = order
+            self.last_group_start = group_start
+            self.last_group_size = group_size
+            self.chunk_code = {w: self._chunk_hist[w][1] for w in set(widths)}
+
+    # --- words ---------------------------------------------------------------
+    def pack(self, colours: np.ndarray) -> np.ndarray:
+        """Words of colourings given as rows of colour indices.
+
+        >>> MultisetRanking([2, 2]).pack(np.array([[0, 1, 1, 0]])).tolist()
+        [6]
+        """
+        colours = np.atleast_2d(np.asarray(colours)).astype(self.dtype)
+        shifts = (self.bits * np.arange(self.n - 1, -1, -1)).astype(self.dtype)
+        return np.bitwise_or.reduce(colours << shifts, axis=1)
+
+    def unpack(self, words: np.ndarray) -> np.ndarray:
+        """Rows of colour indices of words (inverse of :meth:`pack`).
+
+        >>> MultisetRanking([2, 2]).unpack(np.array([6])).tolist()
+        [[0, 1, 1, 0]]
+        """
+        words = np.atleast_1d(np.asarray(words, dtype=self.dtype))
+        shifts = (self.bits * np.arange(self.n - 1, -1, -1)).astype(self.dtype)
+        mask = self.dtype.type((1 << self.bits) - 1)
+        return ((words[:, None] >> shifts) & mask).astype(np.uint8)
+
+    # --- ranks ---------------------------------------------------------------
+    def rank(self, words: np.ndarray) -> np.ndarray:
+        """Ranks of valid words (the result is meaningless for other words)."""
+        words = np.asarray(words)
+        chunk = words >> self.shifts[0]
+        ranks = self.first_table[chunk]
+        if len(self.widths) == 1:
+            return ranks
+        if self.middle:
+            code = self.chunk_code[self.widths[0]][chunk]
+        for j, mid in enumerate(self.middle, 1):
+            chunk = self._chunk(words, j)
+            ranks += mid["table"][mid["dense"][code] * mid["stride"] + chunk]
+            code += self.chunk_code[self.widths[j]][chunk]
+        ranks += self.last_table[self._chunk(words, len(self.widths) - 1)]
+        return ranks
+
+    def _chunk(self, words: np.ndarray, j: int) -> np.ndarray:
+        mask = (1 << (self.bits * self.widths[j])) - 1
+        if self.shifts[j] == 0:
+            return words & mask
+        return (words >> self.shifts[j]) & mask
+
+    def unrank(self, ranks: np.ndarray) -> np.ndarray:
+        """Words of ranks in ``0..size-1`` (inverse of :meth:`rank`)."""
+        rest = np.asarray(ranks, dtype=np.int64)
+        if rest.size and (rest.min() < 0 or rest.max() >= self.size):
+            raise ValueError(f"ranks must lie in 0..{self.size - 1}")
+        idx = np.searchsorted(self.first_starts, rest, "right") - 1
+        value = self.first_values[idx]
+        rest = rest - self.first_starts[idx]
+        words = value.astype(self.dtype) << self.dtype.type(self.shifts[0])
+        if len(self.widths) == 1:
+            return words
+        code = self.chunk_code[self.widths[0]][value]
+        for j, mid in enumerate(self.middle, 1):
+            state = mid["dense"][code]
+            idx = np.searchsorted(mid["keys"], state * mid["span"] + rest, "right") - 1
+            value = mid["values"][idx]
+            rest = rest - (mid["keys"][idx] - state * mid["span"])
+            words |= value.astype(self.dtype) << self.dtype.type(self.shifts[j])
+            code = code + self.chunk_code[self.widths[j]][value]
+        value = self.last_sorted[self.last_group_start[self.full - code] + rest]
+        return words | value.astype(self.dtype)
+
+    # --- whole rank ranges ---------------------------------------------------
+    def block_bounds(self, states: int) -> list[tuple[int, int]]:
+        """Split the rank range into blocks of about ``states`` ranks, as ranges of
+        first-chunk indices for :meth:`block`.
+
+        >>> MultisetRanking([4, 4, 4, 4]).block_bounds(40_000_000)
+        [(0, 36771), (36771, 58380)]
+        """
+        cuts = np.searchsorted(self.first_starts, np.arange(0, self.size, max(1, states)))
+        cuts = np.unique(np.append(cuts, len(self.first_values)))
+        return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
+
+    def block(self, lo: int, hi: int) -> tuple[int, np.ndarray]:
+        """``(first rank, words)``: the words of consecutive ranks whose first
+        chunk is ``first_values[lo:hi]``, in rank order.
+
+        >>> r = MultisetRanking([2, 2])
+        >>> r.block_bounds(3)
+        [(0, 3), (3, 6)]
+        >>> start, words = r.block(3, 6)
+        >>> start, words.tolist()
+        (3, [9, 10, 12])
+        """
+        value = self.first_values[lo:hi]
+        words = value.astype(self.dtype) << self.dtype.type(self.shifts[0])
+        start = int(self.first_starts[lo]) if lo < len(self.first_starts) else self.size
+        if len(self.widths) == 1:
+            return start, words
+        code = self.chunk_code[self.widths[0]][value]
+        for j, mid in enumerate(self.middle, 1):
+            state = mid["dense"][code]
+            pick, ramp = _expand(mid["count"][state])
+            value = mid["values"][mid["offset"][state][pick] + ramp]
+            words = words[pick] | (value.astype(self.dtype) << self.dtype.type(self.shifts[j]))
+            code = code[pick] + self.chunk_code[self.widths[j]][value]
+        left = self.full - code
+        pick, ramp = _expand(self.last_group_size[left])
+        value = self.last_sorted[self.last_group_start[left][pick] + ramp]
+        return start, words[pick] | value.astype(self.dtype)
+
+
+def _code_table(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """The histogram of every mixed-radix code (first colour varies fastest)."""
+    hists = [()]
+    for c in counts:
+        hists = [h + (v,) for v in range(c + 1) for h in hists]
+    return hists
+
+
+def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(x), dtype=np.int64)
+    np.cumsum(x[:-1], out=out[1:])
+    return out
+
+
+def _expand(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For group sizes ``counts``: the group of each item and its place in it."""
+    pick = np.repeat(np.arange(len(counts)), counts)
+    ramp = np.arange(len(pick)) - np.repeat(_exclusive_cumsum(counts), counts)
+    return pick, ramp
+
+
+class WordMove:
+    """A permutation of cells acting on packed words by masks and shifts.
+
+    The colour at cell ``i`` moves to cell ``perm[i]`` (the convention of
+    :func:`permgroup.perm.act`).  Cells that move by the same offset share a
+    mask, so a cyclic shift of a row costs two masks plus one for the rest.
+    Words keep their integer type.
+
+    >>> m = WordMove((1, 2, 0, 3), bits=2)
+    >>> r = MultisetRanking([1, 1, 1, 1])
+    >>> r.unpack(m(r.pack(np.array([[0, 1, 2, 3]])))).tolist()
+    [[2, 0, 1, 3]]
+    """
+
+    def __init__(self, perm: Sequence[int], bits: int):
+        n = len(perm)
+        cell_mask = (1 << bits) - 1
+        groups: dict[int, int] = {}
+        for i, target in enumerate(perm):
+            shift = bits * (i - target)  # cell 0 is most significant
+            groups[shift] = groups.get(shift, 0) | (cell_mask << (bits * (n - 1 - i)))
+        self.still = groups.pop(0, 0)
+        self.shifted = [(mask, abs(s), s > 0) for s, mask in sorted(groups.items())]
+
+    def __call__(self, words: np.ndarray) -> np.ndarray:
+        words = np.asarray(words)
+        out = words & self.still
+        part = np.empty_like(words)
+        for mask, amount, left in self.shifted:
+            np.bitwise_and(words, mask, out=part)
+            if left:
+                np.left_shift(part, amount, out=part)
+            else:
+                np.right_shift(part, amount, out=part)
+            out |= part
+        return out
+
+
+class ColouringSpace:
+    """Colourings with the colour counts of ``solved``, and moves on them.
+
+    Colours are numbered by first appearance in ``solved``.  ``step`` and
+    ``back_step`` act on ranks (for :func:`permgroup.bfs.bfs_depths`);
+    ``apply`` and ``unapply`` act on packed words (for
+    :mod:`permgroup.meet` and the table builder).
+
+    >>> s = ColouringSpace("xxyy", {"rot": (1, 2, 3, 0)})
+    >>> s.decode(s.unapply(s.apply(s.encode("xyxy"), 0), 0))
+    ('x', 'y', 'x', 'y')
+    """
+
+    def __init__(self, solved: Sequence[Hashable], moves: dict[str, Perm]):
+        self.palette = tuple(dict.fromkeys(solved))
+        self.index = {c: i for i, c in enumerate(self.palette)}
+        counts = [0] * len(self.palette)
+        for c in solved:
+            counts[self.index[c]] += 1
+        self.ranking = MultisetRanking(counts)
+        self.size = self.ranking.size
+        self.dtype = self.ranking.dtype
+        self.move_names = list(moves)
+        self.n_moves = len(self.move_names)
+        bits = self.ranking.bits
+        self.forward = [WordMove(p, bits) for p in moves.values()]
+        self.backward = [WordMove(inverse(p), bits) for p in moves.values()]
+        self.solved = self.encode(solved)
+
+    def encode(self, colouring: Sequence[Hashable]) -> int:
+        """The word of one colouring (raises :class:`InputError` if its colours
+        differ from the solved colouring's)."""
+        counts = [0] * len(self.palette)
+        try:
+            digits = [self.index[c] for c in colouring]
+        except KeyError as exc:
+            raise InputError(f"unknown colour {exc.args[0]!r}; the colours are "
+                             f"{' '.join(map(str, self.palette))}") from None
+        for d in digits:
+            counts[d] += 1
+        if tuple(counts) != self.ranking.counts:
+            raise InputError(f"colour counts {counts} differ from the solved "
+                             f"colouring's {list(self.ranking.counts)}")
+        return int(self.ranking.pack(np.array([digits]))[0])
+
+    def decode(self, word: int) -> tuple:
+        """The colouring of one word."""
+        return tuple(self.palette[d] for d in self.ranking.unpack(np.array([word]))[0])
+
+    def apply(self, words: np.ndarray, m: int) -> np.ndarray:
+        """Words after move ``m``."""
+        return self.forward[m](words)
+
+    def unapply(self, words: np.ndarray, m: int) -> np.ndarray:
+        """Words that move ``m`` takes to ``words``."""
+        return self.backward[m](words)
+
+    def rank(self, words: np.ndarray) -> np.ndarray:
+        """Ranks of words (see :class:`MultisetRanking`)."""
+        return self.ranking.rank(words)
+
+    def unrank(self, ranks: np.ndarray) -> np.ndarray:
+        """Words of ranks."""
+        return self.ranking.unrank(ranks)
+
+    def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks after move ``m``."""
+        return self.rank(self.apply(self.unrank(ranks), m))
+
+    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks from which move ``m`` leads to ``ranks``."""
+        return self.rank(self.unapply(self.unrank(ranks), m))

@@ -1,0 +1,217 @@
+"""The rows x cols torus: shift any row or column cyclically (Kattis rubiksrevenge).
+
+Cells are numbered row by row, ``i * cols + j``.  Each row has a generator
+``row{i}`` (shift right: the cell in column ``j`` moves to column ``j + 1``)
+and each column a generator ``col{j}`` (shift down); their inverses ``row{i}'``
+(left) and ``col{j}'`` (up) complete the quarter-turn metric, 16 moves on the
+4x4 board.  The moves generate the whole symmetric group of the cells (order
+``16! = 20,922,789,888,000`` for 4x4), except when both sides are odd: then
+every shift is an odd-length cycle, an even permutation, and the group is the
+alternating group (half as large).  Colourings do not see the difference, as
+swapping two cells of one colour is odd.
+
+The solved board has row ``i`` in colour ``COLOURS[i]`` (``RRRR / GGGG / BBBB /
+YYYY``).  A state is a colouring: ``cols`` cells of each of ``rows`` colours,
+``16! / 4!^4 = 63,063,000`` of them on the 4x4 board, each a coset of the
+colour-preserving subgroup (see :mod:`permgroup.multiset` for why a distance is
+then not the entry of ``p⁻¹q``).  The distance table of all colourings is built
+by :func:`table` (and cached); without it, :func:`distance` and :func:`solve`
+meet in the middle with a bidirectional search.
+
+>>> distance("GRRRBGGGYBBBRYYY")   # column 0 shifted up once
+1
+>>> solve("GRRRBGGGYBBBRYYY")
+['col0']
+>>> print(grid(apply_moves(GOAL, "col1'")))
+RGRR
+GBGG
+BYBB
+YRYY
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from permgroup.bfs import Progress
+from permgroup.colouring_table import (
+    ColouringTable,
+    colouring_space,
+    load_colouring_table,
+    search_distance,
+    search_path,
+)
+from permgroup.errors import InputError
+from permgroup.metric import metric_moves
+from permgroup.multiset import ColouringSpace
+from permgroup.perm import act, compose_all, from_cycles
+from permgroup.puzzle import Puzzle
+
+#: the colour of each row of the solved board, top to bottom
+COLOURS = "RGBYOWKP"
+
+
+def cell(i: int, j: int, cols: int) -> int:
+    """The index of the cell in row ``i``, column ``j``.
+
+    >>> cell(1, 2, 4)
+    6
+    """
+    return i * cols + j
+
+
+def torus_puzzle(rows: int = 4, cols: int = 4) -> Puzzle:
+    """The torus with ``rows`` x ``cols`` cells, its row and column shifts.
+
+    >>> p = torus_puzzle(2, 3)
+    >>> p.generators["row1"], "".join(p.solved)
+    ((0, 1, 2, 4, 5, 3), 'RRRGGG')
+    """
+    if not (2 <= rows <= len(COLOURS) and cols >= 2):
+        raise ValueError(f"a torus needs 2..{len(COLOURS)} rows and at least 2 columns")
+    n = rows * cols
+    generators = {}
+    for i in range(rows):
+        generators[f"row{i}"] = from_cycles([[cell(i, j, cols) for j in range(cols)]], n)
+    for j in range(cols):
+        generators[f"col{j}"] = from_cycles([[cell(i, j, cols) for i in range(rows)]], n)
+    solved = tuple(COLOURS[i] for i in range(rows) for _ in range(cols))
+    name = "torus" if (rows, cols) == (4, 4) else f"torus{rows}x{cols}"
+    return Puzzle(name, n, generators, solved)
+
+
+PUZZLE = torus_puzzle(4, 4)
+GOAL = "".join(PUZZLE.solved)
+
+
+def shape(puzzle: Puzzle = PUZZLE) -> tuple[int, int]:
+    """``(rows, cols)`` of a torus puzzle.
+
+    >>> shape(torus_puzzle(3, 5))
+    (3, 5)
+    """
+    rows = sum(1 for name in puzzle.generators if name.startswith("row"))
+    return rows, puzzle.degree // rows
+
+
+def describe(move: str) -> str:
+    """A move name in words.
+
+    >>> describe("row2'"), describe("col0")
+    ('row 2 left', 'column 0 down')
+    """
+    back = move.endswith("'")
+    base = move.rstrip("'")
+    if base.startswith("row"):
+        return f"row {base[3:]} {'left' if back else 'right'}"
+    return f"column {base[3:]} {'up' if back else 'down'}"
+
+
+@cache
+def _space(puzzle: Puzzle) -> ColouringSpace:
+    return colouring_space(puzzle, "qtm")
+
+
+def space(puzzle: Puzzle = PUZZLE) -> ColouringSpace:
+    """The colourings of ``puzzle`` with its 16 (``2 (rows + cols)``) moves."""
+    return _space(puzzle)
+
+
+def moves(puzzle: Puzzle = PUZZLE) -> dict:
+    """The quarter-turn moves by name, in array form."""
+    return metric_moves(puzzle, "qtm")
+
+
+def check_state(state: str, puzzle: Puzzle = PUZZLE, what: str = "board") -> None:
+    """Raise :class:`InputError` unless ``state`` is a board of this torus: one
+    colour of the solved board per cell, each as often as in the solved board."""
+    rows, cols = shape(puzzle)
+    if len(state) != rows * cols:
+        raise InputError(f"{what}: expected {rows * cols} cells, got {len(state)}")
+    palette = COLOURS[:rows]
+    for k, c in enumerate(state):
+        if c not in palette:
+            raise InputError(f"{what}, row {k // cols + 1}, column {k % cols + 1}: "
+                             f"unknown colour {c!r} (expected one of {' '.join(palette)})")
+    counts = {c: state.count(c) for c in palette}
+    if any(v != cols for v in counts.values()):
+        shown = ", ".join(f"{c}x{v}" for c, v in counts.items())
+        raise InputError(f"{what}: expected each colour {cols} times, got {shown}")
+
+
+_TABLES: dict[Puzzle, ColouringTable] = {}
+
+
+def table(metric: str = "qtm", progress: Progress | None = None,
+          puzzle: Puzzle = PUZZLE) -> ColouringTable:
+    """The distance table of every colouring to the solved board (loaded from the
+    cache, or built by BFS and cached: about 63 MB for the 4x4 board)."""
+    if metric != "qtm":
+        raise ValueError("the torus has one metric: 'qtm' (one shift per move)")
+    if puzzle not in _TABLES:
+        _TABLES[puzzle] = load_colouring_table(puzzle, "qtm", progress=progress)
+    return _TABLES[puzzle]
+
+
+def cached_table(puzzle: Puzzle = PUZZLE) -> ColouringTable | None:
+    """The table if it is in the cache (never builds it)."""
+    if puzzle not in _TABLES:
+        found = load_colouring_table(puzzle, "qtm", build=False)
+        if found is None:
+            return None
+        _TABLES[puzzle] = found
+    return _TABLES[puzzle]
+
+
+def distance(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> int:
+    """Least number of shifts from board ``a`` to board ``b`` (default solved).
+
+    A lookup when the table is cached and ``b`` is the solved board up to the
+    names of the colours; a bidirectional search otherwise.
+    """
+    b = "".join(puzzle.solved) if b is None else b
+    check_state(a, puzzle, "first board")
+    check_state(b, puzzle, "second board")
+    found = cached_table(puzzle)
+    if found is not None:
+        return found.distance(a, b)
+    return search_distance(space(puzzle), a, b)
+
+
+def solve(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> list[str]:
+    """An optimal list of shifts (``"row1"``, ``"col3'"``) from ``a`` to ``b``."""
+    b = "".join(puzzle.solved) if b is None else b
+    check_state(a, puzzle, "first board")
+    check_state(b, puzzle, "second board")
+    found = cached_table(puzzle)
+    if found is not None:
+        return found.solve(a, b)
+    return search_path(space(puzzle), a, b)
+
+
+def apply_moves(state: str, names: str | Sequence[str], puzzle: Puzzle = PUZZLE) -> str:
+    """The board after the shifts ``names`` (``"row0 col2'"`` or a list).
+
+    >>> apply_moves(GOAL, "row0")
+    'RRRRGGGGBBBBYYYY'
+    >>> apply_moves("RGBYGGGGBBBBRYYY", "row0'")
+    'GBYRGGGGBBBBRYYY'
+    """
+    names = names.split() if isinstance(names, str) else list(names)
+    try:
+        perm = compose_all([puzzle.move_array(m) for m in names], puzzle.degree)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
+    return "".join(act(state, perm))
+
+
+def grid(state: str, cols: int = 4) -> str:
+    """The board as lines of ``cols`` letters.
+
+    >>> print(grid("RRRRGGGGBBBBYYYY"))
+    RRRR
+    GGGG
+    BBBB
+    YYYY
+    """
+    return "\n".join(state[k:k + cols] for k in range(0, len(state), cols))
