@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except InputError as exc:
+        sys.stdout.write(exc.answered)
+        sys.stdout.flush()
         print(f"permgroup: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover

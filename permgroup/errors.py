@@ -6,7 +6,14 @@ True
 
 
 class InputError(ValueError):
-    """Malformed input: the message names what is wrong and where."""
+    """Malformed input: the message names what is wrong and where.
+
+    ``answered`` holds the output for the part of the input read before the
+    fault, for formats that answer the complete cases first; the command line
+    prints it to stdout before the message.
+    """
+
+    answered: str = ""
 
 
 class UnreachableError(InputError):

@@ -1,0 +1,355 @@
+"""Ranked states of a partial-move puzzle with one hole, for vectorized search.
+
+The positions fall into *blocks* of equal size (the cells of a board).  Every
+block holds either the *hole* (the colouring the guards ask for) or a *piece*,
+whose colouring is one of ``K`` *local states*.  Each move carries the piece of
+one block ``a`` into the hole at block ``b`` (its guard is "block ``b`` is the
+hole"), permuting the piece's positions on the way, and leaves every other
+block alone.  Pieces are told apart only by their local state.
+
+All of this is read off the moves, the guards and the solved colouring:
+the hole's colouring comes from the guards, the local states are the closure
+of the solved pieces under the moves' carrying maps.
+
+The rank of a state is ``hole * K**(n-1) + sum(d[s] * K**s)``, where ``d``
+lists the local states of the other ``n - 1`` blocks in block order.  A move
+then changes only the digits between ``a`` and ``b``: they shift by one place,
+and the carried piece's digit goes through the move's local table; so
+:meth:`HoleSpace.step` is a few integer operations on numpy arrays, ``-1``
+where the hole is elsewhere (the move is illegal).
+
+numpy is imported inside the methods that use it: ranking a handful of states
+(answering from a cached table) then starts without it.
+
+>>> from permgroup.puzzle import Puzzle
+>>> from permgroup.partial import PartialPuzzle
+>>> line = Puzzle("line", 3, {"01": (1, 0, 2), "10": (1, 0, 2), "12": (0, 2, 1),
+...                           "21": (0, 2, 1)}, solved=("x", "x", "."))
+>>> guards = {"01": {1: "."}, "10": {0: "."}, "12": {2: "."}, "21": {1: "."}}
+>>> space = HoleSpace(PartialPuzzle(line, guards), [(0,), (1,), (2,)])
+>>> space.size, space.local_states, space.rank(("x", "x", "."))
+(3, [('x',)], 2)
+>>> space.step([2, 1], space.move_names.index("12")).tolist()
+[1, -1]
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from itertools import product
+from typing import TYPE_CHECKING
+
+from permgroup.partial import PartialPuzzle
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+LocalState = tuple
+
+
+class HoleSpace:
+    """The ranked states of a one-hole partial puzzle (see the module docstring)."""
+
+    def __init__(self, partial: PartialPuzzle, blocks: Sequence[Sequence[int]]):
+        puzzle = partial.puzzle
+        self.partial = partial
+        self._fingerprint: str | None = None
+        self.blocks = tuple(tuple(b) for b in blocks)
+        self.n = len(self.blocks)
+        self.width = len(self.blocks[0])
+        self.block_of, self.place_of = _partition(self.blocks, puzzle.degree)
+        self.move_names = partial.move_names
+        self.n_moves = len(self.move_names)
+        self.hole = self._hole_colouring()
+        #: (source block a, hole block b, local map u -> place in b) per move
+        self.carries = [self._carry(name) for name in self.move_names]
+        if not puzzle.solved:
+            raise ValueError(f"{puzzle.name}: a hole space needs the solved colouring")
+        solved = self.locals_of(puzzle.solved)
+        holes = [j for j, c in enumerate(solved) if c == self.hole]
+        if len(holes) != 1:
+            raise ValueError(f"{puzzle.name}: the solved colouring has {len(holes)} holes, "
+                             "expected one")
+        self.local_states = _closure([c for c in solved if c != self.hole],
+                                     [sigma for _, _, sigma in self.carries])
+        if self.hole in self.local_states:
+            raise ValueError(f"{puzzle.name}: a move turns a piece into the hole")
+        self.local_index = {c: i for i, c in enumerate(self.local_states)}
+        self.k = len(self.local_states)
+        self.weight = self.k ** (self.n - 1)
+        self.size = self.n * self.weight
+        #: tables[m][i]: local state of the piece carried by move m from local state i
+        self.tables = [[self.local_index[_carried(c, sigma)] for c in self.local_states]
+                       for _, _, sigma in self.carries]
+
+    # --- derivation ----------------------------------------------------------
+    def _hole_colouring(self) -> LocalState:
+        holes = set()
+        for name in self.move_names:
+            guard = self.partial.guards[name]
+            blocks = {self.block_of[p] for p in guard}
+            if len(blocks) != 1 or len(guard) != self.width:
+                raise ValueError(f"move {name!r}: its guard must name exactly the positions "
+                                 "of one block (the hole it fills)")
+            (b,) = blocks
+            holes.add(tuple(guard[p] for p in self.blocks[b]))
+        if len(holes) != 1:
+            raise ValueError(f"the guards ask for {len(holes)} different hole colourings")
+        return holes.pop()
+
+    def _carry(self, name: str) -> tuple[int, int, tuple[int, ...]]:
+        perm = self.partial.puzzle.generators[name]
+        b = self.block_of[next(iter(self.partial.guards[name]))]
+        moved = {}
+        for j, block in enumerate(self.blocks):
+            target = self.block_of[perm[block[0]]]
+            sigma = tuple(self.place_of[perm[p]] for p in block)
+            if any(self.block_of[perm[p]] != target for p in block):
+                raise ValueError(f"move {name!r} splits block {j}")
+            if target != j or sigma != tuple(range(self.width)):
+                moved[j] = (target, sigma)
+        sources = [j for j, (target, _) in moved.items() if target == b]
+        if len(sources) != 1 or set(moved) - {b, sources[0]} or moved.get(b, (sources[0],))[0] \
+                != sources[0]:
+            raise ValueError(f"move {name!r} must carry one block into the hole at block {b} "
+                             "and leave the other blocks alone")
+        a = sources[0]
+        if b in moved and _carried(self.hole, moved[b][1]) != self.hole:
+            raise ValueError(f"move {name!r} does not leave a hole behind")
+        return a, b, moved[a][1]
+
+    # --- single states (plain Python) ------------------------------------------
+    def locals_of(self, state: Sequence) -> list[LocalState]:
+        """The colouring of each block."""
+        return [tuple(state[p] for p in block) for block in self.blocks]
+
+    def rank(self, state: Sequence) -> int:
+        """The rank of a colouring; ``ValueError`` if it is not a state of the space."""
+        locals_ = self.locals_of(state)
+        holes = [j for j, c in enumerate(locals_) if c == self.hole]
+        if len(holes) != 1:
+            raise ValueError(f"the colouring has {len(holes)} holes, expected one")
+        digits = []
+        for j, c in enumerate(locals_):
+            if j != holes[0]:
+                if c not in self.local_index:
+                    raise ValueError(f"block {j} shows {c}, which no piece can show")
+                digits.append(self.local_index[c])
+        return holes[0] * self.weight + _number(digits, self.k)
+
+    def unrank(self, rank: int) -> tuple:
+        """The colouring of a rank.
+
+        >>> s = _demo_space()
+        >>> s.unrank(s.rank("xo..ox"))
+        ('x', 'o', '.', '.', 'o', 'x')
+        """
+        hole, rest = divmod(int(rank), self.weight)
+        state = [None] * len(self.block_of)
+        for j in range(self.n):
+            if j == hole:
+                colours = self.hole
+            else:
+                rest, digit = divmod(rest, self.k)
+                colours = self.local_states[digit]
+            for p, colour in zip(self.blocks[j], colours):
+                state[p] = colour
+        return tuple(state)
+
+    def fingerprint(self) -> str:
+        """A hash of the puzzle, its guards and the blocks (computed once)."""
+        if self._fingerprint is None:
+            text = json.dumps({"partial": self.partial.definition(), "blocks": self.blocks},
+                              sort_keys=True, separators=(",", ":"))
+            self._fingerprint = hashlib.sha256(text.encode()).hexdigest()
+        return self._fingerprint
+
+    # --- many states (numpy) ---------------------------------------------------
+    def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks after move ``m``; ``-1`` where it is illegal."""
+        a, b, _ = self.carries[m]
+        return self._slide(ranks, a, b, self.tables[m])
+
+    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks from which move ``m`` leads to ``ranks``; ``-1`` where none does."""
+        a, b, _ = self.carries[m]
+        inverse = [0] * self.k
+        for i, j in enumerate(self.tables[m]):
+            inverse[j] = i
+        # undoing the move carries the piece from b back into the hole at a
+        return self._slide(ranks, b, a, inverse)
+
+    def _slide(self, ranks: np.ndarray, src: int, dst: int, table: list[int]) -> np.ndarray:
+        """The piece at block ``src`` goes into the hole at block ``dst``."""
+        import numpy as np
+
+        # 32-bit arithmetic where every rank fits: integer division is much faster
+        dtype = np.int32 if self.size < 2**31 else np.int64
+        ranks = np.asarray(ranks).astype(dtype, copy=False)
+        out = np.full(ranks.shape, -1, dtype=dtype)
+        low_rank = dst * self.weight
+        legal = (ranks >= low_rank) & (ranks < low_rank + self.weight)
+        rest = ranks[legal] - low_rank
+        k = self.k
+        low = k ** min(src, dst)
+        span = k ** abs(src - dst)
+        segment = (rest // low) % span
+        local = np.asarray(table, dtype=dtype)
+        if src < dst:
+            # hole at dst: blocks src..dst-1 hold digits src..dst-1; afterwards
+            # blocks src+1..dst do, the carried piece (block dst) on top
+            moved = segment // k + local[segment % k] * (span // k)
+        else:
+            # hole at dst: blocks dst+1..src hold digits dst..src-1, block src on
+            # top; afterwards the carried piece (block dst) is the lowest digit
+            moved = (segment % (span // k)) * k + local[segment // (span // k)]
+        out[legal] = src * self.weight + rest + (moved - segment) * low
+        return out
+
+    def view(self, positions: Sequence[int]) -> View:
+        """What a pattern shows: the colours at ``positions`` (the same places
+        in every block)."""
+        return View(self, positions)
+
+
+class View:
+    """Patterns: the colours a state shows at some positions of every block.
+
+    A pattern stands for all states showing it.  Its rank is
+    ``hole * L**(n-1) + sum(label[s] * L**s)``, with the ``L`` labels (what a
+    piece shows) numbered in the order the local states first show them.
+
+    >>> s = _demo_space()
+    >>> v = s.view([0, 2, 4])
+    >>> v.labels, v.rank("x.o")
+    ([('x',), ('o',)], 6)
+    """
+
+    def __init__(self, space: HoleSpace, positions: Sequence[int]):
+        self.space = space
+        self.positions = tuple(positions)
+        by_block: dict[int, list[tuple[int, int]]] = {}
+        for k, p in enumerate(self.positions):
+            by_block.setdefault(space.block_of[p], []).append((space.place_of[p], k))
+        places = {tuple(sorted(u for u, _ in v)) for v in by_block.values()}
+        if len(by_block) != space.n or len(places) != 1:
+            raise ValueError("a view needs the same places in every block")
+        (self.places,) = places
+        #: for each block, the indices into ``positions`` in place order
+        self.slots = [[k for _, k in sorted(by_block[j])] for j in range(space.n)]
+        self.hole_label = tuple(space.hole[u] for u in self.places)
+        self.labels: list[tuple] = []
+        self.label_of: list[int] = []
+        for c in space.local_states:
+            label = tuple(c[u] for u in self.places)
+            if label == self.hole_label:
+                raise ValueError(f"a piece can show the hole's pattern {label}")
+            if label not in self.labels:
+                self.labels.append(label)
+            self.label_of.append(self.labels.index(label))
+        self.label_index = {label: i for i, label in enumerate(self.labels)}
+        self.n_labels = len(self.labels)
+        self.weight = self.n_labels ** (space.n - 1)
+        self.size = space.n * self.weight
+
+    def rank(self, colours: Sequence) -> int:
+        """The rank of a pattern: the colours at the view's positions, in their order."""
+        labels = [tuple(colours[k] for k in slot) for slot in self.slots]
+        holes = [j for j, label in enumerate(labels) if label == self.hole_label]
+        if len(holes) != 1:
+            raise ValueError(f"the pattern shows {len(holes)} holes, expected one")
+        digits = []
+        for j, label in enumerate(labels):
+            if j != holes[0]:
+                if label not in self.label_index:
+                    raise ValueError(f"block {j} shows {label}, which no piece shows")
+                digits.append(self.label_index[label])
+        return holes[0] * self.weight + _number(digits, self.n_labels)
+
+    def states(self, pattern_rank: int) -> list[int]:
+        """Ranks of all states showing the pattern.
+
+        >>> s = _demo_space()
+        >>> [s.unrank(r) for r in s.view([0, 2, 4]).states(6)]
+        [('x', 'o', '.', '.', 'o', 'x')]
+        """
+        hole, rest = divmod(pattern_rank, self.weight)
+        choices = []
+        for _ in range(self.space.n - 1):
+            rest, label = divmod(rest, self.n_labels)
+            choices.append([i for i, lab in enumerate(self.label_of) if lab == label])
+        return sorted(hole * self.space.weight + _number(digits, self.space.k)
+                      for digits in product(*choices))
+
+    def minimum(self, depths: np.ndarray) -> np.ndarray:
+        """For each pattern, the least entry of ``depths`` (indexed by state
+        rank) over the states showing it."""
+        import numpy as np
+
+        space = self.space
+        table = np.asarray(depths).reshape((space.n,) + (space.k,) * (space.n - 1))
+        members = [[i for i, lab in enumerate(self.label_of) if lab == label]
+                   for label in range(self.n_labels)]
+        for axis in range(1, space.n):
+            table = np.concatenate(
+                [table.take(m, axis=axis).min(axis=axis, keepdims=True) for m in members],
+                axis=axis)
+        return table.reshape(-1)
+
+
+def _partition(blocks: tuple[tuple[int, ...], ...], degree: int) -> tuple[list[int], list[int]]:
+    block_of, place_of = [-1] * degree, [-1] * degree
+    if len({len(b) for b in blocks}) != 1:
+        raise ValueError("blocks must have equal sizes")
+    for j, block in enumerate(blocks):
+        for u, p in enumerate(block):
+            if not 0 <= p < degree or block_of[p] >= 0:
+                raise ValueError(f"position {p} is outside 0..{degree - 1} or in two blocks")
+            block_of[p], place_of[p] = j, u
+    if -1 in block_of:
+        raise ValueError(f"position {block_of.index(-1)} is in no block")
+    return block_of, place_of
+
+
+def _carried(colours: LocalState, sigma: Sequence[int]) -> LocalState:
+    out = [None] * len(colours)
+    for u, v in enumerate(sigma):
+        out[v] = colours[u]
+    return tuple(out)
+
+
+def _closure(start: list[LocalState], maps: list[tuple[int, ...]]) -> list[LocalState]:
+    found = list(dict.fromkeys(start))
+    seen = set(found)
+    for c in found:
+        for sigma in maps:
+            d = _carried(c, sigma)
+            if d not in seen:
+                seen.add(d)
+                found.append(d)
+    return found
+
+
+def _number(digits: Sequence[int], base: int) -> int:
+    """Little-endian digits to a number: ``digits[0]`` is the least significant."""
+    value = 0
+    for d in reversed(digits):
+        value = value * base + d
+    return value
+
+
+def _demo_space() -> HoleSpace:
+    """Three cells in a row, two identical two-sided tokens that flip when they slide."""
+    from permgroup.puzzle import Puzzle
+
+    def slide(a: int, b: int) -> tuple[int, ...]:
+        p = list(range(6))
+        p[2 * a], p[2 * a + 1], p[2 * b], p[2 * b + 1] = 2 * b + 1, 2 * b, 2 * a, 2 * a + 1
+        return tuple(p)
+
+    pairs = [(0, 1), (1, 0), (1, 2), (2, 1)]
+    puzzle = Puzzle("tokens", 6, {f"{a}{b}": slide(a, b) for a, b in pairs},
+                    solved=("x", "o", ".", ".", "x", "o"))
+    guards = {f"{a}{b}": {2 * b: ".", 2 * b + 1: "."} for a, b in pairs}
+    return HoleSpace(PartialPuzzle(puzzle, guards), [(0, 1), (2, 3), (4, 5)])

@@ -1,0 +1,128 @@
+"""Puzzles whose moves apply only in some states (partial moves).
+
+A move is still a permutation of positions (array form, :mod:`permgroup.perm`),
+so the group the moves generate is there for algebra.  A *guard* says when the
+move is legal: every position it names must show the given colour.  The guards
+cut the group's action down to the puzzle's state graph: from a state, the
+legal moves are those whose guard holds, and a move carries the colouring as
+its permutation says.
+
+This module works on whole colourings, one state at a time, in plain Python:
+it is the reference the vectorized spaces (:mod:`permgroup.holespace`) are
+checked against.
+
+>>> from permgroup.puzzle import Puzzle
+>>> slide = Puzzle("slide", 2, {"L": (1, 0)}, solved=("x", "."))
+>>> p = PartialPuzzle(slide, {"L": {0: "."}})
+>>> p.successors(("x", "."))
+[]
+>>> p.successors((".", "x"))
+[('L', ('x', '.'))]
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+from permgroup.perm import act
+from permgroup.puzzle import Puzzle
+
+#: position -> the colour it must show for the move to be legal
+Guard = dict[int, Hashable]
+
+
+@dataclass(frozen=True, eq=False)
+class PartialPuzzle:
+    """A puzzle and, for each of its moves, the guard that makes it legal.
+
+    Every generator needs a guard (an empty guard means "always legal").
+    """
+
+    puzzle: Puzzle
+    guards: dict[str, Guard]
+
+    def __post_init__(self) -> None:
+        missing = [m for m in self.puzzle.generators if m not in self.guards]
+        unknown = [m for m in self.guards if m not in self.puzzle.generators]
+        if missing or unknown:
+            raise ValueError(f"{self.puzzle.name}: guards missing for {missing}, "
+                             f"given for unknown moves {unknown}")
+        for move, guard in self.guards.items():
+            bad = [p for p in guard if not 0 <= p < self.puzzle.degree]
+            if bad:
+                raise ValueError(f"{self.puzzle.name}: guard of {move!r} names positions {bad} "
+                                 f"outside 0..{self.puzzle.degree - 1}")
+
+    @property
+    def move_names(self) -> list[str]:
+        return list(self.puzzle.generators)
+
+    def legal(self, state: Sequence, move: str) -> bool:
+        """Whether ``move`` may be made in ``state``.
+
+        >>> from permgroup.puzzle import Puzzle
+        >>> PartialPuzzle(Puzzle("s", 2, {"L": (1, 0)}), {"L": {0: "."}}).legal(".x", "L")
+        True
+        """
+        return all(state[p] == colour for p, colour in self.guards[move].items())
+
+    def successors(self, state: Sequence) -> list[tuple[str, tuple]]:
+        """Every legal move from ``state`` with the state it leads to."""
+        return [(name, act(state, perm)) for name, perm in self.puzzle.generators.items()
+                if self.legal(state, name)]
+
+    def apply(self, state: Sequence, moves: Iterable[str]) -> tuple:
+        """The state after making ``moves`` in order; ``ValueError`` at an illegal one.
+
+        >>> from permgroup.puzzle import Puzzle
+        >>> p = PartialPuzzle(Puzzle("s", 2, {"L": (1, 0)}), {"L": {0: "."}})
+        >>> p.apply(".x", ["L"])
+        ('x', '.')
+        """
+        state = tuple(state)
+        for k, move in enumerate(moves):
+            if move not in self.guards:
+                raise ValueError(f"{self.puzzle.name} has no move {move!r}")
+            if not self.legal(state, move):
+                raise ValueError(f"move {k + 1} ({move}) is not legal here")
+            state = act(state, self.puzzle.generators[move])
+        return state
+
+    def definition(self) -> dict:
+        """The puzzle's definition with the guards, as JSON-ready data."""
+        return {
+            "puzzle": self.puzzle.definition(),
+            "guards": {m: sorted([p, c] for p, c in g.items()) for m, g in self.guards.items()},
+        }
+
+    def fingerprint(self) -> str:
+        """A hash of :meth:`definition`, stable across runs."""
+        text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def plain_bfs(partial: PartialPuzzle, sources: Iterable[Sequence], max_depth: int
+              ) -> dict[tuple, int]:
+    """Depth of every state within ``max_depth`` moves of the sources, one
+    state at a time (slow; a reference for the vectorized searches).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = PartialPuzzle(Puzzle("s", 2, {"L": (1, 0)}), {"L": {}})
+    >>> sorted(plain_bfs(p, ["x."], 5).values())
+    [0, 1]
+    """
+    depths = {tuple(s): 0 for s in sources}
+    frontier = list(depths)
+    for depth in range(1, max_depth + 1):
+        nxt = []
+        for state in frontier:
+            for _, after in partial.successors(state):
+                if after not in depths:
+                    depths[after] = depth
+                    nxt.append(after)
+        if not nxt:
+            break
+        frontier = nxt
+    return depths

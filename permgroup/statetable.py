@@ -1,0 +1,142 @@
+"""Depth tables of ranked state spaces: built by BFS from sources, cached, walked down.
+
+A *space* has ``size``, ``n_moves``, ``step(ranks, m)`` and ``back_step(ranks, m)``
+(``-1`` where a move is illegal), like :class:`permgroup.holespace.HoleSpace`;
+for caching it also has ``fingerprint()``.  The table is a dense ``uint8``
+array of BFS depths from the sources (``UNSEEN`` where unreachable), so
+
+* the distance from the sources to a state is one lookup;
+* a shortest path to a state comes from walking the table down: some move
+  leads to it from a state one level lower, and so on back to a source.
+
+numpy and the BFS are imported by the functions that use them: finding a
+cached table's file and key (:func:`table_cache`) must stay cheap for a
+process that only reads a few bytes of a cached table.
+
+>>> from permgroup.holespace import _demo_space
+>>> space = _demo_space()
+>>> t = build_state_table(space, [space.rank("xo..xo")])
+>>> t.distribution(), t.reachable
+([1, 2], 3)
+>>> [space.move_names[m] for m in t.path(space.rank("..oxxo"))]
+['01']
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from permgroup.cache import cache_dir, load_array, save_array
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+#: the depth of a state not reached (as in :mod:`permgroup.bfs`)
+UNSEEN = 255
+Progress = Callable[[int, int], None]
+
+
+class Space(Protocol):  # pragma: no cover - a description, not code
+    size: int
+    n_moves: int
+
+    def step(self, ranks: np.ndarray, m: int) -> np.ndarray: ...
+
+    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray: ...
+
+    def fingerprint(self) -> str: ...
+
+
+class StateTable:
+    """BFS depths of every rank of ``space`` from ``sources``."""
+
+    def __init__(self, space: Space, sources: Sequence[int], depths: np.ndarray):
+        self.space = space
+        self.sources = sorted(int(s) for s in sources)
+        self.depths = depths
+
+    def distribution(self) -> list[int]:
+        """Number of states at each depth, from 0 to the deepest."""
+        import numpy as np
+
+        counts = np.bincount(self.depths, minlength=256)[:UNSEEN]
+        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+    @property
+    def reachable(self) -> int:
+        """How many states the sources reach."""
+        import numpy as np
+
+        return int(np.count_nonzero(self.depths != UNSEEN))
+
+    @property
+    def diameter(self) -> int:
+        """The largest depth."""
+        return len(self.distribution()) - 1
+
+    def depth(self, rank: int) -> int:
+        """The depth of one rank, ``-1`` if unreachable."""
+        d = int(self.depths[rank])
+        return -1 if d == UNSEEN else d
+
+    def path(self, rank: int) -> list[int]:
+        """Move indices of a shortest path from a source to ``rank``."""
+        import numpy as np
+
+        depth = self.depth(rank)
+        if depth < 0:
+            raise ValueError(f"rank {rank} is not reachable from the sources")
+        moves = []
+        here = np.array([rank], dtype=np.int64)
+        while depth > 0:
+            for m in range(self.space.n_moves):
+                before = self.space.back_step(here, m)
+                if before[0] >= 0 and self.depths[before[0]] == depth - 1:
+                    moves.append(m)
+                    here, depth = before, depth - 1
+                    break
+            else:  # pragma: no cover - a consistent table always has a step down
+                raise RuntimeError("depth table is inconsistent")
+        return moves[::-1]
+
+
+def build_state_table(space: Space, sources: Sequence[int],
+                      progress: Progress | None = None) -> StateTable:
+    """BFS from ``sources`` over the whole space (no cache).
+
+    Only top-down steps are used: in a space where most ranks are unreachable
+    (parity and other invariants), scanning the unvisited ranks bottom-up
+    would mostly scan states that never come.
+    """
+    from permgroup.bfs import bfs_depths
+
+    depths = bfs_depths(space.size, list(sources), space.n_moves, space.step,
+                        progress=progress)
+    return StateTable(space, sources, depths)
+
+
+def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "depths"
+                ) -> tuple[Path, dict]:
+    """The cache file and header key of a table of ``space`` from ``sources``
+    (``what`` tells derived tables apart)."""
+    key = {"space": space.fingerprint(), "sources": sorted(int(s) for s in sources),
+           "size": space.size, "table": what}
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return cache_dir() / f"{label}-{what}-{digest}.table", key
+
+
+def load_state_table(space: Space, sources: Sequence[int], label: str,
+                     progress: Progress | None = None, cache: bool = True) -> StateTable:
+    """The table from the cache if a valid file is there, else built and cached."""
+    if cache:
+        path, key = table_cache(space, sources, label)
+        depths = load_array(path, key)
+        if depths is not None and depths.shape == (space.size,):
+            return StateTable(space, sources, depths)
+    table = build_state_table(space, sources, progress)
+    if cache:
+        save_array(path, key, table.depths)
+    return table

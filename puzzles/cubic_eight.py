@@ -1,0 +1,260 @@
+"""The Cubic Eight-Puzzle (POJ 3131): eight cubes rolling on a 3x3 board.
+
+The board's cells are numbered row by row, ``cell = 3 * (y - 1) + (x - 1)``
+for column ``x`` (1..3, left to right) and row ``y`` (1..3, top to bottom).
+Axes as in :mod:`puzzles.cube_geometry` (x Right, y Up, z Front) with the rows
+growing toward the front: a cube rolling "south" (to row ``y + 1``) rolls
+toward +z, "east" (to column ``x + 1``) toward +x.
+
+Each cell has six *face slots*, one per face of a cube standing on it,
+numbered ``6 * cell + f`` with ``f`` in URFDLB order.  A state colours the 54
+slots: the cubes' faces W, R, B (opposite faces alike; every cube starts with
+W on top, R in front, B on the right) and ``E`` on all six slots of the empty
+cell.
+
+A *roll* ``"xyD"`` (the cube at column x, row y rolls one cell toward D, one
+of N S E W) is a permutation of the 54 slots: the cube's six slots go to the
+neighbouring cell, turned by the quarter rotation that takes its top face to
+the side it rolls toward (found among the rotations of
+:class:`~puzzles.cube_geometry.CubeGeometry`), and the empty cell's slots come
+back.  Its guard (:mod:`permgroup.partial`): the target cell shows ``E``.
+Everything else, the six ways a cube can look and the ranking of the
+9 * 6**8 states, the engine derives (:class:`permgroup.holespace.HoleSpace`).
+
+The goal is a pattern of top colours, ``E`` for the empty cell: it stands for
+2**8 states, and its distance from a start is the least BFS depth among them.
+For each start cell one BFS over the whole space gives every depth; the least
+over each pattern's states makes a 59,049-entry pattern table, cached, so an
+answer is one byte read from a file.
+
+>>> start = start_state(cell_of(2, 1))
+>>> tops(PARTIAL.apply(start, ["11E", "12N", "13N"]))
+'RBWRWWEWW'
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from permgroup.cache import load_bytes, save_array
+from permgroup.holespace import HoleSpace
+from permgroup.partial import PartialPuzzle
+from permgroup.perm import Perm, act
+from permgroup.puzzle import Puzzle
+from permgroup.statetable import UNSEEN, Progress, StateTable, table_cache
+from puzzles.cube_geometry import FACES, NORMALS, CubeGeometry
+
+SIDE = 3
+CELLS = SIDE * SIDE
+CENTRE = 4
+EMPTY = "E"
+#: the colours of a cube in its starting orientation; opposite faces alike
+CUBE_COLOURS = {"U": "W", "D": "W", "F": "R", "B": "R", "R": "B", "L": "B"}
+#: direction letter -> (column step, row step); rows grow toward the front (+z)
+DIRECTIONS = {"N": (0, -1), "S": (0, 1), "W": (-1, 0), "E": (1, 0)}
+DEFAULT_MAX_DEPTH = 30
+
+_CUBE = CubeGeometry(1)  # one sticker per face: the six faces of a cube, URFDLB
+#: the quarter turns of one cube, clockwise as seen from each face
+QUARTER_TURNS = [_CUBE.rotation(f) for f in FACES]
+TOP = FACES.index("U")
+
+
+def cell_of(x: int, y: int) -> int:
+    """The cell number of column ``x``, row ``y`` (both 1..3).
+
+    >>> cell_of(1, 1), cell_of(3, 1), cell_of(1, 2)
+    (0, 2, 3)
+    """
+    return SIDE * (y - 1) + (x - 1)
+
+
+def xy_of(cell: int) -> tuple[int, int]:
+    """Column and row (1-based) of a cell.
+
+    >>> xy_of(5)
+    (3, 2)
+    """
+    return cell % SIDE + 1, cell // SIDE + 1
+
+
+def roll_rotation(direction: str) -> Perm:
+    """How a cube's faces move when it rolls toward ``direction``: the quarter
+    turn taking its top face to that side, and that side to the bottom.
+
+    >>> r = roll_rotation("E")
+    >>> FACES[r[FACES.index("U")]], FACES[r[FACES.index("R")]]
+    ('R', 'D')
+    """
+    dx, dy = DIRECTIONS[direction]
+    side = FACES.index(next(f for f, n in NORMALS.items() if n == (dx, 0, dy)))
+    bottom = FACES.index("D")
+    turns = [r for r in QUARTER_TURNS if r[TOP] == side and r[side] == bottom]
+    (turn,) = turns
+    return turn
+
+
+def _roll(source: int, target: int, turn: Perm) -> Perm:
+    image = list(range(6 * CELLS))
+    for f in range(6):
+        image[6 * source + f] = 6 * target + turn[f]
+        image[6 * target + f] = 6 * source + f
+    return tuple(image)
+
+
+def _rolls() -> tuple[dict[str, Perm], dict[str, dict[int, str]]]:
+    moves, guards = {}, {}
+    turns = {direction: roll_rotation(direction) for direction in DIRECTIONS}
+    for cell in range(CELLS):
+        x, y = xy_of(cell)
+        for direction, (dx, dy) in DIRECTIONS.items():
+            if 1 <= x + dx <= SIDE and 1 <= y + dy <= SIDE:
+                target = cell_of(x + dx, y + dy)
+                name = f"{x}{y}{direction}"
+                moves[name] = _roll(cell, target, turns[direction])
+                guards[name] = {6 * target + f: EMPTY for f in range(6)}
+    return moves, guards
+
+
+def start_state(empty: int) -> tuple[str, ...]:
+    """Every cube in the starting orientation, the cell ``empty`` empty."""
+    return tuple(EMPTY if cell == empty else CUBE_COLOURS[f]
+                 for cell in range(CELLS) for f in FACES)
+
+
+ROLLS, GUARDS = _rolls()
+PUZZLE = Puzzle(name="cubic-eight", degree=6 * CELLS, generators=ROLLS,
+                solved=start_state(CENTRE))
+PARTIAL = PartialPuzzle(PUZZLE, GUARDS)
+SPACE = HoleSpace(PARTIAL, [tuple(range(6 * c, 6 * c + 6)) for c in range(CELLS)])
+#: the top face slot of each cell, in cell order: what a goal pattern shows
+TOP_SLOTS = [6 * c + TOP for c in range(CELLS)]
+VIEW = SPACE.view(TOP_SLOTS)
+
+
+# --- one cube ---------------------------------------------------------------
+
+def orientation_group():
+    """The 24 rotations of a cube, as a sympy group acting on its faces (URFDLB)."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    return PermutationGroup([Permutation(list(_CUBE.rotation(f))) for f in "URF"])
+
+
+def orientation_classes() -> list[str]:
+    """The ways a cube can look: the orbit of its colouring (URFDLB letters)
+    under :func:`orientation_group`, computed by sympy.
+
+    >>> looks = orientation_classes()
+    >>> len(looks), "WBRWBR" in looks  # the starting look: U W, R B, F R, ...
+    (6, True)
+    """
+    colouring = [CUBE_COLOURS[f] for f in FACES]
+    return sorted({"".join(act(colouring, g.array_form))
+                   for g in orientation_group().generate()})
+
+
+def orientation_name(faces: Sequence[str]) -> str:
+    """Top, front and right colours of a cube given by its URFDLB colours.
+
+    >>> orientation_name("WBRWBR")
+    'WRB'
+    """
+    return "".join(faces[FACES.index(f)] for f in "UFR")
+
+
+# --- states and patterns ------------------------------------------------------
+
+def tops(state: Sequence[str]) -> str:
+    """The top colour of each cell, row by row (``E`` for the empty cell)."""
+    return "".join(state[s] for s in TOP_SLOTS)
+
+
+def start_rank(empty: int) -> int:
+    """The rank of :func:`start_state`."""
+    return SPACE.rank(start_state(empty))
+
+
+def pattern_rank(pattern: str) -> int:
+    """The rank of a goal pattern (nine letters of W R B E, row by row, one E)."""
+    return VIEW.rank(pattern)
+
+
+def goal_ranks(pattern: str) -> list[int]:
+    """The ranks of the 2**8 states whose tops show ``pattern``."""
+    return VIEW.states(pattern_rank(pattern))
+
+
+# --- tables -------------------------------------------------------------------
+
+_TABLES: dict[int, StateTable] = {}
+
+
+def _label(empty: int) -> str:
+    return f"cubic-eight-start{empty}"
+
+
+def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CENTRE
+          ) -> StateTable:
+    """Depths of all states from :func:`start_state` (cached on disk and in memory).
+
+    Every roll counts one; ``metric`` is accepted for the command line's sake.
+    """
+    if metric not in ("qtm", "rolls"):
+        raise ValueError(f"the cubic eight-puzzle counts rolls; no metric {metric!r}")
+    if empty not in _TABLES:
+        _TABLES[empty] = _load_table(empty, progress)
+    return _TABLES[empty]
+
+
+def _load_table(empty: int, progress: Progress | None) -> StateTable:
+    from permgroup.statetable import load_state_table
+
+    return load_state_table(SPACE, [start_rank(empty)], _label(empty), progress)
+
+
+_PATTERNS: dict[int, bytes] = {}
+
+
+def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
+    """For each goal pattern (by :func:`pattern_rank`), the least number of
+    rolls from :func:`start_state` (``UNSEEN``, 255, if none).
+
+    Read from the cache without numpy when it is there; otherwise derived from
+    the depth table (built by BFS if need be) and cached.
+    """
+    if empty not in _PATTERNS:
+        path, key = table_cache(SPACE, [start_rank(empty)], _label(empty), "tops")
+        loaded = load_bytes(path, key)
+        if loaded is not None and len(loaded[1]) == VIEW.size:
+            _PATTERNS[empty] = loaded[1]
+        else:
+            depths = (_TABLES.get(empty) or _load_table(empty, progress)).depths
+            minimum = VIEW.minimum(depths)
+            save_array(path, key, minimum)
+            _PATTERNS[empty] = minimum.tobytes()
+    return _PATTERNS[empty]
+
+
+def distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> int:
+    """Least number of rolls from the start with ``empty`` empty to a state
+    whose tops show ``pattern``; ``-1`` if more than ``max_depth``."""
+    d = pattern_table(empty)[pattern_rank(pattern)]
+    return d if d != UNSEEN and d <= max_depth else -1
+
+
+def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> int:
+    """:func:`distance` by bidirectional search, without any table."""
+    from permgroup.bidirectional import distance as meet
+
+    return meet(SPACE, [start_rank(empty)], goal_ranks(pattern), max_depth)
+
+
+def solve(empty: int, pattern: str) -> list[str]:
+    """An optimal list of rolls from the start to ``pattern``, from the depth
+    table: the nearest of the pattern's states, and the table walked down."""
+    t = table(empty=empty)
+    ranks = goal_ranks(pattern)
+    best = min(ranks, key=lambda r: int(t.depths[r]))
+    if t.depths[best] == UNSEEN:
+        raise ValueError(f"no sequence of rolls reaches {pattern}")
+    return [SPACE.move_names[m] for m in t.path(best)]
