@@ -1,7 +1,9 @@
 """Cayley graphs as networkx ``DiGraph``: a whole small group, or a ball in a big one.
 
 Nodes are normalized elements (array-form tuples: the canonical element of
-each class under whole-puzzle symmetries, see :mod:`permgroup.normalize`), with
+each class under whole-puzzle symmetries, see :mod:`permgroup.normalize`; when
+no symmetry lies in the group, each class holds one element of the group and
+the nodes are those plain elements), with
 a ``depth`` attribute (distance from the identity); an edge ``g -> g m`` carries
 the move's name in ``move``.  Moves that coincide after normalization (``R``
 and ``L'`` on a cube held still) give one edge, named after the first.
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from permgroup.explore import choose_anchor, state_count
+from permgroup.explore import choose_anchor, state_count, working_puzzle
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import identity
@@ -64,6 +66,7 @@ def ball(puzzle: Puzzle, metric: Metric = "qtm", radius: int | None = None,
     >>> b.depths.tolist(), len(b.sources)
     ([0, 1, 1], 4)
     """
+    puzzle = working_puzzle(puzzle)
     normalizer = Normalizer.from_puzzle(puzzle, choose_anchor(puzzle, metric))
     named = normalizer.normalize_moves(metric_moves(puzzle, metric))
     names = list(named)

@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from math import isqrt
 from typing import TYPE_CHECKING
 
 from permgroup.perm import Perm, act, compose, identity, inverse, order, power
@@ -235,7 +236,10 @@ class Element:
         return Element(self.puzzle, inverse(self.perm), letters)
 
     def __pow__(self, k: int) -> Element:
-        perm = power(self.perm, k % self.order())
+        n = self.order()
+        # the exponent of least size with the same power, so the word stays short
+        k = k % n if k % n <= n // 2 else k % n - n
+        perm = power(self.perm, k)
         word: Word | None = None
         if self.letters is not None and abs(k) * len(self.letters) <= MAX_WORD:
             step = self.letters if k >= 0 else invert_word(self.puzzle, self.letters)
@@ -431,12 +435,16 @@ PALETTE = ["#ffffff", "#ffd500", "#c41e3a", "#ff5800", "#009e60", "#0051ba", "#8
            "#9b59b6", "#8b4513", "#ff69b4", "#00ced1", "#000000"]
 
 
-def cells_svg(colours: Sequence, size: int = 22, per_row: int = 12) -> str:
-    """Positions as a grid of coloured, numbered cells (the fallback drawing).
+def cells_svg(colours: Sequence, size: int = 22, per_row: int | None = None) -> str:
+    """Positions as a grid of coloured, numbered cells (the fallback drawing):
+    a square board when the count is a square, else rows of 12.
 
     >>> cells_svg("aab").count("<rect")
     3
     """
+    if per_row is None:
+        root = isqrt(len(colours))
+        per_row = root if root * root == len(colours) else min(len(colours), 12)
     distinct = list(dict.fromkeys(colours))
     fill = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(distinct)}
     cells = []

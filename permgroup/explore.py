@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -100,6 +100,22 @@ def order(puzzle: Puzzle) -> int:
     return int(puzzle.group().order())
 
 
+def symmetries_inside(puzzle: Puzzle) -> int:
+    """How many whole-puzzle symmetries the moves themselves generate, ``|G ∩ C|``
+    (24 for the mini cube, whose opposite turns differ by a rotation; 1 for a
+    cube with fixed centres).
+
+    >>> symmetries_inside(Puzzle("p", 4, {"T": (1, 0, 3, 2)}, symmetries={"S": (1, 0, 3, 2)}))
+    2
+    """
+    if not puzzle.symmetries:
+        return 1
+    from sympy.combinatorics import Permutation
+
+    group = puzzle.group()
+    return sum(1 for s in puzzle.symmetry_elements() if group.contains(Permutation(list(s))))
+
+
 def state_count(puzzle: Puzzle) -> int:
     """How many elements up to whole-puzzle symmetry: ``|G| / |G ∩ C|``, the
     number of nodes of the Cayley graph and of reachable table entries.
@@ -108,13 +124,7 @@ def state_count(puzzle: Puzzle) -> int:
     >>> order(p), state_count(p)
     (4, 1)
     """
-    group = puzzle.group()
-    if not puzzle.symmetries:
-        return int(group.order())
-    from sympy.combinatorics import Permutation
-
-    inside = sum(1 for s in puzzle.symmetry_elements() if group.contains(Permutation(list(s))))
-    return int(group.order()) // inside
+    return order(puzzle) // symmetries_inside(puzzle)
 
 
 def sticker_orbits(puzzle: Puzzle) -> list[tuple[int, ...]]:
@@ -187,12 +197,32 @@ def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
     return exact
 
 
-def model(puzzle: Puzzle, metric: Metric = "qtm") -> CayleyModel:
-    """The table's model (normalizer, moves, ranking) without the table.
+def working_puzzle(puzzle: Puzzle) -> Puzzle:
+    """The puzzle as the tables and graphs here see it: without its symmetries
+    when none of them lies in the group (each class of states then holds
+    exactly one element, as for a cube with fixed centres, so normalizing would
+    only pick another name for it), and with each position a piece of its own
+    when it declares no pieces.
 
-    >>> model(Puzzle("p", 2, {"A": (1, 0)}, pieces={"dot": ((0,), (1,))})).move_names
-    ['A']
+    >>> p = working_puzzle(Puzzle("p", 3, {"A": (1, 0, 2)}, symmetries={"S": (0, 2, 1)}))
+    >>> p.symmetries, p.pieces
+    ({}, {'point': ((0,), (1,), (2,))})
     """
+    if puzzle.symmetries and symmetries_inside(puzzle) == 1:
+        puzzle = replace(puzzle, symmetries={})
+    if not puzzle.pieces:
+        puzzle = replace(puzzle, pieces={"point": tuple((i,) for i in range(puzzle.degree))})
+    return puzzle
+
+
+def model(puzzle: Puzzle, metric: Metric = "qtm") -> CayleyModel:
+    """The table's model (normalizer, moves, ranking) without the table, for
+    :func:`working_puzzle`.
+
+    >>> model(Puzzle("p", 2, {"A": (1, 0)})).ranking.size
+    2
+    """
+    puzzle = working_puzzle(puzzle)
     return CayleyModel.of(puzzle, metric, anchor=choose_anchor(puzzle, metric))
 
 
@@ -388,7 +418,7 @@ def reachable(element: Element) -> bool:
     return bool(element.puzzle.group().contains(element.to_sympy()))
 
 
-__all__ = ["define_puzzle", "subgroup", "order", "state_count", "sticker_orbits",
-           "piece_orbits", "choose_anchor", "model", "table_size", "table", "Distribution",
+__all__ = ["define_puzzle", "subgroup", "order", "symmetries_inside", "state_count", "sticker_orbits",
+           "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
            "distribution", "diameter", "shortest_word", "distance", "reachable",
            "MAX_ENTRIES"]

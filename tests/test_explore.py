@@ -354,3 +354,31 @@ def test_solve_path_does_not_import_the_toolkit(tmp_path):
 
 def test_parity_helper():
     assert parity((0, 1, 2)) == 0 and parity((1, 0, 2)) == 1
+
+
+# --- the other puzzles ---------------------------------------------------------------
+
+def test_torus_words_orbits_and_ball():
+    from puzzles import torus
+
+    puzzle = torus.PUZZLE
+    word = parse_word(puzzle, "row0 col1' row2")
+    assert parse_word(puzzle, "row0col1'row2") == word
+    with pytest.raises(InputError, match="'row9'"):
+        parse_word(puzzle, "row0 row9")
+    e = Element.from_word(puzzle, "row0 col1' row2")
+    assert "".join(e.state().colours) == torus.apply_moves(torus.GOAL, "row0 col1' row2")
+    assert e.invariants() == {} and e.parity() == 1  # three 4-cycles
+    assert explore.sticker_orbits(puzzle) == [tuple(range(16))]
+    assert explore.order(puzzle) == PermutationGroup(
+        [puzzle.permutation(m) for m in puzzle.generators]).order()
+    assert e.state()._repr_svg_().count("<rect") == 16
+    ball = cayley.cayley_graph(puzzle, radius=2)
+    moves = list(metric_moves(puzzle, "qtm").values())
+    depth = {identity(16): 0}
+    for m in moves:
+        depth.setdefault(m, 1)
+    for m in moves:
+        for k in moves:
+            depth.setdefault(compose(m, k), 2)
+    assert dict(ball.nodes(data="depth")) == depth
