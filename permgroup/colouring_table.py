@@ -31,15 +31,15 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
 from permgroup.bfs import UNSEEN, Progress
-from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.cache import save_array
+from permgroup.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
 from permgroup.meet import search as bidirectional_search
-from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.metric import Metric, metric_moves
 from permgroup.multiset import ColouringSpace
 from permgroup.puzzle import Puzzle
 
@@ -212,24 +212,6 @@ class ColouringTable:
         return self.path(renamed)
 
 
-def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict | None:
-    """The renaming of colours that turns ``b`` into ``source``, if there is one.
-
-    >>> source_renaming("yyxx", "aabb")
-    {'y': 'a', 'x': 'b'}
-    >>> source_renaming("xyxy", "aabb") is None
-    True
-    """
-    forward: dict = {}
-    backward: dict = {}
-    if len(b) != len(source):
-        return None
-    for x, y in zip(b, source):
-        if forward.setdefault(x, y) != y or backward.setdefault(y, x) != x:
-            return None
-    return forward
-
-
 def _search(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
             max_depth: int | None):
     start, goal = space.encode(a), space.encode(b)
@@ -263,19 +245,6 @@ def search_path(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashab
     return [space.move_names[m] for m in result.moves]
 
 
-def _cache_key(puzzle: Puzzle, metric: Metric, space: ColouringSpace) -> dict:
-    return {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric),
-            "size": space.size, "states": "colourings"}
-
-
-def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
-    """Where the table of ``puzzle`` in ``metric`` is cached."""
-    label = metric_label(metric).replace("'", "i").replace(",", "-")
-    if len(label) > 40:
-        label = "custom"
-    return cache_dir() / f"{puzzle.name}-{label}-{puzzle.fingerprint()[:16]}.colourings"
-
-
 def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                           progress: Progress | None = None) -> ColouringTable:
     """Build the table by BFS from the solved colouring (no cache)."""
@@ -287,15 +256,13 @@ def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                          progress: Progress | None = None, build: bool = True
                          ) -> ColouringTable | None:
     """The table from the cache; if absent, built and cached (or ``None`` when
-    ``build`` is false, so that a caller can fall back on :func:`search`)."""
+    ``build`` is false, so that a caller can fall back on :func:`search_distance`)."""
     space = colouring_space(puzzle, metric)
-    key = _cache_key(puzzle, metric, space)
-    path = cache_path(puzzle, metric)
-    depths = load_array(path, key)
-    if depths is not None and depths.shape == (space.size,):
-        return ColouringTable(space, depths)
+    data = cached_bytes(puzzle, metric)
+    if data is not None:
+        return ColouringTable(space, np.frombuffer(data, dtype=np.uint8))
     if not build:
         return None
     table = ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
-    save_array(path, key, table.depths)
+    save_array(cache_path(puzzle, metric), cache_key(puzzle, metric), table.depths)
     return table

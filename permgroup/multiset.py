@@ -65,26 +65,15 @@ bbaa) to ``aabb``, by the engine's BFS running the moves backwards:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from math import factorial, prod
+from math import prod
 
 import numpy as np
 
+from permgroup.colouring_lookup import multinomial
 from permgroup.errors import InputError
 from permgroup.perm import Perm, inverse
 
 MAX_WORD_BITS = 64
-
-
-def multinomial(counts: Sequence[int]) -> int:
-    """Arrangements of a multiset with these colour counts.
-
-    >>> multinomial([4, 4, 4, 4])
-    63063000
-    """
-    result = factorial(sum(counts))
-    for c in counts:
-        result //= factorial(c)
-    return result
 
 
 def bits_per_cell(colours: int) -> int:

@@ -32,20 +32,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
-from permgroup.bfs import Progress
-from permgroup.colouring_table import (
-    ColouringTable,
-    colouring_space,
-    load_colouring_table,
-    search_distance,
-    search_path,
-)
+from permgroup.colouring_lookup import cached_distance
 from permgroup.errors import InputError
 from permgroup.metric import metric_moves
-from permgroup.multiset import ColouringSpace
 from permgroup.perm import act, compose_all, from_cycles
 from permgroup.puzzle import Puzzle
+
+if TYPE_CHECKING:  # pragma: no cover
+    from permgroup.bfs import Progress
+    from permgroup.colouring_table import ColouringTable
+    from permgroup.multiset import ColouringSpace
 
 #: the colour of each row of the solved board, top to bottom
 COLOURS = "RGBYOWKP"
@@ -109,6 +107,8 @@ def describe(move: str) -> str:
 
 @cache
 def _space(puzzle: Puzzle) -> ColouringSpace:
+    from permgroup.colouring_table import colouring_space
+
     return colouring_space(puzzle, "qtm")
 
 
@@ -146,6 +146,8 @@ def table(metric: str = "qtm", progress: Progress | None = None,
           puzzle: Puzzle = PUZZLE) -> ColouringTable:
     """The distance table of every colouring to the solved board (loaded from the
     cache, or built by BFS and cached: about 63 MB for the 4x4 board)."""
+    from permgroup.colouring_table import load_colouring_table
+
     if metric != "qtm":
         raise ValueError("the torus has one metric: 'qtm' (one shift per move)")
     if puzzle not in _TABLES:
@@ -155,6 +157,8 @@ def table(metric: str = "qtm", progress: Progress | None = None,
 
 def cached_table(puzzle: Puzzle = PUZZLE) -> ColouringTable | None:
     """The table if it is in the cache (never builds it)."""
+    from permgroup.colouring_table import load_colouring_table
+
     if puzzle not in _TABLES:
         found = load_colouring_table(puzzle, "qtm", build=False)
         if found is None:
@@ -167,19 +171,25 @@ def distance(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> int:
     """Least number of shifts from board ``a`` to board ``b`` (default solved).
 
     A lookup when the table is cached and ``b`` is the solved board up to the
-    names of the colours; a bidirectional search otherwise.
+    names of the colours (in plain Python: numpy is not even imported); a
+    bidirectional search otherwise.
     """
     b = "".join(puzzle.solved) if b is None else b
     check_state(a, puzzle, "first board")
     check_state(b, puzzle, "second board")
-    found = cached_table(puzzle)
+    found = cached_distance(puzzle, "qtm", a, b)
     if found is not None:
-        return found.distance(a, b)
+        return found
+    from permgroup.colouring_table import search_distance
+
     return search_distance(space(puzzle), a, b)
 
 
 def solve(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> list[str]:
-    """An optimal list of shifts (``"row1"``, ``"col3'"``) from ``a`` to ``b``."""
+    """An optimal list of shifts (``"row1"``, ``"col3'"``) from ``a`` to ``b``:
+    down the table when it is cached, else by bidirectional search."""
+    from permgroup.colouring_table import search_path
+
     b = "".join(puzzle.solved) if b is None else b
     check_state(a, puzzle, "first board")
     check_state(b, puzzle, "second board")

@@ -22,15 +22,12 @@ from hypothesis import strategies as st
 from permgroup import colouring_table
 from permgroup.bfs import UNSEEN, bfs_depths
 from permgroup.cli import main
-from permgroup.colouring_table import (
-    build_colouring_table,
-    cache_path,
-    colouring_depths,
-    search_distance,
-)
+from permgroup.colouring_lookup import cache_path, multinomial
+from permgroup.colouring_lookup import lexicographic_rank as lookup_rank
+from permgroup.colouring_table import build_colouring_table, colouring_depths, search_distance
 from permgroup.errors import InputError
 from permgroup.meet import search
-from permgroup.multiset import MultisetRanking, WordMove, multinomial
+from permgroup.multiset import MultisetRanking, WordMove
 from permgroup.perm import act, compose, inverse
 from puzzles import torus
 from puzzles.formats import rubiksrevenge
@@ -187,6 +184,7 @@ def test_four_by_four_ranks_against_the_reference():
     boards += [[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4, [3] * 4 + [2] * 4 + [1] * 4 + [0] * 4]
     ranks = r.rank(r.pack(np.array(boards)))
     assert ranks.tolist() == [lexicographic_rank(b, (4, 4, 4, 4)) for b in boards]
+    assert ranks.tolist() == [lookup_rank(b, (4, 4, 4, 4)) for b in boards]
     assert ranks[-2] == 0 and ranks[-1] == r.size - 1
     some = np.random.default_rng(5).integers(0, r.size, 200_000)
     assert (r.rank(r.unrank(some)) == some).all()
@@ -349,11 +347,25 @@ def test_a_cached_table_is_used_for_lookups(monkeypatch):
     def no_search(*args, **kwargs):
         raise AssertionError("searched although the table is cached")
 
-    monkeypatch.setattr(torus, "search_distance", no_search)
-    monkeypatch.setattr(torus, "search_path", no_search)
+    monkeypatch.setattr(colouring_table, "search_distance", no_search)
+    monkeypatch.setattr(colouring_table, "search_path", no_search)
     assert torus.distance(board, puzzle=puzzle) == before
     assert len(torus.solve(board, puzzle=puzzle)) == before
+    # a target other than the solved board (even with a table) is searched
+    with pytest.raises(AssertionError, match="searched"):
+        torus.distance(board, "RGBRGBRGB", puzzle=puzzle)
     assert torus.cached_table(puzzle).distribution() == torus.table(puzzle=puzzle).distribution()
+
+
+def test_a_cached_lookup_needs_no_numpy():
+    puzzle = torus.torus_puzzle(3, 3)
+    torus.table(puzzle=puzzle)
+    probe = ("import sys; from puzzles import torus; "
+             "print(torus.distance('GRRBGGRBB', puzzle=torus.torus_puzzle(3, 3)), "
+             "'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == [str(torus.table(puzzle=puzzle).depth("GRRBGGRBB")), "False"]
 
 
 def test_a_damaged_cache_file_is_rebuilt(recwarn):
@@ -367,6 +379,29 @@ def test_a_damaged_cache_file_is_rebuilt(recwarn):
     assert any("checksum" in str(w.message) for w in recwarn)
     again = colouring_table.load_colouring_table(puzzle)
     assert again.distribution() == first.distribution()
+
+
+def test_one_entry_lookups_refuse_foreign_or_short_files(recwarn):
+    from permgroup.colouring_lookup import cached_distance
+
+    puzzle = torus.torus_puzzle(2, 4)
+    colouring_table.load_colouring_table(puzzle)
+    board = "GRRRRGGG"
+    truth = plain_bfs(puzzle, "RRRRGGGG")[board]
+    assert cached_distance(puzzle, "qtm", board, "RRRRGGGG") == truth
+    renamed = plain_bfs(puzzle, "GGGGRRRR")[board]
+    assert renamed != truth
+    assert cached_distance(puzzle, "qtm", board, "GGGGRRRR") == renamed  # colours renamed
+    assert cached_distance(puzzle, "qtm", board, "RGRGRGRG") is None  # not the goal
+    path = cache_path(puzzle)
+    path.write_bytes(path.read_bytes()[:-1])
+    assert cached_distance(puzzle, "qtm", board, "RRRRGGGG") is None
+    assert any("truncated" in str(w.message) for w in recwarn)
+    assert torus.distance(board, puzzle=puzzle) == truth  # searched instead
+    other = torus.torus_puzzle(4, 2)  # same size, another definition
+    path.rename(cache_path(other))
+    assert cached_distance(other, "qtm", "GRRGBBYY", "RRGGBBYY") is None
+    assert any("another definition" in str(w.message) for w in recwarn)
 
 
 # --- command line and bad input -------------------------------------------------------

@@ -1,0 +1,171 @@
+"""One entry of a cached colouring table, looked up without numpy.
+
+A process that answers one question from a cached table (``permgroup solve``)
+should not pay for importing numpy and setting up the vectorized ranking: it
+ranks its one colouring in plain Python (the lexicographic multiset rank of
+:mod:`permgroup.multiset`), checks the cache file's header against the
+puzzle's definition, and reads one byte (:func:`cached_entry`).  The cache key
+and file name of a colouring table are defined here, so that the builder
+(:mod:`permgroup.colouring_table`) and this reader agree.
+
+>>> lexicographic_rank([1, 0, 0, 1], [2, 2])
+3
+"""
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Hashable, Sequence
+from math import factorial
+from pathlib import Path
+
+from permgroup.cache import MAGIC, cache_dir, load_bytes
+from permgroup.metric import Metric, metric_label
+from permgroup.puzzle import Puzzle
+
+UNSEEN = 255
+
+
+def multinomial(counts: Sequence[int]) -> int:
+    """Arrangements of a multiset with these colour counts.
+
+    >>> multinomial([4, 4, 4, 4])
+    63063000
+    """
+    result = factorial(sum(counts))
+    for c in counts:
+        result //= factorial(c)
+    return result
+
+
+def lexicographic_rank(colours: Sequence[int], counts: Sequence[int]) -> int:
+    """The place of an arrangement (colour indices) in lexicographic order
+    among all arrangements with these colour counts.
+
+    >>> [lexicographic_rank(c, [2, 2]) for c in ([0, 0, 1, 1], [0, 1, 0, 1], [1, 1, 0, 0])]
+    [0, 1, 5]
+    """
+    left = list(counts)
+    remaining = multinomial(left)
+    rank = 0
+    for c in colours:
+        total = sum(left)
+        # arrangements of the rest starting with colour x: remaining * left[x] / total
+        rank += sum(remaining * left[x] for x in range(c)) // total
+        remaining = remaining * left[c] // total
+        left[c] -= 1
+    return rank
+
+
+def palette_and_counts(solved: Sequence[Hashable]) -> tuple[dict, list[int]]:
+    """Colour numbers (by first appearance) and how often each colour occurs.
+
+    >>> palette_and_counts("aabcb")
+    ({'a': 0, 'b': 1, 'c': 2}, [2, 2, 1])
+    """
+    index: dict = {}
+    counts: list[int] = []
+    for c in solved:
+        if c not in index:
+            index[c] = len(counts)
+            counts.append(0)
+        counts[index[c]] += 1
+    return index, counts
+
+
+def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict | None:
+    """The renaming of colours that turns ``b`` into ``source``, if there is one.
+
+    >>> source_renaming("yyxx", "aabb")
+    {'y': 'a', 'x': 'b'}
+    >>> source_renaming("xyxy", "aabb") is None
+    True
+    """
+    forward: dict = {}
+    backward: dict = {}
+    if len(b) != len(source):
+        return None
+    for x, y in zip(b, source):
+        if forward.setdefault(x, y) != y or backward.setdefault(y, x) != x:
+            return None
+    return forward
+
+
+def cache_key(puzzle: Puzzle, metric: Metric) -> dict:
+    """What a cached colouring table must have been built for."""
+    _, counts = palette_and_counts(puzzle.solved)
+    return {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric),
+            "size": multinomial(counts), "states": "colourings"}
+
+
+def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
+    """Where the colouring table of ``puzzle`` in ``metric`` is cached."""
+    label = metric_label(metric).replace("'", "i").replace(",", "-")
+    if len(label) > 40:
+        label = "custom"
+    return cache_dir() / f"{puzzle.name}-{label}-{puzzle.fingerprint()[:16]}.colourings"
+
+
+def cached_bytes(puzzle: Puzzle, metric: Metric = "qtm") -> bytes | None:
+    """The depths of the cached table, checked whole (header, length, CRC-32),
+    or ``None`` if it is not cached."""
+    key = cache_key(puzzle, metric)
+    loaded = load_bytes(cache_path(puzzle, metric), key)
+    if loaded is None or loaded[0].get("shape") != [key["size"]]:
+        return None
+    return loaded[1]
+
+
+def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
+    """Entry ``index`` of the cached table, reading one byte of the file; ``None``
+    if there is no valid file.
+
+    The header must carry this puzzle's definition and the file its full length:
+    a table built for another definition, or cut short, is refused.  The CRC-32
+    is checked when the whole table is loaded (:func:`cached_bytes`); checking it
+    here would mean reading 63 MB to answer one question.
+    """
+    path = cache_path(puzzle, metric)
+    key = cache_key(puzzle, metric)
+    try:
+        with open(path, "rb") as f:
+            header_line = f.readline(1 << 16)
+            end = f.seek(0, os.SEEK_END)
+            f.seek(len(header_line) + index)
+            entry = f.read(1)
+    except FileNotFoundError:
+        return None
+    try:
+        header = json.loads(header_line)
+    except ValueError:
+        header = None
+    problem = None
+    if not isinstance(header, dict) or header.get("magic") != MAGIC:
+        problem = "not a permgroup cache file"
+    elif any(header.get(field) != value for field, value in key.items()):
+        problem = "it was built for another definition"
+    elif header.get("shape") != [key["size"]] or header.get("dtype") != "|u1":
+        problem = "it holds another kind of array"
+    elif end != len(header_line) + key["size"] or len(entry) != 1:
+        problem = "truncated"
+    if problem:
+        warnings.warn(f"ignoring cache file {path}: {problem}", stacklevel=2)
+        return None
+    return entry[0]
+
+
+def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
+                    b: Sequence[Hashable]) -> int | None:
+    """Moves from colouring ``a`` to ``b`` read from the cached table, when there
+    is one and ``b`` is the solved colouring up to renaming colours; ``None``
+    otherwise (the caller then searches).  ``-1`` if unreachable."""
+    renaming = source_renaming(b, puzzle.solved)
+    if renaming is None:
+        return None
+    index, counts = palette_and_counts(puzzle.solved)
+    depth = cached_entry(puzzle, metric,
+                         lexicographic_rank([index[renaming[c]] for c in a], counts))
+    if depth is None:
+        return None
+    return -1 if depth == UNSEEN else depth
