@@ -267,6 +267,25 @@ class View:
                 digits.append(self.label_index[label])
         return holes[0] * self.weight + _number(digits, self.n_labels)
 
+    def unrank(self, pattern_rank: int) -> tuple:
+        """The colours a pattern shows at the view's positions, in their order.
+
+        >>> v = _demo_space().view([0, 2, 4])
+        >>> v.unrank(v.rank("x.o"))
+        ('x', '.', 'o')
+        """
+        hole, rest = divmod(int(pattern_rank), self.weight)
+        colours = [None] * len(self.positions)
+        for j, slot in enumerate(self.slots):
+            if j == hole:
+                label = self.hole_label
+            else:
+                rest, digit = divmod(rest, self.n_labels)
+                label = self.labels[digit]
+            for k, colour in zip(slot, label):
+                colours[k] = colour
+        return tuple(colours)
+
     def states(self, pattern_rank: int) -> list[int]:
         """Ranks of all states showing the pattern.
 

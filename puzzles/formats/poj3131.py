@@ -113,9 +113,12 @@ def solve_text(text: str, max_depth: int = cubic_eight.DEFAULT_MAX_DEPTH) -> str
 
 
 def _progress(empty: int):
-    """Progress lines on stderr, shown only if the table has to be built."""
+    """Progress lines on stderr when a table has to be built and stderr is a
+    terminal (someone is waiting, not a script reading the output)."""
     def report(depth: int, count: int) -> None:
         nonlocal inner
+        if not sys.stderr.isatty():
+            return
         if inner is None:
             from permgroup.table import print_progress
 
@@ -127,3 +130,25 @@ def _progress(empty: int):
 
     inner = None
     return report
+
+
+def write_datasets(datasets: list[tuple[int, str]]) -> str:
+    """An input holding these (empty cell, pattern) datasets, closed by ``0 0``.
+
+    >>> text = write_datasets([(1, "RBWRWWEWW")])
+    >>> print(text, end="")
+    2 1
+    R B W
+    R W W
+    E W W
+    0 0
+    >>> [(d.empty, d.pattern) for d in read_datasets(text)[0]]
+    [(1, 'RBWRWWEWW')]
+    """
+    lines = []
+    for empty, pattern in datasets:
+        x, y = cubic_eight.xy_of(empty)
+        lines.append(f"{x} {y}")
+        lines.extend(" ".join(pattern[3 * r: 3 * r + 3]) for r in range(3))
+    lines.append("0 0")
+    return "\n".join(lines) + "\n"
