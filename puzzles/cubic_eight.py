@@ -34,6 +34,7 @@ answer is one byte read from a file.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from permgroup.cache import load_bytes, save_array
 from permgroup.holespace import HoleSpace
@@ -116,7 +117,11 @@ def _rolls() -> tuple[dict[str, Perm], dict[str, dict[int, str]]]:
 
 
 def start_state(empty: int) -> tuple[str, ...]:
-    """Every cube in the starting orientation, the cell ``empty`` empty."""
+    """Every cube in the starting orientation, the cell ``empty`` empty.
+
+    >>> start_state(0)[:12]  # cell 0 empty, then cell 1's faces in URFDLB order
+    ('E', 'E', 'E', 'E', 'E', 'E', 'W', 'B', 'R', 'W', 'B', 'R')
+    """
     return tuple(EMPTY if cell == empty else CUBE_COLOURS[f]
                  for cell in range(CELLS) for f in FACES)
 
@@ -165,22 +170,39 @@ def orientation_name(faces: Sequence[str]) -> str:
 # --- states and patterns ------------------------------------------------------
 
 def tops(state: Sequence[str]) -> str:
-    """The top colour of each cell, row by row (``E`` for the empty cell)."""
+    """The top colour of each cell, row by row (``E`` for the empty cell).
+
+    >>> tops(start_state(cell_of(3, 3)))
+    'WWWWWWWWE'
+    """
     return "".join(state[s] for s in TOP_SLOTS)
 
 
 def start_rank(empty: int) -> int:
-    """The rank of :func:`start_state`."""
+    """The rank of :func:`start_state`.
+
+    >>> start_rank(CENTRE) // 6 ** 8  # the empty cell is the leading digit
+    4
+    """
     return SPACE.rank(start_state(empty))
 
 
 def pattern_rank(pattern: str) -> int:
-    """The rank of a goal pattern (nine letters of W R B E, row by row, one E)."""
+    """The rank of a goal pattern (nine letters of W R B E, row by row, one E).
+
+    >>> pattern_rank("EWWWWWWWW"), VIEW.unrank(pattern_rank("RBWRWWEWW"))[:3]
+    (0, ('R', 'B', 'W'))
+    """
     return VIEW.rank(pattern)
 
 
 def goal_ranks(pattern: str) -> list[int]:
-    """The ranks of the 2**8 states whose tops show ``pattern``."""
+    """The ranks of the 2**8 states whose tops show ``pattern``.
+
+    >>> goals = goal_ranks("WWWWEWWWW")
+    >>> len(goals), start_rank(CENTRE) in goals
+    (256, True)
+    """
     return VIEW.states(pattern_rank(pattern))
 
 
@@ -215,6 +237,11 @@ def _load_table(empty: int, progress: Progress | None) -> StateTable:
 _PATTERNS: dict[int, bytes] = {}
 
 
+def pattern_table_file(empty: int) -> tuple[Path, dict]:
+    """Where :func:`pattern_table` is cached, and the key its header must carry."""
+    return table_cache(SPACE, [start_rank(empty)], _label(empty), "tops")
+
+
 def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
     """For each goal pattern (by :func:`pattern_rank`), the least number of
     rolls from :func:`start_state` (``UNSEEN``, 255, if none).
@@ -223,7 +250,7 @@ def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
     the depth table (built by BFS if need be) and cached.
     """
     if empty not in _PATTERNS:
-        path, key = table_cache(SPACE, [start_rank(empty)], _label(empty), "tops")
+        path, key = pattern_table_file(empty)
         loaded = load_bytes(path, key)
         if loaded is not None and len(loaded[1]) == VIEW.size:
             _PATTERNS[empty] = loaded[1]
@@ -243,7 +270,11 @@ def distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> in
 
 
 def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> int:
-    """:func:`distance` by bidirectional search, without any table."""
+    """:func:`distance` by bidirectional search, without any table.
+
+    >>> search_distance(cell_of(2, 1), "RBWRWWEWW")
+    3
+    """
     from permgroup.bidirectional import distance as meet
 
     return meet(SPACE, [start_rank(empty)], goal_ranks(pattern), max_depth)

@@ -289,3 +289,16 @@ def test_table_command(capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "0\t1"
     assert "# total 4133430, diameter 42" in out
+
+
+def test_a_damaged_pattern_table_is_rebuilt():
+    before = ce.pattern_table(EDGE)
+    path, _ = ce.pattern_table_file(EDGE)
+    data = bytearray(path.read_bytes())
+    data[-100] ^= 1
+    path.write_bytes(bytes(data))
+    ce._PATTERNS.pop(EDGE)
+    with pytest.warns(UserWarning, match="checksum mismatch"):
+        assert ce.pattern_table(EDGE) == before
+    ce._PATTERNS.pop(EDGE)
+    assert ce.pattern_table(EDGE) == before  # rewritten, loads quietly
