@@ -1,17 +1,23 @@
-"""Cayley graphs as networkx ``DiGraph``: a whole small group, or a ball in a big one.
+"""Cayley graphs as networkx ``DiGraph``: a whole small group, or a ball in a big one;
+and state graphs of colourings, for puzzles whose moves have guards.
 
-Nodes are normalized elements (array-form tuples: the canonical element of
-each class under whole-puzzle symmetries, see :mod:`permgroup.normalize`; when
-no symmetry lies in the group, each class holds one element of the group and
-the nodes are those plain elements), with
-a ``depth`` attribute (distance from the identity); an edge ``g -> g m`` carries
+In :func:`cayley_graph` nodes are normalized elements (array-form tuples: the
+canonical element of each class under whole-puzzle symmetries, see
+:mod:`permgroup.normalize`; when no symmetry lies in the group, each class
+holds one element of the group and the nodes are those plain elements), with a
+``depth`` attribute (distance from the identity); an edge ``g -> g m`` carries
 the move's name in ``move``.  Moves that coincide after normalization (``R``
-and ``L'`` on a cube held still) give one edge, named after the first.
+and ``L'`` on a mini cube held still) give one edge, named after a move that
+needs no re-orientation when there is one.
 
-The search is a level-by-level BFS in numpy: a level is an array of
-permutations, a move is one fancy-indexing step, and new elements are found by
-sorting the rows as byte strings, so no Python loop runs per element until the
-graph itself is filled in.
+In :func:`state_graph` nodes are colourings (tuples of colours) and an edge is
+a legal move; with a :class:`permgroup.partial.PartialPuzzle` (the Cubic
+Eight-Puzzle) a move is legal only where its guard holds.
+
+The search is a level-by-level BFS in numpy: a level is an array of rows (one
+permutation or colouring each), a move is one fancy-indexing step, and new rows
+are found by sorting them as byte strings, so no Python loop runs per row
+until the graph itself is filled in.
 
 >>> from permgroup.puzzle import Puzzle
 >>> g = cayley_graph(Puzzle("s3", 3, {"a": (1, 0, 2), "b": (0, 2, 1)}))
@@ -20,6 +26,7 @@ graph itself is filled in.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,20 +35,25 @@ import numpy as np
 from permgroup.explore import choose_anchor, state_count, working_puzzle
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
-from permgroup.perm import identity
+from permgroup.perm import identity, inverse
 from permgroup.puzzle import Puzzle
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
+    from permgroup.partial import PartialPuzzle
+
+#: a move on many rows: (indices of the rows where it is legal, the rows after it)
+RowStep = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
 
 @dataclass
 class Ball:
-    """The BFS result in arrays: ``elements[i]`` (a row per node) at ``depths[i]``;
+    """The BFS result in arrays: node ``i`` is ``rows[i]`` at ``depths[i]``;
     edge ``e`` goes from node ``sources[e]`` to ``targets[e]`` by move
     ``move_names[moves[e]]``."""
 
-    elements: np.ndarray
+    rows: np.ndarray
     depths: np.ndarray
     sources: np.ndarray
     targets: np.ndarray
@@ -52,6 +64,79 @@ class Ball:
 def _keys(rows: np.ndarray) -> np.ndarray:
     rows = np.ascontiguousarray(rows)
     return rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel()
+
+
+def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[str],
+                radius: int | None, limit: int, what: str) -> Ball:
+    """Breadth-first search over rows from the rows of ``start``, level by level.
+
+    Raises ``ValueError`` once more than ``limit`` rows are found (``what``
+    names them in the message).
+
+    >>> turn = np.array([1, 2, 0])
+    >>> b = search_rows(np.array([[0, 1, 2]]), [lambda r: (np.arange(len(r)), turn[r])],
+    ...                 ["t"], None, 10, "elements")
+    >>> b.rows.tolist(), b.targets.tolist()
+    ([[0, 1, 2], [1, 2, 0], [2, 0, 1]], [1, 2, 0])
+    """
+    width = start.shape[1]
+    found = [start]
+    depth_list = [np.zeros(len(start), dtype=np.int64)]
+    order = np.argsort(_keys(start), kind="stable")
+    sorted_keys, sorted_ids = _keys(start)[order], order.astype(np.int64)
+    frontier, frontier_ids = start, np.arange(len(start), dtype=np.int64)
+    count, depth = len(start), 0
+    sources, targets, labels = [], [], []
+    while len(frontier):
+        last = radius is not None and depth >= radius
+        parts = [step(frontier) for step in steps]
+        candidates = np.concatenate([rows.reshape(-1, width) for _, rows in parts])
+        if not len(candidates):
+            break
+        cand_src = np.concatenate([frontier_ids[which] for which, _ in parts])
+        cand_move = np.concatenate([np.full(len(which), j) for j, (which, _) in enumerate(parts)])
+        keys = _keys(candidates)
+        pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+        known = sorted_keys[pos] == keys
+        cand_dst = np.where(known, sorted_ids[pos], -1)
+        fresh = np.flatnonzero(~known)
+        new_rows = np.empty((0, width), dtype=start.dtype)
+        new_ids = np.empty(0, dtype=np.int64)
+        if len(fresh) and not last:
+            new_keys, first, inverse_ = np.unique(keys[fresh], return_index=True,
+                                                  return_inverse=True)
+            if count + len(new_keys) > limit:
+                within = "reachable" if radius is None else f"within {radius} moves"
+                raise ValueError(
+                    f"the {what} {within} number more than limit={limit:,} "
+                    f"({count + len(new_keys):,} found by depth {depth + 1}); pass a "
+                    "smaller radius or a larger limit")
+            new_ids = np.arange(count, count + len(new_keys))
+            cand_dst[fresh] = new_ids[inverse_.ravel()]
+            new_rows = candidates[fresh[first]]
+            count += len(new_keys)
+            merged_keys = np.concatenate([sorted_keys, new_keys])
+            merged_ids = np.concatenate([sorted_ids, new_ids])
+            order = np.argsort(merged_keys, kind="stable")
+            sorted_keys, sorted_ids = merged_keys[order], merged_ids[order]
+            found.append(new_rows)
+            depth_list.append(np.full(len(new_keys), depth + 1, dtype=np.int64))
+        keep = cand_dst >= 0
+        sources.append(cand_src[keep])
+        targets.append(cand_dst[keep])
+        labels.append(cand_move[keep])
+        if last:
+            break
+        frontier, frontier_ids = new_rows, new_ids
+        depth += 1
+    empty = np.empty(0, dtype=np.int64)
+    return Ball(np.concatenate(found), np.concatenate(depth_list),
+                np.concatenate(sources or [empty]), np.concatenate(targets or [empty]),
+                np.concatenate(labels or [empty]), move_names)
+
+
+def _dtype(values: int) -> type:
+    return np.uint8 if values <= 256 else np.uint32
 
 
 def ball(puzzle: Puzzle, metric: Metric = "qtm", radius: int | None = None,
@@ -69,60 +154,13 @@ def ball(puzzle: Puzzle, metric: Metric = "qtm", radius: int | None = None,
     puzzle = working_puzzle(puzzle)
     normalizer = Normalizer.from_puzzle(puzzle, choose_anchor(puzzle, metric))
     named = normalizer.normalize_moves(metric_moves(puzzle, metric))
-    names = list(named)
-    dtype = np.uint8 if puzzle.degree <= 256 else np.uint32
-    moves = np.array(list(named.values()), dtype=dtype).reshape(len(names), puzzle.degree)
+    dtype = _dtype(puzzle.degree)
+    moves = [np.array(m, dtype=dtype) for m in named.values()]
+    # compose(p, m)[i] = m[p[i]]: one fancy index per move
+    steps = [lambda rows, m=m: (np.arange(len(rows)), m[rows]) for m in moves]
     start = np.array([normalizer.normalize(identity(puzzle.degree))], dtype=dtype)
-    elements = [start]
-    depth_list = [np.zeros(1, dtype=np.int64)]
-    sorted_keys = _keys(start)
-    sorted_ids = np.zeros(1, dtype=np.int64)
-    frontier, frontier_ids = start, np.zeros(1, dtype=np.int64)
-    count, depth = 1, 0
-    sources, targets, labels = [], [], []
-    while len(frontier):
-        last = radius is not None and depth >= radius
-        # compose(p, m)[i] = m[p[i]]: one fancy index per move
-        candidates = moves[:, frontier].reshape(-1, puzzle.degree)
-        cand_src = np.tile(frontier_ids, len(names))
-        cand_move = np.repeat(np.arange(len(names)), len(frontier))
-        keys = _keys(candidates)
-        pos = np.searchsorted(sorted_keys, keys)
-        pos_c = np.minimum(pos, len(sorted_keys) - 1)
-        known = sorted_keys[pos_c] == keys
-        cand_dst = np.where(known, sorted_ids[pos_c], -1)
-        fresh = ~known
-        new_rows = np.empty((0, puzzle.degree), dtype=dtype)
-        new_ids = np.empty(0, dtype=np.int64)
-        if fresh.any() and not last:
-            new_keys, first, inverse = np.unique(keys[fresh], return_index=True,
-                                                 return_inverse=True)
-            if count + len(new_keys) > limit:
-                raise ValueError(
-                    f"the ball of radius {depth + 1} around the identity in {puzzle.name} "
-                    f"({metric_label(metric)}) has more than limit={limit:,} elements "
-                    f"({count + len(new_keys):,} found so far); pass a smaller radius "
-                    "or a larger limit")
-            new_ids = np.arange(count, count + len(new_keys))
-            cand_dst[np.flatnonzero(fresh)] = new_ids[inverse.ravel()]
-            new_rows = candidates[np.flatnonzero(fresh)[first]]
-            count += len(new_keys)
-            merged_keys = np.concatenate([sorted_keys, new_keys])
-            merged_ids = np.concatenate([sorted_ids, new_ids])
-            order = np.argsort(merged_keys, kind="stable")
-            sorted_keys, sorted_ids = merged_keys[order], merged_ids[order]
-            elements.append(new_rows)
-            depth_list.append(np.full(len(new_keys), depth + 1, dtype=np.int64))
-        keep = cand_dst >= 0
-        sources.append(cand_src[keep])
-        targets.append(cand_dst[keep])
-        labels.append(cand_move[keep])
-        if last:
-            break
-        frontier, frontier_ids = new_rows, new_ids
-        depth += 1
-    return Ball(np.concatenate(elements), np.concatenate(depth_list), np.concatenate(sources),
-                np.concatenate(targets), np.concatenate(labels), names)
+    return search_rows(start, steps, list(named), radius, limit,
+                       f"elements of {puzzle.name} ({metric_label(metric)})")
 
 
 def cayley_graph(puzzle: Puzzle, metric: Metric = "qtm", limit: int = 100_000,
@@ -142,8 +180,6 @@ def cayley_graph(puzzle: Puzzle, metric: Metric = "qtm", limit: int = 100_000,
     ...
     ValueError: the group of c5 has 5 elements (up to symmetry), more than limit=3; pass radius=r for the ball of radius r around the identity, or a larger limit
     """
-    import networkx as nx
-
     if radius is None:
         size = state_count(puzzle)
         if size > limit:
@@ -152,10 +188,62 @@ def cayley_graph(puzzle: Puzzle, metric: Metric = "qtm", limit: int = 100_000,
                 f"than limit={limit:,}; pass radius=r for the ball of radius r around the "
                 "identity, or a larger limit")
     b = ball(puzzle, metric, radius, limit)
-    nodes = [tuple(row) for row in b.elements.tolist()]
-    graph = nx.DiGraph(puzzle=puzzle.name, metric=metric_label(metric), radius=radius)
+    nodes = [tuple(row) for row in b.rows.tolist()]
+    return _graph(b, nodes, puzzle=puzzle.name, metric=metric_label(metric), radius=radius)
+
+
+def _graph(b: Ball, nodes: list, **attributes) -> nx.DiGraph:
+    import networkx as nx
+
+    graph = nx.DiGraph(**attributes)
     graph.add_nodes_from((node, {"depth": d}) for node, d in zip(nodes, b.depths.tolist()))
+    labels = [{"move": name} for name in b.move_names]
     graph.add_edges_from(
-        (nodes[s], nodes[t], {"move": b.move_names[m]})
+        (nodes[s], nodes[t], labels[m])
         for s, t, m in zip(b.sources.tolist(), b.targets.tolist(), b.moves.tolist()))
     return graph
+
+
+def state_graph(puzzle: Puzzle | PartialPuzzle, start: Sequence | None = None,
+                radius: int | None = None, limit: int = 100_000,
+                metric: Metric = "qtm") -> nx.DiGraph:
+    """The graph of colourings reachable from ``start`` (the solved colouring
+    by default), or within ``radius`` moves of it.
+
+    For a plain puzzle the moves are ``metric``'s; for a
+    :class:`~permgroup.partial.PartialPuzzle` its generators, each legal only
+    where its guard holds.  Raises ``ValueError`` past ``limit`` states.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> swap = Puzzle("swap", 3, {"s": (1, 0, 2), "t": (0, 2, 1)}, solved="aab")
+    >>> sorted(state_graph(swap).nodes)
+    [('a', 'a', 'b'), ('a', 'b', 'a'), ('b', 'a', 'a')]
+    """
+    guards = getattr(puzzle, "guards", None)
+    base: Puzzle = puzzle.puzzle if guards is not None else puzzle  # type: ignore[union-attr]
+    moves = dict(base.generators) if guards is not None else metric_moves(base, metric)
+    start = tuple(base.solved if start is None else start)
+    if len(start) != base.degree:
+        raise ValueError(f"a state of {base.name} has {base.degree} positions, not {len(start)}")
+    colours = list(dict.fromkeys(start))
+    for guard in (guards or {}).values():
+        colours += [c for c in guard.values() if c not in colours]
+    code = {c: i for i, c in enumerate(colours)}
+    dtype = _dtype(len(colours))
+    steps = []
+    for name, m in moves.items():
+        pull = np.array(inverse(m))  # act(s, m)[m[i]] = s[i]: the new row reads s[m⁻¹]
+        guard = (guards or {}).get(name, {})
+        where = np.array(list(guard), dtype=np.int64)
+        need = np.array([code[c] for c in guard.values()], dtype=dtype)
+
+        def step(rows, pull=pull, where=where, need=need):
+            legal = np.flatnonzero((rows[:, where] == need).all(axis=1)) if len(where) \
+                else np.arange(len(rows))
+            return legal, rows[legal][:, pull]
+
+        steps.append(step)
+    b = search_rows(np.array([[code[c] for c in start]], dtype=dtype), steps, list(moves),
+                    radius, limit, f"states of {base.name}")
+    nodes = [tuple(colours[i] for i in row) for row in b.rows.tolist()]
+    return _graph(b, nodes, puzzle=base.name, radius=radius)

@@ -110,10 +110,17 @@ def symmetries_inside(puzzle: Puzzle) -> int:
     """
     if not puzzle.symmetries:
         return 1
-    from sympy.combinatorics import Permutation
+    key = puzzle.fingerprint()
+    if key not in _INSIDE:
+        from sympy.combinatorics import Permutation
 
-    group = puzzle.group()
-    return sum(1 for s in puzzle.symmetry_elements() if group.contains(Permutation(list(s))))
+        group = puzzle.group()
+        _INSIDE[key] = sum(1 for s in puzzle.symmetry_elements()
+                           if group.contains(Permutation(list(s))))
+    return _INSIDE[key]
+
+
+_INSIDE: dict[str, int] = {}
 
 
 def state_count(puzzle: Puzzle) -> int:

@@ -149,9 +149,12 @@ def word_permutation(puzzle: Puzzle, word: Word) -> Perm:
     (2, 0, 1)
     """
     letters = alphabet(puzzle, True)
+    powers: dict[Letter, Perm] = {}
     result = identity(puzzle.degree)
-    for name, k in word:
-        result = compose(result, power(letters[name], k))
+    for letter in word:
+        if letter not in powers:
+            powers[letter] = power(letters[letter[0]], letter[1])
+        result = compose(result, powers[letter])
     return result
 
 

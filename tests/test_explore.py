@@ -326,7 +326,7 @@ def test_cayley_graph_limits_and_balls():
     assert max(d for _, d in ball.nodes(data="depth")) == 3
     for u, v, move in ball.edges(data="move"):  # names are exact: no re-orientation
         assert compose(u, CUBE.move_array(move)) == v
-    with pytest.raises(ValueError, match="radius 5 .*limit=1,000"):
+    with pytest.raises(ValueError, match="within 6 moves .*limit=1,000 .*depth 5"):
         cayley.cayley_graph(CUBE, radius=6, limit=1000)
 
 
@@ -382,3 +382,29 @@ def test_torus_words_orbits_and_ball():
         for k in moves:
             depth.setdefault(compose(m, k), 2)
     assert dict(ball.nodes(data="depth")) == depth
+
+
+def test_torus_colouring_graph_matches_the_published_counts():
+    from puzzles import torus
+
+    graph = cayley.state_graph(torus.PUZZLE, radius=3)
+    depths = [d for _, d in graph.nodes(data="depth")]
+    # CONVENTIONS.md: 1, 8, 92, 888 boards at depths 0..3 (a whole-space BFS)
+    assert [depths.count(d) for d in range(4)] == [1, 8, 92, 888]
+    for u, v, move in list(graph.edges(data="move"))[:300]:
+        assert "".join(v) == torus.apply_moves("".join(u), move)
+
+
+def test_cubic_eight_state_graph_obeys_the_guards():
+    from permgroup.partial import plain_bfs
+    from puzzles import cubic_eight
+
+    start = cubic_eight.start_state(cubic_eight.CENTRE)
+    graph = cayley.state_graph(cubic_eight.PARTIAL, start, radius=5)
+    reference = plain_bfs(cubic_eight.PARTIAL, [start], 5)
+    assert dict(graph.nodes(data="depth")) == reference
+    for u, v, move in graph.edges(data="move"):
+        assert cubic_eight.PARTIAL.legal(u, move)
+        assert cubic_eight.PARTIAL.apply(u, [move]) == v
+    with pytest.raises(ValueError, match="states of cubic-eight reachable number more than"):
+        cayley.state_graph(cubic_eight.PARTIAL, start, limit=5000)
