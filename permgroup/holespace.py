@@ -109,9 +109,10 @@ class HoleSpace:
                 raise ValueError(f"move {name!r} splits block {j}")
             if target != j or sigma != tuple(range(self.width)):
                 moved[j] = (target, sigma)
-        sources = [j for j, (target, _) in moved.items() if target == b]
-        if len(sources) != 1 or set(moved) - {b, sources[0]} or moved.get(b, (sources[0],))[0] \
-                != sources[0]:
+        # blocks are permuted, so a source a != b moving into b and nothing else
+        # moved means b goes to a: the piece and the hole trade places
+        sources = [j for j, (target, _) in moved.items() if target == b and j != b]
+        if len(sources) != 1 or not set(moved) <= {b, sources[0]}:
             raise ValueError(f"move {name!r} must carry one block into the hole at block {b} "
                              "and leave the other blocks alone")
         a = sources[0]
