@@ -48,7 +48,7 @@ RowStep = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 @dataclass
-class Ball:
+class RowGraph:
     """The BFS result in arrays: node ``i`` is ``rows[i]`` at ``depths[i]``;
     edge ``e`` goes from node ``sources[e]`` to ``targets[e]`` by move
     ``move_names[moves[e]]``."""
@@ -67,7 +67,7 @@ def _keys(rows: np.ndarray) -> np.ndarray:
 
 
 def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[str],
-                radius: int | None, limit: int, what: str) -> Ball:
+                radius: int | None, limit: int, what: str) -> RowGraph:
     """Breadth-first search over rows from the rows of ``start``, level by level.
 
     Raises ``ValueError`` once more than ``limit`` rows are found (``what``
@@ -130,7 +130,7 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
         frontier, frontier_ids = new_rows, new_ids
         depth += 1
     empty = np.empty(0, dtype=np.int64)
-    return Ball(np.concatenate(found), np.concatenate(depth_list),
+    return RowGraph(np.concatenate(found), np.concatenate(depth_list),
                 np.concatenate(sources or [empty]), np.concatenate(targets or [empty]),
                 np.concatenate(labels or [empty]), move_names)
 
@@ -140,7 +140,7 @@ def _dtype(values: int) -> type:
 
 
 def ball(puzzle: Puzzle, metric: Metric = "qtm", radius: int | None = None,
-         limit: int = 100_000) -> Ball:
+         limit: int = 100_000) -> RowGraph:
     """The elements within ``radius`` moves of the identity (all of them when
     ``radius`` is ``None``) and the edges between them, as arrays.
 
@@ -192,7 +192,7 @@ def cayley_graph(puzzle: Puzzle, metric: Metric = "qtm", limit: int = 100_000,
     return _graph(b, nodes, puzzle=puzzle.name, metric=metric_label(metric), radius=radius)
 
 
-def _graph(b: Ball, nodes: list, **attributes) -> nx.DiGraph:
+def _graph(b: RowGraph, nodes: list, **attributes) -> nx.DiGraph:
     import networkx as nx
 
     graph = nx.DiGraph(**attributes)

@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
+from permgroup.cache import load_bytes, save_array
 from permgroup.elements import Element, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer, orbit
 from permgroup.puzzle import Puzzle
-from permgroup.cache import load_bytes, save_array
 from permgroup.table import CayleyModel, CayleyTable, build_table, load_table
 from permgroup.words import parse_word, word_names
 

@@ -350,6 +350,10 @@ def test_solve_path_does_not_import_the_toolkit(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     assert out[0] == "0" and out[1] == "[]"
+    code = ("import sys\nimport permgroup.words, permgroup.elements, permgroup.explore, "
+            "permgroup.cayley, permgroup.export\nprint('sympy' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"
 
 
 def test_parity_helper():
