@@ -2,7 +2,8 @@
 
 States are integers of any encoding (ranks, packed words); the graph is given,
 as for :func:`permgroup.bfs.bfs_depths`, by ``step(states, m)`` (the states move
-``m`` leads to) and ``back_step(states, m)`` (the states move ``m`` leads from).
+``m`` leads to, ``-1`` where it is not legal) and ``back_step(states, m)`` (the
+states move ``m`` leads from).
 One side grows levels around the start with ``step``, the other around the goal
 with ``back_step``; each round grows the side whose last level is smaller by one
 whole level, and the search stops at the first level that meets the other
@@ -40,7 +41,7 @@ Step = Callable[[np.ndarray, int], np.ndarray]
 @dataclass
 class SearchResult:
     """The distance, one optimal word (move indices from start to goal), and how
-    many states each side reached."""
+    many states each side had stored before the meeting level."""
 
     distance: int
     moves: list[int]
@@ -55,9 +56,16 @@ class _Side:
         self.visited = self.levels[0]
         self.step = step
 
-    def grow(self, n_moves: int) -> np.ndarray:
+    def reach(self, n_moves: int) -> np.ndarray:
+        """The states one move from the last level, sorted, without repeats."""
         last = self.levels[-1]
         reached = sorted_unique(np.concatenate([self.step(last, m) for m in range(n_moves)]))
+        if reached.dtype.kind == "i":  # -1 marks a move that is not legal there
+            reached = reached[np.searchsorted(reached, 0):]
+        return reached.astype(last.dtype, copy=False)
+
+    def add_level(self, reached: np.ndarray) -> np.ndarray:
+        """Keep the reached states not seen before as the next level."""
         fresh = reached[~contains(self.visited, reached)]
         self.levels.append(fresh)
         self.visited = np.sort(np.concatenate([self.visited, fresh]), kind="stable")
@@ -106,16 +114,19 @@ def search(start: int, goal: int, n_moves: int, step: Step, back_step: Step,
         side, other = ((forward, backward)
                        if len(forward.levels[-1]) <= len(backward.levels[-1])
                        else (backward, forward))
-        fresh = side.grow(n_moves)
-        if not len(fresh):
-            return None
-        meet = fresh[contains(other.levels[-1], fresh)]
+        reached = side.reach(n_moves)
+        # a reached state already seen on this side cannot be on the other's last
+        # level (the balls are disjoint), so the meeting test needs no filtering
+        meet = reached[contains(other.levels[-1], reached)]
         if len(meet):
+            side.levels.append(meet)
             middle = int(meet[0])
             word = (_walk(forward, middle, n_moves, back_step)[::-1]
                     + _walk(backward, middle, n_moves, step))
             return SearchResult(len(word), word,
                                 (len(forward.visited), len(backward.visited)))
+        if not len(side.add_level(reached)):
+            return None
     return None
 
 

@@ -65,6 +65,7 @@ bbaa) to ``aabb``, by the engine's BFS running the moves backwards:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from functools import cached_property
 from math import prod
 
 import numpy as np
@@ -139,7 +140,8 @@ class MultisetRanking:
         for t in range(width):
             digit = (values >> (self.bits * (width - 1 - t))) & mask
             valid &= digit < len(self.counts)
-            np.add.at(hist, (np.flatnonzero(valid), digit[valid]), 1)
+            for c in range(len(self.counts)):
+                hist[:, c] += digit == c
         code = hist @ np.array(self.weights, dtype=np.int64)
         return hist, code, valid
 
@@ -381,35 +383,47 @@ class ColouringSpace:
         counts = [0] * len(self.palette)
         for c in solved:
             counts[self.index[c]] += 1
-        self.ranking = MultisetRanking(counts)
-        self.size = self.ranking.size
-        self.dtype = self.ranking.dtype
+        self.counts = tuple(counts)
+        self.n = len(solved)
+        self.bits = bits_per_cell(len(counts))
+        if self.n * self.bits > MAX_WORD_BITS:
+            raise ValueError(f"{self.n} cells of {self.bits} bits do not fit in a "
+                             f"{MAX_WORD_BITS}-bit word")
+        self.dtype = np.dtype(np.uint32 if self.n * self.bits <= 32 else np.uint64)
+        self.size = multinomial(counts)
         self.move_names = list(moves)
         self.n_moves = len(self.move_names)
-        bits = self.ranking.bits
-        self.forward = [WordMove(p, bits) for p in moves.values()]
-        self.backward = [WordMove(inverse(p), bits) for p in moves.values()]
+        self.forward = [WordMove(p, self.bits) for p in moves.values()]
+        self.backward = [WordMove(inverse(p), self.bits) for p in moves.values()]
         self.solved = self.encode(solved)
+
+    @cached_property
+    def ranking(self) -> MultisetRanking:
+        """The ranks of the colourings (built on first use: a search needs none)."""
+        return MultisetRanking(self.counts)
 
     def encode(self, colouring: Sequence[Hashable]) -> int:
         """The word of one colouring (raises :class:`InputError` if its colours
         differ from the solved colouring's)."""
         counts = [0] * len(self.palette)
-        try:
-            digits = [self.index[c] for c in colouring]
-        except KeyError as exc:
-            raise InputError(f"unknown colour {exc.args[0]!r}; the colours are "
-                             f"{' '.join(map(str, self.palette))}") from None
-        for d in digits:
+        word = 0
+        for c in colouring:
+            d = self.index.get(c)
+            if d is None:
+                raise InputError(f"unknown colour {c!r}; the colours are "
+                                 f"{' '.join(map(str, self.palette))}")
             counts[d] += 1
-        if tuple(counts) != self.ranking.counts:
+            word = (word << self.bits) | d
+        if tuple(counts) != self.counts:
             raise InputError(f"colour counts {counts} differ from the solved "
-                             f"colouring's {list(self.ranking.counts)}")
-        return int(self.ranking.pack(np.array([digits]))[0])
+                             f"colouring's {list(self.counts)}")
+        return word
 
     def decode(self, word: int) -> tuple:
         """The colouring of one word."""
-        return tuple(self.palette[d] for d in self.ranking.unpack(np.array([word]))[0])
+        word, mask = int(word), (1 << self.bits) - 1
+        return tuple(self.palette[(word >> (self.bits * (self.n - 1 - i))) & mask]
+                     for i in range(self.n))
 
     def apply(self, words: np.ndarray, m: int) -> np.ndarray:
         """Words after move ``m``."""

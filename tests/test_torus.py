@@ -287,6 +287,13 @@ def test_bidirectional_search_respects_max_depth_and_unreachable():
     assert search(0, 5, 2, ring, back, max_depth=4) is None
     assert search(0, 5, 1, lambda s, m: (s + 2) % 10, lambda s, m: (s - 2) % 10) is None
 
+    def path_step(s, m):  # a path 0..9 whose ends have one legal move (-1 otherwise)
+        t = s + (1 if m == 0 else -1)
+        return np.where((t < 0) | (t > 9), -1, t)
+
+    found = search(0, 9, 2, path_step, lambda s, m: path_step(s, 1 - m))
+    assert (found.distance, found.moves) == (9, [0] * 9)
+
 
 # --- the 4x4 board ---------------------------------------------------------------------
 
