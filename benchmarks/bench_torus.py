@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import (  # noqa: E402
+from benchmarks.common import (
     ROOT,
     SEEDS,
     fresh_cache_env,
@@ -39,8 +39,8 @@ from benchmarks.common import (  # noqa: E402
     report,
     run_process,
 )
-from permgroup.colouring_table import colouring_depths  # noqa: E402
-from puzzles import torus  # noqa: E402
+from permgroup.colouring_table import colouring_depths
+from puzzles import torus
 
 DATA = ROOT.parent / "shared" / "data" / "rubiksrevenge"
 BUILD_PROBE = """
@@ -73,14 +73,14 @@ def seed_003_fast() -> Path | None:
     matches = sorted(SEEDS.glob("003_*.txt"))
     if not compiler or not matches:
         return None
-    blocks = re.findall(r"```cpp\n(.*?)```", matches[0].read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```cpp\n(.*?)```", matches[0].read_text(encoding="utf-8"), re.DOTALL)
     if len(blocks) < 2:
         return None
     folder = Path(tempfile.mkdtemp(prefix="seed003-"))
     (folder / "main.cpp").write_text(blocks[1])
     binary = folder / "main"
     done = subprocess.run([compiler, "-O2", "-o", str(binary), str(folder / "main.cpp")],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return binary if done.returncode == 0 else None
 
 
@@ -122,9 +122,9 @@ def main() -> None:
     for (rows_, cols_), depth in (((3, 5), 255), ((4, 4), 7)):
         space = torus.space(torus.torus_puzzle(rows_, cols_))
         label = f"{rows_}x{cols_}" + (f" to depth {depth}" if depth < 255 else "")
-        base = median_time(lambda: plain_unique_bfs(space, depth), repeat)
-        ours = median_time(lambda: colouring_depths(space, [space.solved], max_depth=depth),
-                           repeat)
+        base = median_time(lambda s=space, d=depth: plain_unique_bfs(s, d), repeat)
+        ours = median_time(
+            lambda s=space, d=depth: colouring_depths(s, [s.solved], max_depth=d), repeat)
         depths = colouring_depths(space, [space.solved], max_depth=depth)
         counts = np.bincount(depths, minlength=256)[:depth + 1]
         assert plain_unique_bfs(space, depth) == counts[:len(np.trim_zeros(counts, "b"))].tolist()

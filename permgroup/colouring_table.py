@@ -76,7 +76,7 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
             count = _top_down(space, depths, np.flatnonzero(depths == depth), depth, block)
         depth += 1
         seen += count
-        if progress:
+        if progress and count:
             progress(depth, count)
     return depths
 

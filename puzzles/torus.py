@@ -149,7 +149,8 @@ def table(metric: str = "qtm", progress: Progress | None = None,
     from permgroup.colouring_table import load_colouring_table
 
     if metric != "qtm":
-        raise ValueError("the torus has one metric: 'qtm' (one shift per move)")
+        raise InputError(f"unknown metric {metric!r}: the torus has one metric, 'qtm' "
+                         "(one shift per move)")
     if puzzle not in _TABLES:
         _TABLES[puzzle] = load_colouring_table(puzzle, "qtm", progress=progress)
     return _TABLES[puzzle]
