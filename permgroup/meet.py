@@ -19,7 +19,7 @@ the new level against the other side's last level is enough.
 Every level is kept as a sorted array without repeats, for the walk back that
 turns the meeting state into a word of moves.  No table is needed: the work is
 about twice the ball of radius ``D/2`` (a few hundred thousand states for a
-12-move position of the 4x4 torus) instead of the whole state space.
+12-move position among 63 million) instead of the whole state space.
 (:mod:`permgroup.bidirectional` answers the distance alone, between sets of
 ranks.)
 

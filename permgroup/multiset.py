@@ -331,7 +331,7 @@ class WordMove:
 
     The colour at cell ``i`` moves to cell ``perm[i]`` (the convention of
     :func:`permgroup.perm.act`).  Cells that move by the same offset share a
-    mask, so a cyclic shift of a row costs two masks plus one for the rest.
+    mask, so a cyclic shift of some cells costs two masks plus one for the rest.
     Words keep their integer type.
 
     >>> m = WordMove((1, 2, 0, 3), bits=2)
