@@ -6,13 +6,13 @@ canonical element of each class under whole-puzzle symmetries, see
 :mod:`permgroup.normalize`; when no symmetry lies in the group, each class
 holds one element of the group and the nodes are those plain elements), with a
 ``depth`` attribute (distance from the identity); an edge ``g -> g m`` carries
-the move's name in ``move``.  Moves that coincide after normalization (``R``
-and ``L'`` on a mini cube held still) give one edge, named after a move that
-needs no re-orientation when there is one.
+the move's name in ``move``.  Moves that coincide after normalization (two
+moves that differ by a whole-puzzle symmetry) give one edge, named after a move
+that needs no re-orientation when there is one.
 
 In :func:`state_graph` nodes are colourings (tuples of colours) and an edge is
-a legal move; with a :class:`permgroup.partial.PartialPuzzle` (the Cubic
-Eight-Puzzle) a move is legal only where its guard holds.
+a legal move; with a :class:`permgroup.partial.PartialPuzzle` (pieces that
+move into a hole) a move is legal only where its guard holds.
 
 The search is a level-by-level BFS in numpy: a level is an array of rows (one
 permutation or colouring each), a move is one fancy-indexing step, and new rows

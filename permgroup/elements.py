@@ -6,8 +6,9 @@ A :class:`State` is a colouring: the colour at each position.  They are
 different things: the element ``g`` *produces* the state ``act(solved, g)``,
 and many elements may produce the same state (when colours repeat).
 
-Products read left to right, as in sympy and in cube notation: ``a * b`` is
-``a`` then ``b``.  The two bracket operations follow cube notation:
+Products read left to right, as in sympy and in move sequences: ``a * b`` is
+``a`` then ``b``.  The two bracket operations follow the puzzle solvers'
+bracket notation:
 
 * ``a.conjugate(s)`` is ``s * a * s**-1`` (set up, do, undo: ``[S: A]``);
 * ``a.commutator(b)`` is ``a * b * a**-1 * b**-1`` (``[A, B]``).
@@ -15,7 +16,7 @@ Products read left to right, as in sympy and in cube notation: ``a * b`` is
 (GAP's ``a^s`` and sympy's ``a ^ s`` are ``s**-1 * a * s``; GAP's
 ``Comm(a, b)`` is ``a**-1 * b**-1 * a * b``.)
 
-Pieces give the invariants: for each kind of piece (corners, edges) the
+Pieces give the invariants: for each kind of piece the
 permutation of the pieces and its parity, and the *twist* (``flip`` when a
 piece has two stickers): the sum over pieces of how far each piece's first
 sticker is turned from its slot's first sticker, modulo the number of stickers.
@@ -249,7 +250,7 @@ class Element:
         return Element(self.puzzle, perm, word)
 
     def conjugate(self, setup: Element) -> Element:
-        """``setup * self * setup**-1`` (cube notation ``[S: A]``).
+        """``setup * self * setup**-1`` (bracket notation ``[S: A]``).
 
         >>> from permgroup.perm import from_cycles
         >>> from permgroup.puzzle import Puzzle
@@ -260,7 +261,7 @@ class Element:
         return setup * self * setup.inverse()
 
     def commutator(self, other: Element) -> Element:
-        """``self * other * self**-1 * other**-1`` (cube notation ``[A, B]``).
+        """``self * other * self**-1 * other**-1`` (bracket notation ``[A, B]``).
 
         >>> from permgroup.puzzle import Puzzle
         >>> p = Puzzle("p", 3, {"A": (1, 0, 2), "B": (0, 2, 1)})
@@ -330,9 +331,9 @@ class Element:
         twist"`` (``flip`` for two-sticker pieces) modulo the sticker count.
 
         >>> from permgroup.puzzle import Puzzle
-        >>> p = Puzzle("p", 4, {}, pieces={"edge": ((0, 1), (2, 3))})
+        >>> p = Puzzle("p", 4, {}, pieces={"bar": ((0, 1), (2, 3))})
         >>> Element(p, (3, 2, 0, 1)).invariants()
-        {'edge parity': 1, 'edge flip': 1}
+        {'bar parity': 1, 'bar flip': 1}
         """
         result = {}
         for kind, form in self.pieces().items():

@@ -70,7 +70,7 @@ def define_puzzle(name: str, moves: Mapping[str, Permutation | Sequence[int]], *
 
 
 def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None) -> Puzzle:
-    """The puzzle restricted to some moves: ``subgroup(cube, "R U")`` is ``<R, U>``.
+    """The puzzle restricted to some moves: ``subgroup(puzzle, "R U")`` is ``<R, U>``.
 
     Moves are read as words (``"R2 U2"`` gives ``<R2, U2>``); everything else
     (solved colouring, pieces, symmetries, renderer) is kept.
@@ -102,8 +102,8 @@ def order(puzzle: Puzzle) -> int:
 
 def symmetries_inside(puzzle: Puzzle) -> int:
     """How many whole-puzzle symmetries the moves themselves generate, ``|G ∩ C|``
-    (24 for the mini cube, whose opposite turns differ by a rotation; 1 for a
-    cube with fixed centres).
+    (all of them when some product of moves turns the whole puzzle; only the
+    identity when the moves fix positions that every symmetry moves).
 
     >>> symmetries_inside(Puzzle("p", 4, {"T": (1, 0, 3, 2)}, symmetries={"S": (1, 0, 3, 2)}))
     2
@@ -180,9 +180,8 @@ def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
     First choice: a sticker every move fixes (the table then ranks only the
     pieces the subgroup moves).  Second: a sticker for which the table's move
     names are exact, that is, every normalized move is kept under the name of
-    a move that already fixes the anchor (a cube held by the corner the first
-    three faces do not touch), so optimal words need no re-orientation
-    between moves.  Else the engine's default (``None``).
+    a move that already fixes the anchor, so optimal words need no
+    re-orientation between moves.  Else the engine's default (``None``).
 
     >>> choose_anchor(Puzzle("p", 4, {"A": (1, 0, 2, 3)}, symmetries={"s": (0, 1, 3, 2)}))
     2
@@ -207,8 +206,8 @@ def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
 def working_puzzle(puzzle: Puzzle) -> Puzzle:
     """The puzzle as the tables and graphs here see it: without its symmetries
     when none of them lies in the group (each class of states then holds
-    exactly one element, as for a cube with fixed centres, so normalizing would
-    only pick another name for it), and with each position a piece of its own
+    exactly one element, so normalizing would only pick another name for
+    it), and with each position a piece of its own
     when it declares no pieces.
 
     >>> p = working_puzzle(Puzzle("p", 3, {"A": (1, 0, 2)}, symmetries={"S": (0, 2, 1)}))
@@ -272,7 +271,7 @@ def _load_or_build(m: CayleyModel, progress) -> CayleyTable:
     """The table of ``m`` from the disk cache, else built and cached.
 
     The puzzle module's own table sits at the model's standard path, perhaps
-    normalized at another anchor (the cube modules pick a corner); when its
+    normalized at an anchor of its own choosing; when its
     header says so, that table is used as it is.  Tables built here with a
     different anchor go to a file of their own, so the two never overwrite
     each other.

@@ -4,9 +4,9 @@ GAP numbers points from 1, so sticker ``i`` is GAP point ``i + 1``.
 :func:`to_gap` writes the generators as a group, a free group with the moves'
 names, and the homomorphism between them, ready for GAP's ``Factorization``::
 
-    # minicube: 24 points, moves U R F D L B
-    G := Group((1,2,4,3)(5,9,17,21)(6,10,18,22), ...);
-    F := FreeGroup("U", "R", ...);
+    # name: 24 points, moves A B C
+    G := Group((1,2,4,3)(5,9,17,21), ...);
+    F := FreeGroup("A", "B", "C");
     hom := GroupHomomorphismByImages(F, G, GeneratorsOfGroup(F), GeneratorsOfGroup(G));
 
 JSON holds the whole definition (:meth:`permgroup.puzzle.Puzzle.definition`):
