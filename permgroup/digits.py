@@ -1,0 +1,285 @@
+"""States of groups too large for one rank: rows of digits with small move tables.
+
+A :class:`permgroup.bfs.FactorSpace` ranks a state as one integer, which needs
+the whole group to fit a dense table.  For larger groups (the 3x3x3 cube has
+4.3·10¹⁹ elements) a state is kept as a column of *digits*, one per
+:class:`~permgroup.coordinates.Factor`, and a move is one gather per digit.
+A batch of ``N`` states is a ``(k, N)`` array, one row per digit, so every
+step is a handful of vectorized table look-ups.
+
+The digits of one kind of piece come from its
+:class:`~permgroup.coordinates.PieceCoordinate`: the permutation digit (the
+Lehmer rank of which piece sits in each slot) and the twist digit, or, when the
+permutation digit would need too large a table (12! for twelve edges), one
+*placement* digit per group of pieces: the slots those pieces occupy, ranked as
+a partial permutation (12·11·10·9 = 11,880 values for four pieces out of
+twelve).  Together the groups determine the permutation, so no information is
+lost.
+
+States are compared through *packed keys*: the digits' bits laid side by side
+in as few 64-bit words as needed (:meth:`DigitSpace.keys`), exact, never hashed.
+
+>>> from permgroup.perm import from_cycles
+>>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
+>>> c = PieceCoordinate.from_moves("piece", ((0, 1), (2, 3), (4, 5)), {"t": turn})
+>>> space = DigitSpace(piece_digits(c), ["t"])
+>>> s = space.of_elements([tuple(range(6))])
+>>> space.keys(space.step(s, 0)).tolist() == space.keys(space.of_elements([turn])).tolist()
+True
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+
+from permgroup.bfs import FactorSpace
+from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.coordinates import Factor, PieceCoordinate, lehmer_ranks, lehmer_unranks
+from permgroup.perm import Perm
+
+
+@dataclass(frozen=True, eq=False)
+class Digit:
+    """One digit of a state: a part of one kind of piece's coordinate.
+
+    ``part`` is ``"permutation"`` (the Lehmer rank of which piece sits in each
+    slot), ``"twist"`` (the twist digits) or ``"placement"`` (the slots of the
+    pieces listed in ``placement``).
+    """
+
+    coordinate: PieceCoordinate
+    part: str = "permutation"
+    placement: tuple[int, ...] = ()
+
+    @property
+    def size(self) -> int:
+        c = self.coordinate
+        if self.part == "twist":
+            return c.twist_size
+        if self.part == "permutation":
+            return c.perm_size
+        return prod(range(c.count - len(self.placement) + 1, c.count + 1))
+
+    @property
+    def name(self) -> str:
+        extra = f" {','.join(map(str, self.placement))}" if self.placement else ""
+        return f"{self.coordinate.kind} {self.part}{extra}"
+
+    def values(self, at: np.ndarray, tw: np.ndarray) -> np.ndarray:
+        """The digit of many elements from their slot forms (rows of ``at``, ``tw``)."""
+        c = self.coordinate
+        if self.part == "twist":
+            return c.twist_ranks(tw)
+        if self.part == "permutation":
+            return lehmer_ranks(at)
+        where = np.argsort(at, axis=1)[:, list(self.placement)]
+        return placement_ranks(where, c.count)
+
+    def table(self) -> np.ndarray:
+        """The move table: ``table[m, v]`` is the digit after move ``m`` from ``v``."""
+        c = self.coordinate
+        out = np.empty((len(c.slot_moves), self.size), dtype=np.int32)
+        if self.part == "twist":
+            twists = c.twist_unranks(np.arange(self.size))
+            for i, (target, shift) in enumerate(c.slot_moves):
+                moved = np.empty_like(twists)
+                moved[:, np.array(target)] = (twists + np.array(shift)) % c.modulus
+                out[i] = c.twist_ranks(moved)
+        elif self.part == "permutation":
+            perms = lehmer_unranks(np.arange(self.size), c.count)
+            for i, (target, _) in enumerate(c.slot_moves):
+                moved = np.empty_like(perms)
+                moved[:, np.array(target)] = perms
+                out[i] = lehmer_ranks(moved)
+        else:
+            slots = placement_unranks(np.arange(self.size), c.count, len(self.placement))
+            for i, (target, _) in enumerate(c.slot_moves):
+                out[i] = placement_ranks(np.array(target)[slots], c.count)
+        return out
+
+
+def placement_ranks(slots: np.ndarray, n: int) -> np.ndarray:
+    """Ranks of rows of distinct slots ``0..n-1`` (partial permutations).
+
+    The rank is the Lehmer code restricted to the first ``k`` positions:
+    ``rank = sum(d_i * (n-1-i)! / (n-k)!)`` with ``d_i`` the number of unused
+    slots below ``slots[i]``.
+
+    >>> placement_ranks(np.array([[0, 1], [1, 0], [2, 1]]), 3).tolist()
+    [0, 2, 5]
+    """
+    rows, k = slots.shape
+    slots = slots.astype(np.int64)
+    ranks = np.zeros(rows, dtype=np.int64)
+    for i in range(k):
+        smaller_before = (slots[:, :i] < slots[:, i:i + 1]).sum(axis=1)
+        ranks = ranks * (n - i) + slots[:, i] - smaller_before
+    return ranks
+
+
+def placement_unranks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
+    """Inverse of :func:`placement_ranks`.
+
+    >>> placement_unranks(np.array([0, 2, 5]), 3, 2).tolist()
+    [[0, 1], [1, 0], [2, 1]]
+    """
+    ranks = np.asarray(ranks, dtype=np.int64)
+    digits = np.empty((len(ranks), k), dtype=np.int64)
+    rest = ranks
+    for i in reversed(range(k)):
+        rest, digits[:, i] = np.divmod(rest, n - i)
+    out = np.empty_like(digits)
+    available = np.ones((len(ranks), n), dtype=bool)
+    rows = np.arange(len(ranks))
+    for i in range(k):
+        chosen = np.argmax(np.cumsum(available, axis=1) > digits[:, i:i + 1], axis=1)
+        out[:, i] = chosen
+        available[rows, chosen] = False
+    return out
+
+
+def piece_digits(coordinate: PieceCoordinate,
+                 placements: Sequence[Sequence[int]] | None = None) -> list[Digit]:
+    """The digits of one kind of piece.
+
+    Without ``placements``: the permutation digit and the twist digit.  With
+    them: one placement digit per group of pieces (indices into
+    ``coordinate.slots``; the groups must be disjoint and cover every piece but
+    possibly one, which goes where the others are not), then the twist digit.
+    """
+    twist = Digit(coordinate, "twist")
+    if placements is None:
+        return [Digit(coordinate), twist]
+    covered = [p for group in placements for p in group]
+    if len(set(covered)) != len(covered) or len(covered) < coordinate.count - 1:
+        raise ValueError(f"{coordinate.kind}: placement groups must be disjoint and cover "
+                         "the pieces")
+    return [Digit(coordinate, "placement", tuple(g)) for g in placements] + [twist]
+
+
+class DigitSpace:
+    """States as columns of digits; see the module docstring.
+
+    ``digits`` are in key order: the first word of a packed key holds the
+    first digits, so the puzzle puts the most varied digits first (a search
+    compares first words and looks at the rest only on a tie).
+    """
+
+    def __init__(self, digits: Sequence[Digit], move_names: Sequence[str],
+                 tables: Sequence[np.ndarray] | None = None):
+        self.digits = list(digits)
+        self.move_names = list(move_names)
+        self.n_moves = len(self.move_names)
+        if tables is None:
+            tables = [d.table() for d in self.digits]
+        self.factors = [Factor(d.name, d.size, t) for d, t in zip(self.digits, tables)]
+        self.sizes = [f.size for f in self.factors]
+        if any(f.table.shape != (self.n_moves, f.size) for f in self.factors):
+            raise ValueError("every factor needs one table row per move")
+        self.dtype = np.uint16 if max(self.sizes) <= 2**16 else np.int32
+        self.tables = [f.table.astype(self.dtype) for f in self.factors]
+        self.bits = [max(1, (size - 1).bit_length()) for size in self.sizes]
+        self.layout = _pack_layout(self.bits)
+        self.word_bits = [sum(self.bits[i] for i, _ in word) for word in self.layout]
+        self._coordinates = list(dict.fromkeys(d.coordinate for d in self.digits))
+
+    @property
+    def n_words(self) -> int:
+        return len(self.layout)
+
+    def of_elements(self, elements: Sequence[Sequence[int]]) -> np.ndarray:
+        """The ``(k, N)`` digits of elements given in array form."""
+        forms = {}
+        for c in self._coordinates:
+            rows = [c.slot_form(e) for e in elements]
+            at = np.array([r[0] for r in rows], dtype=np.int64).reshape(len(rows), c.count)
+            tw = np.array([r[1] for r in rows], dtype=np.int64).reshape(len(rows), c.count)
+            forms[c.kind] = (at, tw)
+        return self.of_slot_forms(forms)
+
+    def of_slot_forms(self, forms: dict[str, tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """The ``(k, N)`` digits from each kind's slot forms ``(at, tw)``, rows
+        of ``N`` elements (see :mod:`permgroup.coordinates`)."""
+        n = len(next(iter(forms.values()))[0])
+        out = np.empty((len(self.digits), n), dtype=self.dtype)
+        for i, d in enumerate(self.digits):
+            out[i] = d.values(*forms[d.coordinate.kind])
+        return out
+
+    def step(self, states: np.ndarray, m: int) -> np.ndarray:
+        """The states after move ``m`` (index into ``move_names``)."""
+        out = np.empty_like(states)
+        for i, table in enumerate(self.tables):
+            np.take(table[m], states[i], out=out[i])
+        return out
+
+    def keys(self, states: np.ndarray) -> np.ndarray:
+        """Packed keys, shape ``(n_words, N)``, ``uint64``: exact and injective."""
+        out = np.zeros((self.n_words, states.shape[1]), dtype=np.uint64)
+        for w, word in enumerate(self.layout):
+            for i, shift in word:
+                out[w] |= states[i].astype(np.uint64) << np.uint64(shift)
+        return out
+
+    def projection(self, which: Sequence[int]) -> FactorSpace:
+        """The space of some digits alone (a pattern), ranked mixed-radix."""
+        return FactorSpace([self.factors[i] for i in which])
+
+    def project(self, states: np.ndarray, which: Sequence[int]) -> np.ndarray:
+        """Ranks of the states' projection onto the digits ``which``
+        (as :meth:`projection` ranks them: the last digit varies fastest)."""
+        rank = states[which[0]].astype(np.int64)
+        for i in which[1:]:
+            rank *= self.sizes[i]
+            rank += states[i]
+        return rank
+
+
+def _pack_layout(bits: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """Digits to words, in order, each word at most 64 bits: ``[(digit, shift)]``."""
+    layout: list[list[tuple[int, int]]] = [[]]
+    used = 0
+    for i, b in enumerate(bits):
+        if used + b > 64:
+            layout.append([])
+            used = 0
+        layout[-1].append((i, used))
+        used += b
+    return layout
+
+
+def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: dict,
+                     name: str, cache: bool = True) -> DigitSpace:
+    """The space of ``digits`` with its move tables read from the cache, or
+    built and saved there.  ``key`` identifies the puzzle and metric (its
+    fingerprint); the digits and moves are added here."""
+    import hashlib
+    import json
+
+    key = dict(key, kind="digit tables", digits=[d.name for d in digits],
+               moves=list(move_names))
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    path = cache_dir() / f"{name}-digits-{digest}.tables"
+    sizes = [d.size for d in digits]
+    blob = load_array(path, key) if cache else None
+    if blob is not None and blob.shape == (len(move_names), sum(sizes)):
+        return DigitSpace(digits, move_names, np.split(blob, np.cumsum(sizes)[:-1], axis=1))
+    space = DigitSpace(digits, move_names)
+    if cache:
+        save_array(path, key, np.concatenate(space.tables, axis=1))
+    return space
+
+
+def element_digits(space: DigitSpace, element: Perm) -> np.ndarray:
+    """The ``(k, 1)`` digits of one element.
+
+    >>> from permgroup.perm import from_cycles
+    >>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
+    >>> c = PieceCoordinate.from_moves("piece", ((0, 1), (2, 3), (4, 5)), {"t": turn})
+    >>> element_digits(DigitSpace(piece_digits(c), ["t"]), turn).ravel().tolist()
+    [4, 0]
+    """
+    return space.of_elements([element])

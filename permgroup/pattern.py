@@ -1,0 +1,129 @@
+"""Pattern databases: distance tables of projections, lower bounds for search.
+
+A *projection* keeps some digits of a :class:`~permgroup.digits.DigitSpace`
+(the corners alone, a few edges...).  Every move acts on those digits by
+itself, so the projection is a smaller puzzle, and its distance to the
+projected goal never exceeds the distance of the whole state: an admissible
+bound for :func:`permgroup.search.ida_star`.  Its table is built by the
+ordinary level-by-level BFS (:func:`permgroup.bfs.bfs_depths` over a
+:class:`~permgroup.bfs.FactorSpace` of those digits), then stored with two
+entries per byte (4 bits each); depths above 14 are stored as 14, still a
+lower bound, and 15 marks projections the moves never reach.
+
+>>> from permgroup.coordinates import PieceCoordinate
+>>> from permgroup.digits import DigitSpace, piece_digits
+>>> from permgroup.perm import from_cycles
+>>> t = from_cycles([(0, 1, 2, 3)], 4)
+>>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
+>>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
+>>> space = DigitSpace(piece_digits(c), list(moves))
+>>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
+>>> pdb.distribution()
+[1, 2, 1]
+>>> pdb(space.of_elements([t])).tolist()
+[1]
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from permgroup.bfs import UNSEEN, bfs_depths
+from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.digits import DigitSpace
+
+#: the largest depth stored; deeper entries are clipped to it
+CLIP = 14
+#: the stored value of a projection no move sequence reaches
+UNREACHED = 15
+
+
+def pack_nibbles(depths: np.ndarray) -> np.ndarray:
+    """Two 4-bit entries per byte (entry ``2i`` in the low half of byte ``i``).
+
+    >>> pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)).tolist()
+    [33, 3]
+    """
+    depths = np.asarray(depths, dtype=np.uint8)
+    if len(depths) % 2:
+        depths = np.append(depths, np.uint8(0))
+    return depths[0::2] | (depths[1::2] << 4)
+
+
+def nibbles_at(packed: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Entries ``index`` of a :func:`pack_nibbles` array.
+
+    >>> nibbles_at(pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)), np.array([2, 0, 1])).tolist()
+    [3, 1, 2]
+    """
+    index = np.asarray(index)
+    byte = packed[index >> 1]
+    return (byte >> ((index & 1) << 2).astype(np.uint8)) & np.uint8(15)
+
+
+class PatternDatabase:
+    """The 4-bit distance table of the projection onto digits ``which``;
+    calling it on states (columns of digits) gives their lower bounds."""
+
+    def __init__(self, space: DigitSpace, which: Sequence[int], packed: np.ndarray):
+        self.space = space
+        self.which = list(which)
+        self.size = int(np.prod([space.sizes[i] for i in self.which], dtype=np.int64))
+        self.packed = packed
+
+    def __call__(self, states: np.ndarray) -> np.ndarray:
+        depth = nibbles_at(self.packed, self.space.project(states, self.which))
+        return depth
+
+    def distribution(self) -> list[int]:
+        """Number of projected states at each stored depth (0 to the largest)."""
+        low = np.bincount(self.packed & 15, minlength=16)
+        high = np.bincount(self.packed >> 4, minlength=16)
+        counts = low + high
+        if self.size % 2:  # the padding nibble
+            counts[0] -= 1
+        counts = counts[:UNREACHED]
+        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+    @property
+    def name(self) -> str:
+        return " + ".join(self.space.factors[i].name for i in self.which)
+
+
+def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,
+                           progress: Callable[[int, int], None] | None = None
+                           ) -> PatternDatabase:
+    """BFS over the projection from the projected goals (columns of digits)."""
+    projection = space.projection(which)
+    sources = np.unique(space.project(goals, which))
+    depths = bfs_depths(projection.size, sources, projection.n_moves, projection.step,
+                        projection.back_step, progress=progress)
+    unreached = depths == UNSEEN
+    np.minimum(depths, CLIP, out=depths)
+    depths[unreached] = UNREACHED
+    return PatternDatabase(space, which, pack_nibbles(depths))
+
+
+def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,
+                          key: dict, name: str,
+                          progress: Callable[[int, int], None] | None = None,
+                          cache: bool = True) -> PatternDatabase:
+    """The pattern database from the cache when its file checks out, else built
+    and cached.  ``key`` identifies the puzzle, metric and goal."""
+    which = list(which)
+    key = dict(key, kind="pattern database", digits=[space.factors[i].name for i in which],
+               sizes=[space.sizes[i] for i in which])
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    path = cache_dir() / f"{name}-pattern-{digest}.nibbles"
+    size = int(np.prod([space.sizes[i] for i in which], dtype=np.int64))
+    if cache:
+        packed = load_array(path, key)
+        if packed is not None and len(packed) == (size + 1) // 2:
+            return PatternDatabase(space, which, packed)
+    pdb = build_pattern_database(space, which, goals, progress)
+    if cache:
+        save_array(path, key, pdb.packed)
+    return pdb

@@ -1,0 +1,403 @@
+"""The 3x3x3 cube.
+
+States are 54-character facelet strings in URFDLB face order, each face read
+row by row as seen from outside (:mod:`puzzles.cube_geometry`), in any six
+colour letters.  Face turns never move the centres, so the target colour of a
+face is the colour of its centre, and a colouring is exactly one group element:
+:func:`element` reads the scheme off the centres and then finds each corner and
+edge piece by piece.  A cube held another way up shows other centres on each
+face and is read through them, so whole-cube rotations never matter (the 24
+rotations are still recorded as :attr:`Puzzle.symmetries`).
+
+A colouring made of real pieces is a position of the cube exactly when three
+invariants hold: the corner twists add up to 0 (mod 3), the edge flips add up
+to 0 (mod 2), and the corner and edge permutations have the same parity.
+:func:`element` names the one that fails.
+
+Distances are far beyond a full table (4.3·10¹⁹ positions), so they come from
+search (:mod:`permgroup.search`): a cached ball of every position within a few
+moves of solved, met by iterative deepening with pattern-database bounds.
+
+>>> solved = SOLVED
+>>> solve(apply_moves(solved, "R U'"), max_depth=4)
+['U', "R'"]
+>>> solve(apply_moves(solved, "R U F D"), max_depth=3) is None
+True
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from permgroup.ball import Ball, load_ball
+from permgroup.coordinates import PieceCoordinate
+from permgroup.digits import DigitSpace, load_digit_space, piece_digits
+from permgroup.errors import InputError, UnreachableError
+from permgroup.metric import metric_moves
+from permgroup.perm import Perm, act, compose_all
+from permgroup.puzzle import Puzzle
+from puzzles.cube_geometry import FACES, CubeGeometry
+
+GEOMETRY = CubeGeometry(3)
+CORNERS = tuple(p for p in GEOMETRY.cubies() if len(p) == 3)
+EDGES = tuple(p for p in GEOMETRY.cubies() if len(p) == 2)
+CENTRES = tuple(GEOMETRY.index(face, 1, 1) for face in FACES)
+SOLVED = "".join(face * 9 for face in FACES)
+OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R", "F": "B", "B": "F"}
+
+PUZZLE = Puzzle(
+    name="cube3",
+    degree=54,
+    generators={face: GEOMETRY.face_turn(face) for face in FACES},
+    solved=tuple(SOLVED),
+    symmetries={f"rotate-{face}": GEOMETRY.rotation(face) for face in "URF"},
+    pieces={"corner": CORNERS, "edge": EDGES},
+)
+
+#: radius of the ball a deep search meets (its size: 9.2 million positions in
+#: the quarter-turn metric, 8.2 million in the half-turn metric)
+DEEP_RADIUS = {"qtm": 7, "htm": 6}
+#: radius of the ball ``table()`` builds and ``permgroup table cube3`` prints
+TABLE_RADIUS = {"qtm": 5, "htm": 5}
+
+
+# --- colourings -------------------------------------------------------------
+
+def _piece_name(piece: Sequence[int]) -> str:
+    """The usual name of a slot: up/down first, then front/back (``UFR``, ``FL``)."""
+    return "".join(sorted((GEOMETRY.face_of(i) for i in piece), key="UDFBRL".index))
+
+
+class Scheme:
+    """The face colours of a solved cube (read off the centres), and for every
+    colour tuple a piece can show, which piece it is and how it is turned."""
+
+    def __init__(self, face_colours: str):
+        self.face_colours = face_colours
+        self.solved = "".join(c * 9 for c in face_colours)
+        self.piece_of: dict[tuple[str, ...], tuple[int, int]] = {}
+        for pieces in (CORNERS, EDGES):
+            for k, piece in enumerate(pieces):
+                colours = tuple(self.solved[i] for i in piece)
+                for t in range(len(piece)):
+                    # the piece seen from a slot whose tuple starts t places later
+                    self.piece_of[colours[-t:] + colours[:-t] if t else colours] = (k, t)
+
+    def element(self, state: str, what: str = "cube") -> Perm:
+        """The group element whose colouring is ``state`` (checked: real pieces,
+        each once, and the three invariants)."""
+        image = list(range(54))
+        forms = []
+        for kind, pieces in (("corner", CORNERS), ("edge", EDGES)):
+            at = [0] * len(pieces)
+            tw = [0] * len(pieces)
+            placed: dict[int, int] = {}
+            for j, slot in enumerate(pieces):
+                colours = tuple(state[i] for i in slot)
+                found = self.piece_of.get(colours)
+                if found is None:
+                    raise InputError(f"{what}: the {kind} at {_piece_name(slot)} has colours "
+                                     f"{' '.join(colours)}; {self._why_not(colours, kind)}")
+                k, t = found
+                if k in placed:
+                    raise InputError(
+                        f"{what}: the {kind} {'-'.join(self.solved[i] for i in pieces[k])} "
+                        f"appears twice (at {_piece_name(pieces[placed[k]])} and "
+                        f"{_piece_name(slot)})")
+                placed[k] = j
+                at[j], tw[j] = k, t
+                home = pieces[k]
+                for u in range(len(slot)):
+                    image[home[u]] = slot[(u + t) % len(slot)]
+            forms.append((at, tw))
+        (c_at, c_tw), (e_at, e_tw) = forms
+        if sum(c_tw) % 3:
+            raise UnreachableError(
+                f"{what}: not a position of the cube: the corner twist sum is "
+                f"{sum(c_tw) % 3} (mod 3), not 0 (a twisted corner)")
+        if sum(e_tw) % 2:
+            raise UnreachableError(
+                f"{what}: not a position of the cube: the edge flip sum is odd "
+                "(a flipped edge)")
+        if _parity(c_at) != _parity(e_at):
+            raise UnreachableError(
+                f"{what}: not a position of the cube: the permutation parity of the "
+                "corners differs from that of the edges (two pieces swapped)")
+        return tuple(image)
+
+    def _why_not(self, colours: tuple[str, ...], kind: str) -> str:
+        faces = [self.face_colours.index(c) for c in colours]
+        letters = [FACES[f] for f in faces]
+        if len(set(colours)) < len(colours):
+            return f"no {kind} has a colour twice"
+        for a in letters:
+            if OPPOSITE[a] in letters:
+                return f"no {kind} has the colours of two opposite faces"
+        return f"that is the mirror image of a real {kind}"
+
+
+def _parity(perm: Sequence[int]) -> int:
+    seen = [False] * len(perm)
+    parity = 0
+    for start in range(len(perm)):
+        length = 0
+        i = start
+        while not seen[i]:
+            seen[i] = True
+            i = perm[i]
+            length += 1
+        if length:
+            parity ^= (length - 1) & 1
+    return parity
+
+
+def check_colouring(state: str, what: str = "cube") -> None:
+    """Raise :class:`InputError` unless ``state`` has 54 stickers, six colours nine
+    times each, and six different centres."""
+    if len(state) != 54:
+        raise InputError(f"{what}: expected 54 stickers, got {len(state)}")
+    counts: dict[str, int] = {}
+    for c in state:
+        counts[c] = counts.get(c, 0) + 1
+    wrong = {c: v for c, v in counts.items() if v != 9}
+    if wrong or len(counts) != 6:
+        shown = ", ".join(f"{c!r} {v} times" for c, v in sorted(wrong.items()))
+        raise InputError(f"{what}: every colour must appear 9 times (six colours); "
+                         f"found {len(counts)} colours" + (f", {shown}" if shown else ""))
+    centres = "".join(state[i] for i in CENTRES)
+    if len(set(centres)) != 6:
+        raise InputError(f"{what}: the centres {' '.join(centres)} (faces {FACES}) are not "
+                         "six different colours")
+
+
+@lru_cache(maxsize=64)
+def scheme(face_colours: str) -> Scheme:
+    """The (cached) scheme with these centre colours, in URFDLB order."""
+    return Scheme(face_colours)
+
+
+def element(state: str, what: str = "cube") -> Perm:
+    """The group element (array form over the 54 stickers) of a facelet string.
+
+    Raises :class:`InputError` for malformed colourings and
+    :class:`UnreachableError` (naming the invariant) for impossible ones.
+
+    >>> element(apply_moves(SOLVED, "U")) == PUZZLE.move_array("U")
+    True
+    """
+    check_colouring(state, what)
+    return scheme("".join(state[i] for i in CENTRES)).element(state, what)
+
+
+def apply_moves(state: str, moves: str | Sequence[str]) -> str:
+    """The facelet string after turning ``moves`` (``"R U' F2"`` or a list).
+
+    >>> apply_moves(SOLVED, "R R'") == SOLVED
+    True
+    """
+    names = moves.split() if isinstance(moves, str) else list(moves)
+    try:
+        perm = compose_all([PUZZLE.move_array(m) for m in names], 54)
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
+    return "".join(act(state, perm))
+
+
+def facelets(element: Perm, face_colours: str = FACES) -> str:
+    """The colouring of ``element`` with the given centre colours (URFDLB).
+
+    >>> facelets(PUZZLE.move_array("U")) == apply_moves(SOLVED, "U")
+    True
+    """
+    solved = "".join(c * 9 for c in face_colours)
+    return "".join(act(solved, element))
+
+
+def _piece_codes(pieces: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """For the faces ``(a, b, ...)`` a slot's stickers show (7 for a colour no
+    centre has), the code ``piece * size + twist``, or -1 for no real piece."""
+    size = len(pieces[0])
+    table = np.full(7**size, -1, dtype=np.int64)
+    solved = scheme(FACES)
+    for colours, (k, t) in solved.piece_of.items():
+        if len(colours) == size:
+            code = 0
+            for c in colours:
+                code = code * 7 + FACES.index(c)
+            table[code] = k * size + t
+    return table
+
+
+_CORNER_CODES = _piece_codes(CORNERS)
+_EDGE_CODES = _piece_codes(EDGES)
+
+
+def slot_forms(codes: np.ndarray, whats: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Corner and edge slot forms ``(at, tw)`` of many colourings at once.
+
+    ``codes`` has one row of 54 character codes per cube (URFDLB order).  A row
+    that fails any check is read again by :func:`element`, which raises the
+    error naming what is wrong (``whats[i]`` says where the cube came from).
+    """
+    codes = np.asarray(codes)
+    n = len(codes)
+    centres = codes[:, CENTRES]
+    same = codes[:, :, None] == centres[:, None, :]
+    faces = np.where(same.any(axis=2), same.argmax(axis=2), 6)
+    ok = (faces[:, CENTRES] == np.arange(6)).all(axis=1)
+    counts = np.bincount((np.arange(n)[:, None] * 7 + faces).ravel(), minlength=7 * n)
+    ok &= (counts.reshape(n, 7)[:, :6] == 9).all(axis=1)
+    forms = {}
+    for kind, pieces, table in (("corner", CORNERS, _CORNER_CODES), ("edge", EDGES, _EDGE_CODES)):
+        size = len(pieces[0])
+        slot_faces = faces[:, np.array(pieces)]
+        code = np.zeros(slot_faces.shape[:2], dtype=np.int64)
+        for u in range(size):
+            code = code * 7 + slot_faces[:, :, u]
+        value = table[code]
+        ok &= (value >= 0).all(axis=1)
+        at, tw = np.divmod(np.maximum(value, 0), size)
+        ok &= (np.sort(at, axis=1) == np.arange(len(pieces))).all(axis=1)
+        ok &= tw.sum(axis=1) % size == 0
+        forms[kind] = (at, tw)
+    ok &= _parities(forms["corner"][0]) == _parities(forms["edge"][0])
+    for i in np.flatnonzero(~ok):
+        element("".join(map(chr, codes[i])), whats[i])  # raises, naming the fault
+        raise AssertionError(f"{whats[i]}: the batch reader and element() disagree")
+    return forms
+
+
+def _parities(at: np.ndarray) -> np.ndarray:
+    inversions = np.zeros(len(at), dtype=np.int64)
+    for i in range(at.shape[1]):
+        inversions += (at[:, i + 1:] < at[:, i:i + 1]).sum(axis=1)
+    return inversions % 2
+
+
+# --- search ---------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def moves(metric: str = "qtm") -> dict[str, Perm]:
+    """The metric's moves by name (``"U"``, ``"U'"``, and ``"U2"`` in HTM)."""
+    return metric_moves(PUZZLE, metric)
+
+
+@lru_cache(maxsize=None)
+def search_space(metric: str = "qtm") -> DigitSpace:
+    """Positions as six digits: the places of edges 0-3, 4-7 and 8-10 (edge 11
+    goes where the others are not), the edge flips, the corner twists and the
+    corner permutation.  The first five pack into one 62-bit word, the corner
+    permutation into a second word."""
+    named = moves(metric)
+    corners = PieceCoordinate.from_moves("corner", CORNERS, named)
+    edges = PieceCoordinate.from_moves("edge", EDGES, named)
+    edge_digits = piece_digits(edges, [(0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10)])
+    corner_perm, corner_twist = piece_digits(corners)
+    return load_digit_space(edge_digits + [corner_twist, corner_perm], list(named),
+                            {"puzzle": PUZZLE.fingerprint(), "metric": metric}, "cube3")
+
+
+def digits(elements: Sequence[Perm], metric: str = "qtm") -> np.ndarray:
+    """The ``(6, N)`` digits of elements in :func:`search_space`."""
+    return search_space(metric).of_elements(elements)
+
+
+def _cache_key(metric: str) -> dict:
+    space = search_space(metric)
+    return {"puzzle": PUZZLE.fingerprint(), "metric": metric,
+            "digits": [f.name for f in space.factors], "sizes": space.sizes}
+
+
+_BALLS: dict[tuple[str, int], Ball] = {}
+
+
+def ball(radius: int, metric: str = "qtm", progress=None) -> Ball:
+    """Every position within ``radius`` moves of solved (cached on disk)."""
+    if (metric, radius) not in _BALLS:
+        goal = digits([tuple(range(54))], metric)
+        _BALLS[metric, radius] = load_ball(search_space(metric), goal, radius,
+                                           _cache_key(metric), f"cube3-{metric}", progress)
+    return _BALLS[metric, radius]
+
+
+def table(metric: str = "qtm", progress=None) -> Ball:
+    """The positions within a few moves (``TABLE_RADIUS``): a full table of the
+    3x3x3 is out of reach, so ``permgroup table cube3`` prints the start of the
+    distribution (1, 12, 114, 1068, 10011, 93840 in quarter turns)."""
+    return ball(TABLE_RADIUS[metric], metric, progress)
+
+
+@lru_cache(maxsize=None)
+def pruning(metric: str = "qtm"):
+    """Which move may follow which (:class:`permgroup.search.MovePruning`)."""
+    from permgroup.search import MovePruning
+
+    return MovePruning.of(list(moves(metric).values()))
+
+
+def solve_elements(elements: Sequence[Perm], max_depth: int, metric: str = "qtm",
+                   progress=None) -> list[list[str] | None]:
+    """An optimal word for each element, ``None`` where more than ``max_depth``
+    moves are needed."""
+    return solve_digits(digits(elements, metric), max_depth, metric, progress)
+
+
+def corner_database(metric: str = "qtm", progress=None):
+    """The corners' pattern database (8!·3^7 = 88,179,840 entries, 4 bits
+    each; built once in about 20 s and cached)."""
+    from permgroup.pattern import load_pattern_database
+
+    if metric not in _CORNER_DATABASES:
+        space = search_space(metric)
+        which = [i for i, f in enumerate(space.factors) if f.name.startswith("corner")]
+        goal = digits([tuple(range(54))], metric)
+        _CORNER_DATABASES[metric] = load_pattern_database(
+            space, which, goal, _cache_key(metric), f"cube3-{metric}", progress)
+    return _CORNER_DATABASES[metric]
+
+
+_CORNER_DATABASES: dict = {}
+#: deeper than this many moves past the ball, the search prunes with the corners
+PATTERN_FROM = 5
+
+
+def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
+                 progress=None) -> list[list[str] | None]:
+    """:func:`solve_elements` for positions given as columns of digits.
+
+    Positions inside the ball of radius ``min(max_depth, DEEP_RADIUS)`` are
+    answered by walking it (all together); the others by IDA* towards that
+    ball, pruned by the corner pattern database when the search goes more than
+    ``PATTERN_FROM`` moves past the ball.
+    """
+    from permgroup.search import ida_star
+
+    space = search_space(metric)
+    names = space.move_names
+    radius = min(max_depth, DEEP_RADIUS[metric])
+    near = ball(radius, metric, progress)
+    words = near.walk(space, states)
+    bounds = []
+    if max_depth - radius > PATTERN_FROM and any(w is None for w in words):
+        bounds = [corner_database(metric, progress)]
+    out: list[list[str] | None] = []
+    for i, word in enumerate(words):
+        if word is None and max_depth > radius:
+            word = ida_star(space, states[:, i:i + 1], near, max_depth, bounds=bounds,
+                            pruning=pruning(metric))
+        out.append(None if word is None else [names[m] for m in word])
+    return out
+
+
+def solve(state: str, max_depth: int = 20, metric: str = "qtm") -> list[str] | None:
+    """An optimal list of turns solving ``state``, or ``None`` if it needs more
+    than ``max_depth``."""
+    return solve_elements([element(state)], max_depth, metric)[0]
+
+
+def distance(state: str, max_depth: int = 20, metric: str = "qtm") -> int:
+    """The least number of turns solving ``state`` (``-1`` beyond ``max_depth``)."""
+    word = solve(state, max_depth, metric)
+    return -1 if word is None else len(word)
