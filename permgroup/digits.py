@@ -1,8 +1,8 @@
 """States of groups too large for one rank: rows of digits with small move tables.
 
 A :class:`permgroup.bfs.FactorSpace` ranks a state as one integer, which needs
-the whole group to fit a dense table.  For larger groups (the 3x3x3 cube has
-4.3·10¹⁹ elements) a state is kept as a column of *digits*, one per
+the whole group to fit a dense table (and a rank below 2⁶³).  For larger
+groups a state is kept as a column of *digits*, one per
 :class:`~permgroup.coordinates.Factor`, and a move is one gather per digit.
 A batch of ``N`` states is a ``(k, N)`` array, one row per digit, so every
 step is a handful of vectorized table look-ups.
@@ -10,10 +10,10 @@ step is a handful of vectorized table look-ups.
 The digits of one kind of piece come from its
 :class:`~permgroup.coordinates.PieceCoordinate`: the permutation digit (the
 Lehmer rank of which piece sits in each slot) and the twist digit, or, when the
-permutation digit would need too large a table (12! for twelve edges), one
-*placement* digit per group of pieces: the slots those pieces occupy, ranked as
-a partial permutation (12·11·10·9 = 11,880 values for four pieces out of
-twelve).  Together the groups determine the permutation, so no information is
+permutation digit would need too large a table (12! entries for twelve
+pieces), one *placement* digit per group of pieces: the slots those pieces
+occupy, ranked as a partial permutation (12·11·10·9 = 11,880 values for four
+pieces out of twelve).  Together the groups determine the permutation, so no information is
 lost.
 
 States are compared through *packed keys*: the digits' bits laid side by side

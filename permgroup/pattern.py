@@ -1,7 +1,7 @@
 """Pattern databases: distance tables of projections, lower bounds for search.
 
 A *projection* keeps some digits of a :class:`~permgroup.digits.DigitSpace`
-(the corners alone, a few edges...).  Every move acts on those digits by
+(one kind of piece alone, a few pieces...).  Every move acts on those digits by
 itself, so the projection is a smaller puzzle, and its distance to the
 projected goal never exceeds the distance of the whole state: an admissible
 bound for :func:`permgroup.search.ida_star`.  Its table is built by the

@@ -57,7 +57,7 @@ class MovePruning:
     A sequence is canonical when every window of at most three moves is the
     least word (shortest, then first in move order) with its product.  Each
     element's least word is canonical, so a search over canonical sequences
-    still finds an optimal one; it skips ``X X'``, ``X X X`` (quarter turns)
+    still finds an optimal one; it skips ``X X'``, ``X X X`` (when ``X`` has order 4)
     and one order of every pair of commuting moves.
 
     ``allowed[h, m]`` says whether move ``m`` may follow history ``h``, where
