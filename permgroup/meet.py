@@ -20,8 +20,8 @@ Every level is kept as a sorted array without repeats, for the walk back that
 turns the meeting state into a word of moves.  No table is needed: the work is
 about twice the ball of radius ``D/2`` (a few hundred thousand states for a
 12-move position among 63 million) instead of the whole state space.
-(:mod:`permgroup.bidirectional` answers the distance alone, between sets of
-ranks.)
+Either end may be a set of states (all goal states matching a pattern, say):
+the search then finds a shortest word from any start to any goal.
 
 >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
 >>> result = search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
@@ -30,7 +30,7 @@ ranks.)
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,8 +51,8 @@ class SearchResult:
 class _Side:
     """The levels grown from one end, and all their states in one sorted array."""
 
-    def __init__(self, origin: int, dtype: np.dtype, step: Step):
-        self.levels = [np.array([origin], dtype=dtype)]
+    def __init__(self, origins: np.ndarray, dtype: np.dtype, step: Step):
+        self.levels = [sorted_unique(origins.astype(dtype))]
         self.visited = self.levels[0]
         self.step = step
 
@@ -98,18 +98,23 @@ def contains(sorted_states: np.ndarray, states: np.ndarray) -> np.ndarray:
     return sorted_states[at] == states
 
 
-def search(start: int, goal: int, n_moves: int, step: Step, back_step: Step,
-           max_depth: int | None = None, dtype: np.dtype | type = np.int64
+def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, step: Step,
+           back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64
            ) -> SearchResult | None:
-    """A shortest word of moves from ``start`` to ``goal``.
+    """A shortest word of moves from ``start`` to ``goal`` (each a state or a
+    set of states).
 
     ``None`` if the goal is not reached within ``max_depth`` moves (or at all).
+
+    >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10
+    >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m)).distance
+    2
     """
     dtype = np.dtype(dtype)
-    forward = _Side(start, dtype, step)
-    backward = _Side(goal, dtype, back_step)
-    if start == goal:
-        return SearchResult(0, [], (1, 1))
+    forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step)
+    backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
+    if contains(backward.levels[0], forward.levels[0]).any():
+        return SearchResult(0, [], (len(forward.visited), len(backward.visited)))
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
                        if len(forward.levels[-1]) <= len(backward.levels[-1])

@@ -275,9 +275,11 @@ def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH
     >>> search_distance(cell_of(2, 1), "RBWRWWEWW")
     3
     """
-    from permgroup.bidirectional import distance as meet
+    from permgroup.meet import search
 
-    return meet(SPACE, [start_rank(empty)], goal_ranks(pattern), max_depth)
+    found = search(start_rank(empty), goal_ranks(pattern), SPACE.n_moves, SPACE.step,
+                   SPACE.back_step, max_depth)
+    return -1 if found is None else found.distance
 
 
 def solve(empty: int, pattern: str) -> list[str]:

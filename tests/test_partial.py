@@ -7,12 +7,17 @@ import itertools
 import numpy as np
 import pytest
 
-from permgroup.bidirectional import distance as meet_distance
+from permgroup.meet import search
 from permgroup.holespace import HoleSpace
 from permgroup.partial import PartialPuzzle, plain_bfs
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
 from permgroup.statetable import UNSEEN, build_state_table
+
+
+def meet_distance(space, sources, targets, max_depth: int) -> int:
+    found = search(sources, targets, space.n_moves, space.step, space.back_step, max_depth)
+    return -1 if found is None else found.distance
 
 
 def token_board(rows: int, cols: int, holes_at: int = 0) -> PartialPuzzle:
