@@ -25,10 +25,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from permgroup.coordinates import Factor
+from permgroup.statetable import UNSEEN, Progress
 
-UNSEEN = 255
 Step = Callable[[np.ndarray, int], np.ndarray]
-Progress = Callable[[int, int], None]
 
 
 class FactorSpace:

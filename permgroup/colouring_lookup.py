@@ -23,8 +23,7 @@ from pathlib import Path
 from permgroup.cache import MAGIC, cache_dir, load_bytes
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
-
-UNSEEN = 255
+from permgroup.statetable import UNSEEN
 
 
 def multinomial(counts: Sequence[int]) -> int:

@@ -34,7 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from permgroup.bfs import UNSEEN, Progress
+from permgroup.statetable import (UNSEEN, Progress, depth_distribution, reachable_count,
+                                  walk_down_by)
 from permgroup.cache import save_array
 from permgroup.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
@@ -141,11 +142,7 @@ class ColouringTable:
 
     def distribution(self) -> list[int]:
         """Number of colourings at each depth, from 0 to the diameter."""
-        counts = np.zeros(256, dtype=np.int64)
-        for lo in range(0, len(self.depths), BLOCK):  # bincount widens to int64
-            counts += np.bincount(self.depths[lo:lo + BLOCK], minlength=256)
-        counts = counts[:UNSEEN]
-        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+        return depth_distribution(self.depths)
 
     @property
     def diameter(self) -> int:
@@ -155,7 +152,7 @@ class ColouringTable:
     @property
     def reachable(self) -> int:
         """How many colourings reach the source."""
-        return int(np.count_nonzero(self.depths != UNSEEN))
+        return reachable_count(self.depths)
 
     def word_depths(self, words: np.ndarray) -> np.ndarray:
         """Depths of many packed words (``UNSEEN`` where unreachable)."""
@@ -169,20 +166,12 @@ class ColouringTable:
     def path(self, colouring: Sequence[Hashable]) -> list[str]:
         """An optimal list of move names from ``colouring`` to the source."""
         here = np.array([self.space.encode(colouring)], dtype=self.space.dtype)
-        depth = int(self.word_depths(here)[0])
-        if depth == UNSEEN:
+        if self.word_depths(here)[0] == UNSEEN:
             raise UnreachableError("no sequence of moves reaches the solved state")
-        names = []
-        while depth > 0:
-            for m, name in enumerate(self.space.move_names):
-                after = self.space.apply(here, m)
-                if self.word_depths(after)[0] == depth - 1:
-                    names.append(name)
-                    here, depth = after, depth - 1
-                    break
-            else:  # pragma: no cover - a consistent table always has a step down
-                raise RuntimeError("distance table is inconsistent")
-        return names
+        # the table holds distances *to* the source, so moves forward go down
+        moves = walk_down_by(lambda words: int(self.word_depths(words)[0]), here,
+                             self.space.n_moves, self.space.apply)
+        return [self.space.move_names[m] for m in reversed(moves)]
 
     def _as_source(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
         """``a`` with colours renamed so that ``b`` becomes the source, if it can."""

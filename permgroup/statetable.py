@@ -34,9 +34,69 @@ from permgroup.cache import cache_dir, load_array, save_array
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-#: the depth of a state not reached (as in :mod:`permgroup.bfs`)
+#: the depth of a state not reached; every depth table of the engine uses it
 UNSEEN = 255
+#: ``progress(depth, count)``: called by a BFS after each level
 Progress = Callable[[int, int], None]
+#: ranks counted per ``bincount`` call (it widens its input to 64 bits)
+BLOCK = 1 << 22
+
+
+def depth_distribution(depths: np.ndarray) -> list[int]:
+    """Number of states at each depth of a depth array, from 0 to the deepest.
+
+    >>> import numpy as np
+    >>> depth_distribution(np.array([0, 1, 1, UNSEEN, 2], dtype=np.uint8))
+    [1, 2, 1]
+    """
+    import numpy as np
+
+    counts = np.zeros(256, dtype=np.int64)
+    for lo in range(0, len(depths), BLOCK):
+        counts += np.bincount(depths[lo:lo + BLOCK], minlength=256)
+    counts = counts[:UNSEEN]
+    return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+
+def reachable_count(depths: np.ndarray) -> int:
+    """How many entries of a depth array were reached."""
+    import numpy as np
+
+    return int(np.count_nonzero(depths != UNSEEN))
+
+
+def walk_down(depths: np.ndarray, start: np.ndarray, n_moves: int,
+              back_step: Callable[[np.ndarray, int], np.ndarray]) -> list[int]:
+    """Move indices of a shortest path from depth 0 to ``start`` (a one-element
+    array of ranks), found by stepping back one level at a time.
+
+    >>> import numpy as np
+    >>> ring = lambda r, m: (r - 1) % 4 if m == 0 else (r + 1) % 4   # back steps
+    >>> walk_down(np.array([0, 1, 2, 1], dtype=np.uint8), np.array([2]), 2, ring)
+    [0, 0]
+    """
+    return walk_down_by(lambda here: int(depths[here[0]]), start, n_moves, back_step)
+
+
+def walk_down_by(depth_of: Callable[[np.ndarray], int], start: np.ndarray, n_moves: int,
+          back_step: Callable[[np.ndarray, int], np.ndarray]) -> list[int]:
+    """:func:`walk_down` for states that are not ranks (packed words, say):
+    ``depth_of(states)`` reads the depth of a one-element array of states."""
+    depth = depth_of(start)
+    if depth == UNSEEN:
+        raise ValueError("the state is not reachable")
+    moves = []
+    here = start
+    while depth > 0:
+        for m in range(n_moves):
+            before = back_step(here, m)
+            if before[0] >= 0 and depth_of(before) == depth - 1:
+                moves.append(m)
+                here, depth = before, depth - 1
+                break
+        else:  # pragma: no cover - a consistent table always has a step down
+            raise RuntimeError("depth table is inconsistent")
+    return moves[::-1]
 
 
 class Space(Protocol):  # pragma: no cover - a description, not code
@@ -60,17 +120,12 @@ class StateTable:
 
     def distribution(self) -> list[int]:
         """Number of states at each depth, from 0 to the deepest."""
-        import numpy as np
-
-        counts = np.bincount(self.depths, minlength=256)[:UNSEEN]
-        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+        return depth_distribution(self.depths)
 
     @property
     def reachable(self) -> int:
         """How many states the sources reach."""
-        import numpy as np
-
-        return int(np.count_nonzero(self.depths != UNSEEN))
+        return reachable_count(self.depths)
 
     @property
     def diameter(self) -> int:
@@ -86,21 +141,10 @@ class StateTable:
         """Move indices of a shortest path from a source to ``rank``."""
         import numpy as np
 
-        depth = self.depth(rank)
-        if depth < 0:
+        if self.depth(rank) < 0:
             raise ValueError(f"rank {rank} is not reachable from the sources")
-        moves = []
-        here = np.array([rank], dtype=np.int64)
-        while depth > 0:
-            for m in range(self.space.n_moves):
-                before = self.space.back_step(here, m)
-                if before[0] >= 0 and self.depths[before[0]] == depth - 1:
-                    moves.append(m)
-                    here, depth = before, depth - 1
-                    break
-            else:  # pragma: no cover - a consistent table always has a step down
-                raise RuntimeError("depth table is inconsistent")
-        return moves[::-1]
+        return walk_down(self.depths, np.array([rank], dtype=np.int64), self.space.n_moves,
+                         self.space.back_step)
 
 
 def build_state_table(space: Space, sources: Sequence[int],

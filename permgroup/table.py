@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,15 +34,12 @@ from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import Perm, compose, inverse
 from permgroup.puzzle import Puzzle
+from permgroup.statetable import UNSEEN, Progress, depth_distribution, reachable_count, walk_down
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from permgroup.bfs import FactorSpace
-
-#: the depth of states the moves do not reach (as in :mod:`permgroup.bfs`)
-UNSEEN = 255
-Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -125,10 +122,7 @@ class CayleyTable:
 
     def distribution(self) -> list[int]:
         """Number of states at each depth, from 0 to the diameter."""
-        import numpy as np
-
-        counts = np.bincount(self.depths, minlength=256)[:UNSEEN]
-        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+        return depth_distribution(self.depths)
 
     @property
     def diameter(self) -> int:
@@ -138,9 +132,7 @@ class CayleyTable:
     @property
     def reachable(self) -> int:
         """How many states the moves reach."""
-        import numpy as np
-
-        return int(np.count_nonzero(self.depths != UNSEEN))
+        return reachable_count(self.depths)
 
     def depth(self, element: Sequence[int]) -> int:
         """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""
@@ -161,21 +153,11 @@ class CayleyTable:
         import numpy as np
 
         rank = self.model.ranking.rank(self.model.normalize(element))
-        depth = int(self.depths[rank])
-        if depth == UNSEEN:
+        if self.depths[rank] == UNSEEN:
             raise ValueError("element is not reachable with these moves")
-        reversed_word = []
-        here = np.array([rank])
-        while depth > 0:
-            for m, name in enumerate(self.model.move_names):
-                before = self.space.back_step(here, m)
-                if self.depths[before[0]] == depth - 1:
-                    reversed_word.append(name)
-                    here, depth = before, depth - 1
-                    break
-            else:  # pragma: no cover - a consistent table always has a step down
-                raise RuntimeError("distance table is inconsistent")
-        return reversed_word[::-1]
+        moves = walk_down(self.depths, np.array([rank]), len(self.model.moves),
+                          self.space.back_step)
+        return [self.model.move_names[m] for m in moves]
 
     def solve(self, p: Sequence[int], q: Sequence[int]) -> list[str]:
         """An optimal word taking the state of ``p`` to the state of ``q``."""

@@ -144,6 +144,6 @@ def test_load_table_rebuilds_a_corrupt_cache_file():
 
 
 def test_unseen_marker_is_shared():
-    from permgroup import bfs, table
+    from permgroup import bfs, colouring_lookup, statetable, table
 
-    assert table.UNSEEN == bfs.UNSEEN == 255
+    assert table.UNSEEN is bfs.UNSEEN is colouring_lookup.UNSEEN is statetable.UNSEEN
