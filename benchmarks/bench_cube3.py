@@ -192,10 +192,22 @@ def depth_worker(depth: int, count: int) -> None:
         found += 1
         if found == count:
             break
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_memory_mb()
     print(f"depth {depth:2d}: {found} positions, median {statistics.median(times):7.3f} s, "
           f"max {max(times):7.3f} s, median nodes {int(statistics.median(nodes)):>11,}, "
           f"corner bound: {'yes' if bounds else 'no '}, peak memory {rss:6.0f} MB")
+
+
+def peak_memory_mb() -> float:
+    """This process's peak resident memory (VmHWM; unlike ``ru_maxrss`` it does
+    not carry over the parent's peak through ``exec``)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def bench_scaling(depths: list[int], count: int) -> None:
@@ -230,6 +242,8 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="build the caches from scratch in a temporary folder")
     parser.add_argument("--no-seed", action="store_true", help="skip the C++ baseline")
+    parser.add_argument("--only", choices=["zoj", "depth12", "scaling", "shallow"],
+                        help="run one part only")
     parser.add_argument("--depth-worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -240,14 +254,18 @@ def main() -> None:
         os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-cold-")
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (shared with other work)")
-    if args.cold:
+    part = args.only
+    if args.cold and part in (None, "shallow"):
         bench_shallow(cold=True)
-    with tempfile.TemporaryDirectory() as folder:
-        bench_zoj(Path(folder), 3 if args.quick else 9, not args.no_seed)
-    bench_depth12(3 if args.quick else 9)
-    bench_scaling([10, 12, 13, 14] if args.quick else [10, 12, 13, 14, 15, 16],
-                  2 if args.quick else 5)
-    if not args.cold:
+    if part in (None, "zoj"):
+        with tempfile.TemporaryDirectory() as folder:
+            bench_zoj(Path(folder), 3 if args.quick else 9, not args.no_seed)
+    if part in (None, "depth12"):
+        bench_depth12(3 if args.quick else 9)
+    if part in (None, "scaling"):
+        bench_scaling([10, 12, 13, 14] if args.quick else [10, 12, 13, 14, 15, 16],
+                      2 if args.quick else 5)
+    if not args.cold and part in (None, "shallow"):
         bench_shallow(cold=False)
 
 

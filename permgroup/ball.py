@@ -272,16 +272,17 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
     """
     key = dict(key, radius=radius, kind="ball", words=space.word_bits)
     stem = ball_path(name, key)
-    parts = ["primary", "depths"] + [f"word{w}" for w in range(1, space.n_words)]
+    parts = ["primary", "depths", "run"] + [f"word{w}" for w in range(1, space.n_words)]
     if cache:
         arrays = [load_array(f"{stem}.{p}", dict(key, part=p)) for p in parts]
         if all(a is not None for a in arrays):
-            primary, depths, *rest = arrays
+            primary, depths, run, *rest = arrays
             if len(primary) == len(depths) and all(len(r) == len(depths) for r in rest):
-                return Ball(radius, KeySet(primary, rest), depths)
+                return Ball(radius, KeySet(primary, rest, int(run[0])), depths)
     ball = build_ball(space, goals, radius, progress)
     if cache:
-        arrays = [ball.keys.primary, ball.depths] + ball.keys.rest
+        run = np.array([ball.keys.max_run], dtype=np.int64)
+        arrays = [ball.keys.primary, ball.depths, run] + ball.keys.rest
         for p, a in zip(parts, arrays):
             save_array(f"{stem}.{p}", dict(key, part=p), a)
     return ball

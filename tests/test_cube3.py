@@ -383,3 +383,22 @@ def test_command_line_end_to_end(tmp_path):
                          input="1\n" + _case(_cycle(SOLVED, UF)), capture_output=True,
                          text=True)
     assert bad.returncode == 2 and "edge flip sum" in bad.stderr
+
+
+def test_table_command_prints_the_shallow_distribution(capsys):
+    assert main(["table", "cube3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [int(line.split()[1]) for line in lines[:6]] == QTM
+
+
+def test_deep_positions_build_progress_on_stderr(capsys, tmp_path, monkeypatch):
+    """A cold cache: the one-time build reports on stderr, the answer on stdout."""
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    monkeypatch.setattr(cube3, "_BALLS", {})
+    path = tmp_path / "in.txt"
+    state = cube3.apply_moves(SOLVED, "R U F")
+    path.write_text("1\n" + _case(state))
+    assert main(["solve", "zoj2477", str(path), "--max-depth", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "building a search table" in captured.err
+    assert cube3.apply_moves(state, zoj_moves(captured.out.splitlines()[1:])) == SOLVED

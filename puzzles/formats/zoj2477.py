@@ -12,6 +12,8 @@ face, ``-1`` counter-clockwise); ``0`` for a solved cube; ``-1`` when more than
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from permgroup.errors import InputError
@@ -81,6 +83,12 @@ def move_line(name: str) -> str:
     return f"{FACE_NUMBER[name[0]]} {-1 if name.endswith(chr(39)) else 1}"
 
 
+def _building(depth: int, count: int) -> None:
+    """Progress of a one-time build of a search table (cached afterwards)."""
+    print(f"zoj2477: building a search table (once, then cached): depth {depth}, "
+          f"{count:,} positions", file=sys.stderr, flush=True)
+
+
 def solve_text(text: str, max_depth: int = CONTEST_DEPTH) -> str:
     """Answer every case of a ZOJ 2477 input."""
     if max_depth < 0:
@@ -90,7 +98,7 @@ def solve_text(text: str, max_depth: int = CONTEST_DEPTH) -> str:
         return ""
     states = cube3.search_space("qtm").of_slot_forms(cube3.slot_forms(codes, whats))
     out = []
-    for word in cube3.solve_digits(states, max_depth, "qtm"):
+    for word in cube3.solve_digits(states, max_depth, "qtm", progress=_building):
         if word is None:
             out.append("-1\n")
         else:
