@@ -362,6 +362,40 @@ def test_parity_helper():
 
 # --- the other puzzles ---------------------------------------------------------------
 
+def test_cube3_invariants_graph_and_limits():
+    from puzzles import cube3
+
+    puzzle = cube3.PUZZLE
+    rng = random.Random(5)
+    for _ in range(30):
+        e = Element.from_word(puzzle, random_word(puzzle, 25, rng))
+        inv = e.invariants()
+        assert inv["corner parity"] == inv["edge parity"]
+        assert inv["corner twist"] == inv["edge flip"] == 0
+    edge = puzzle.pieces["edge"][0]
+    flipped = Element(puzzle, from_cycles([edge], 54))
+    assert flipped.invariants()["edge flip"] == 1 and not explore.reachable(flipped)
+    assert flipped.piece_cycle_type() == {"corner": {}, "edge": {(1, 1): 1}}
+    # no rotation is a product of face turns, so the graph's nodes are plain elements
+    assert explore.symmetries_inside(puzzle) == 1
+    ball = cayley.cayley_graph(puzzle, radius=2)
+    level = {identity(54)}
+    seen = set(level)
+    for _ in range(2):
+        level = {compose(g, m) for g in level for m in metric_moves(puzzle, "qtm").values()
+                 } - seen
+        seen |= level
+    assert set(ball.nodes) == seen
+    for u, v, move in ball.edges(data="move"):
+        assert compose(u, puzzle.move_array(move)) == v
+    size = 40320 * 3 ** 7 * 479001600 * 2 ** 11  # corners 8!·3^7, edges 12!·2^11
+    assert explore.table_size(puzzle) == size
+    with pytest.raises(ValueError, match=f"{size:,} entries"):
+        explore.table(puzzle)
+    assert export.from_json(export.to_json(puzzle)).fingerprint() == puzzle.fingerprint()
+    assert export.from_gap(export.to_gap(puzzle)).generators == puzzle.generators
+
+
 def test_torus_words_orbits_and_ball():
     from puzzles import torus
 
