@@ -92,8 +92,24 @@ class Normalizer:
         return compose(element, rotation)
 
     def normalize_moves(self, moves: dict[str, Perm]) -> dict[str, Perm]:
-        """Each move's normalized form; moves that coincide keep the first name."""
-        seen: dict[Perm, str] = {}
+        """Each move's normalized form; moves that coincide keep one name.
+
+        The name kept is one whose move already fixes the anchor when there is
+        one (``U`` rather than ``D`` on a cube held by its down-back-left
+        corner): its normalized form is the move itself, so a word of kept
+        names, turned one move after another without re-orienting, is a real
+        move sequence.
+
+        >>> turn = (1, 2, 3, 0)
+        >>> n = Normalizer.from_puzzle(Puzzle("spin", 4, {"t": turn}, symmetries={"r": turn}))
+        >>> n.normalize_moves({"t": turn, "e": (0, 1, 2, 3)})
+        {'e': (0, 1, 2, 3)}
+        """
+        kept: dict[Perm, str] = {}
         for name, m in moves.items():
-            seen.setdefault(self.normalize(m), name)
-        return {name: m for m, name in seen.items()}
+            normal = self.normalize(m)
+            if normal not in kept or (moves[kept[normal]][self.anchor] != self.anchor
+                                      and m[self.anchor] == self.anchor):
+                kept[normal] = name
+        order = {name: i for i, name in enumerate(moves)}
+        return {name: m for m, name in sorted(kept.items(), key=lambda item: order[item[1]])}

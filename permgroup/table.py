@@ -86,7 +86,8 @@ class CayleyModel:
         label = metric_label(self.metric).replace("'", "i").replace(",", "-")
         if len(label) > 40:
             label = "custom"
-        return cache_dir() / f"{self.puzzle.name}-{label}-{digest}.table"
+        anchor = self.normalizer.anchor
+        return cache_dir() / f"{self.puzzle.name}-{label}-a{anchor}-{digest}.table"
 
 
 class CayleyTable:

@@ -297,16 +297,19 @@ def test_minicube_gods_numbers_and_shortest_words():
             assert w.normalized() == e.normalized()  # equal up to a whole-cube rotation
 
 
-def test_shortest_word_refuses_words_that_need_reorientation(monkeypatch, tmp_path):
-    # at sticker 0 (on the corner U, R and F all turn) the table keeps the name
-    # "U" for the normalized move U·rotation, which equals D, not U
+def test_table_words_are_real_moves_at_any_anchor(monkeypatch, tmp_path):
+    # at sticker 0 (on the corner U, R and F all turn) the normalized forms of
+    # U and D' coincide; the engine keeps the name whose move fixes the anchor
+    # (D'), so the optimal word is a real move sequence without re-orientation
     monkeypatch.setattr(explore, "choose_anchor", lambda puzzle, metric="qtm": 0)
     monkeypatch.setattr(explore, "_TABLES", {})
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))  # not the cube module's table
     e = Element.from_word(CUBE, "U R F")
     assert explore.distance(Element.identity(CUBE), e) == 3
-    with pytest.raises(ValueError, match="re-orientation"):
-        explore.shortest_word(e)
+    word = explore.shortest_word(e)  # checks the word's product against e
+    assert len(word.word) == 3
+    assert all(CUBE.move_array(m)[0] == 0 for m in word.word)
+    assert explore.distance(word, e) == 0
 
 
 def test_cayley_graph_of_a_tiny_group_is_a_hexagon():
