@@ -64,7 +64,12 @@ def cmd_table(args: argparse.Namespace) -> int:
     counts = table.distribution()
     for depth, count in enumerate(counts):
         print(f"{depth}\t{count}")
-    print(f"# total {sum(counts)}, diameter {len(counts) - 1}")
+    radius = getattr(table, "radius", None)
+    if radius is not None:  # a ball: the group is too large for a whole table
+        print(f"# total {sum(counts)} within {radius} moves (the whole group does not fit "
+              "in a table)")
+    else:
+        print(f"# total {sum(counts)}, diameter {len(counts) - 1}")
     return 0
 
 
@@ -73,12 +78,17 @@ def cmd_order(args: argparse.Namespace) -> int:
 
     module = _module(PUZZLES, args.puzzle, "puzzle")
     puzzle = module.PUZZLE
-    order = puzzle.group().order()
+    group = puzzle.group()
+    order = group.order()
     print(f"order: {order}")
     if puzzle.symmetries:
-        symmetry = puzzle.symmetry_group().order()
-        print(f"order up to whole-puzzle symmetry: {order // symmetry} "
-              f"(symmetry group of order {symmetry})")
+        symmetry = puzzle.symmetry_group()
+        # only symmetries the moves can make merge elements into classes
+        if all(group.contains(g) for g in symmetry.generators):
+            print(f"order up to whole-puzzle symmetry: {order // symmetry.order()} "
+                  f"(symmetry group of order {symmetry.order()})")
+        else:
+            print("whole-puzzle symmetries are not in the group: each state is one element")
     return 0
 
 
