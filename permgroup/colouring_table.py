@@ -34,8 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from permgroup.statetable import (UNSEEN, Progress, depth_distribution, reachable_count,
-                                  walk_down_by)
+from permgroup.statetable import UNSEEN, DepthTable, Progress, walk_down_by
 from permgroup.cache import save_array
 from permgroup.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
@@ -132,27 +131,13 @@ def _bottom_up(space: ColouringSpace, depths: np.ndarray, depth: int, block: int
         return sum(pool.map(one_block, ranking.block_bounds(block)))
 
 
-class ColouringTable:
+class ColouringTable(DepthTable):
     """A colouring space, its source word and the depth of every rank."""
 
     def __init__(self, space: ColouringSpace, depths: np.ndarray, source: int | None = None):
         self.space = space
         self.depths = depths
         self.source = space.solved if source is None else source
-
-    def distribution(self) -> list[int]:
-        """Number of colourings at each depth, from 0 to the diameter."""
-        return depth_distribution(self.depths)
-
-    @property
-    def diameter(self) -> int:
-        """The largest depth."""
-        return len(self.distribution()) - 1
-
-    @property
-    def reachable(self) -> int:
-        """How many colourings reach the source."""
-        return reachable_count(self.depths)
 
     def word_depths(self, words: np.ndarray) -> np.ndarray:
         """Depths of many packed words (``UNSEEN`` where unreachable)."""

@@ -40,7 +40,7 @@ from html import escape
 from math import isqrt
 from typing import TYPE_CHECKING
 
-from permgroup.perm import Perm, act, compose, identity, inverse, order, power
+from permgroup.perm import Perm, act, compose, identity, inverse, order, parity, power
 from permgroup.puzzle import Puzzle
 from permgroup.words import (Word, alphabet, format_word, invert_word, join_words, parse_word,
                              word_names, word_permutation)
@@ -87,15 +87,6 @@ def cycle_notation(p: Sequence[int], one_based: bool = False, separator: str = "
     shift = 1 if one_based else 0
     text = "".join("(" + separator.join(str(i + shift) for i in c) + ")" for c in cycles_of(p))
     return text or "()"
-
-
-def parity(p: Sequence[int]) -> int:
-    """0 for an even permutation, 1 for an odd one.
-
-    >>> parity((1, 0, 2)), parity((1, 2, 0))
-    (1, 0)
-    """
-    return sum(len(c) - 1 for c in cycles_of(p)) % 2
 
 
 # --- pieces -------------------------------------------------------------------

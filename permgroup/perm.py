@@ -107,6 +107,24 @@ def order(p: Sequence[int]) -> int:
     return result
 
 
+def parity(p: Sequence[int]) -> int:
+    """0 for an even permutation, 1 for an odd one.
+
+    >>> parity((1, 0, 2)), parity((1, 2, 0))
+    (1, 0)
+    """
+    seen = [False] * len(p)
+    result = 0
+    for start in range(len(p)):
+        i = start
+        while not seen[i]:
+            seen[i] = True
+            i = p[i]
+            if i != start:
+                result ^= 1
+    return result
+
+
 def act(state: Sequence, p: Sequence[int]) -> tuple:
     """The state after applying ``p``: the item at ``i`` moves to ``p[i]``.
 

@@ -110,27 +110,33 @@ class Space(Protocol):  # pragma: no cover - a description, not code
     def fingerprint(self) -> str: ...
 
 
-class StateTable:
-    """BFS depths of every rank of ``space`` from ``sources``."""
+class DepthTable:
+    """What every depth table answers from its ``depths`` array alone."""
 
-    def __init__(self, space: Space, sources: Sequence[int], depths: np.ndarray):
-        self.space = space
-        self.sources = sorted(int(s) for s in sources)
-        self.depths = depths
+    depths: np.ndarray
 
     def distribution(self) -> list[int]:
         """Number of states at each depth, from 0 to the deepest."""
         return depth_distribution(self.depths)
 
     @property
-    def reachable(self) -> int:
-        """How many states the sources reach."""
-        return reachable_count(self.depths)
+    def diameter(self) -> int:
+        """The largest depth (God's number, for a table of a group)."""
+        return len(self.distribution()) - 1
 
     @property
-    def diameter(self) -> int:
-        """The largest depth."""
-        return len(self.distribution()) - 1
+    def reachable(self) -> int:
+        """How many states were reached."""
+        return reachable_count(self.depths)
+
+
+class StateTable(DepthTable):
+    """BFS depths of every rank of ``space`` from ``sources``."""
+
+    def __init__(self, space: Space, sources: Sequence[int], depths: np.ndarray):
+        self.space = space
+        self.sources = sorted(int(s) for s in sources)
+        self.depths = depths
 
     def depth(self, rank: int) -> int:
         """The depth of one rank, ``-1`` if unreachable."""

@@ -34,7 +34,7 @@ from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import Perm, compose, inverse
 from permgroup.puzzle import Puzzle
-from permgroup.statetable import UNSEEN, Progress, depth_distribution, reachable_count, walk_down
+from permgroup.statetable import UNSEEN, DepthTable, Progress, walk_down
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -90,7 +90,7 @@ class CayleyModel:
         return cache_dir() / f"{self.puzzle.name}-{label}-a{anchor}-{digest}.table"
 
 
-class CayleyTable:
+class CayleyTable(DepthTable):
     """A model and its depth array; see the module docstring.
 
     ``depths`` may be given as raw bytes (a table read from the cache by a
@@ -120,20 +120,6 @@ class CayleyTable:
 
             self._space = FactorSpace(self.model.ranking.factors())
         return self._space
-
-    def distribution(self) -> list[int]:
-        """Number of states at each depth, from 0 to the diameter."""
-        return depth_distribution(self.depths)
-
-    @property
-    def diameter(self) -> int:
-        """The largest depth (God's number in this metric)."""
-        return len(self.distribution()) - 1
-
-    @property
-    def reachable(self) -> int:
-        """How many states the moves reach."""
-        return reachable_count(self.depths)
 
     def depth(self, element: Sequence[int]) -> int:
         """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from permgroup.errors import InputError
 from permgroup.metric import _power_name
-from permgroup.perm import Perm, compose, identity, order, power
+from permgroup.perm import Perm, act, compose, identity, order, power
 from permgroup.puzzle import Puzzle
 
 Letter = tuple[str, int]
@@ -201,3 +201,15 @@ def reduce_word(puzzle: Puzzle, word: Sequence[Letter]) -> Word:
     for letter in word:
         result = join_words(puzzle, result, (letter,))
     return result
+
+
+def apply_word(puzzle: Puzzle, state: Sequence, moves: str | Sequence[str]) -> tuple:
+    """The state after turning ``moves`` (text such as ``"R U' F2"``, or a list of
+    move names) from ``state``; :class:`InputError` names an unknown move.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> apply_word(Puzzle("t", 3, {"T": (1, 2, 0)}), "abc", "T T")
+    ('b', 'c', 'a')
+    """
+    text = moves if isinstance(moves, str) else " ".join(moves)
+    return act(state, word_permutation(puzzle, parse_word(puzzle, text)))

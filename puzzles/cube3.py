@@ -36,7 +36,7 @@ from permgroup.coordinates import PieceCoordinate
 from permgroup.digits import DigitSpace, load_digit_space, piece_digits
 from permgroup.errors import InputError, UnreachableError
 from permgroup.metric import metric_moves
-from permgroup.perm import Perm, act, compose_all
+from permgroup.perm import Perm, act, parity
 from permgroup.puzzle import Puzzle
 from puzzles.cube_geometry import FACES, CubeGeometry
 
@@ -122,7 +122,7 @@ class Scheme:
             raise UnreachableError(
                 f"{what}: not a position of the cube: the edge flip sum is odd "
                 "(a flipped edge)")
-        if _parity(c_at) != _parity(e_at):
+        if parity(c_at) != parity(e_at):
             raise UnreachableError(
                 f"{what}: not a position of the cube: the permutation parity of the "
                 "corners differs from that of the edges (two pieces swapped)")
@@ -137,21 +137,6 @@ class Scheme:
             if OPPOSITE[a] in letters:
                 return f"no {kind} has the colours of two opposite faces"
         return f"that is the mirror image of a real {kind}"
-
-
-def _parity(perm: Sequence[int]) -> int:
-    seen = [False] * len(perm)
-    parity = 0
-    for start in range(len(perm)):
-        length = 0
-        i = start
-        while not seen[i]:
-            seen[i] = True
-            i = perm[i]
-            length += 1
-        if length:
-            parity ^= (length - 1) & 1
-    return parity
 
 
 def check_colouring(state: str, what: str = "cube") -> None:
@@ -198,12 +183,9 @@ def apply_moves(state: str, moves: str | Sequence[str]) -> str:
     >>> apply_moves(SOLVED, "R R'") == SOLVED
     True
     """
-    names = moves.split() if isinstance(moves, str) else list(moves)
-    try:
-        perm = compose_all([PUZZLE.move_array(m) for m in names], 54)
-    except KeyError as exc:
-        raise InputError(str(exc.args[0])) from None
-    return "".join(act(state, perm))
+    from permgroup.words import apply_word
+
+    return "".join(apply_word(PUZZLE, state, moves))
 
 
 def facelets(element: Perm, face_colours: str = FACES) -> str:

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from permgroup.errors import InputError, UnreachableError
 from permgroup.metric import Metric
-from permgroup.perm import Perm, act, compose_all
+from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
 from permgroup.table import CayleyTable, load_table
 from puzzles.cube_geometry import FACES, CubeGeometry
@@ -263,12 +263,9 @@ def apply_moves(state: str, moves: str | Sequence[str]) -> str:
     >>> apply_moves("UUUURRRRFFFFDDDDLLLLBBBB", "U")
     'UUUUBBRRRRFFDDDDFFLLLLBB'
     """
-    names = moves.split() if isinstance(moves, str) else list(moves)
-    try:
-        perm = compose_all([PUZZLE.move_array(m) for m in names], 24)
-    except KeyError as exc:
-        raise InputError(str(exc.args[0])) from None
-    return "".join(act(state, perm))
+    from permgroup.words import apply_word
+
+    return "".join(apply_word(PUZZLE, state, moves))
 
 
 def same_state(a: str, b: str) -> bool:

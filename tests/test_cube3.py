@@ -18,8 +18,7 @@ from permgroup.perm import act, compose_all
 from puzzles import cube3
 from puzzles.cube_geometry import FACES
 from puzzles.formats import zoj2477
-
-from conftest import DATA
+from tests.conftest import DATA
 
 SOLVED = cube3.SOLVED
 QTM = [1, 12, 114, 1068, 10011, 93840]

@@ -15,6 +15,7 @@ from permgroup.metric import metric_moves
 from permgroup.perm import act, compose, from_cycles, inverse, order, power
 from permgroup.puzzle import Puzzle
 from permgroup.table import build_table, load_table
+from tests.plain import plain_bfs
 
 
 def test_compose_matches_sympy_order():
@@ -65,25 +66,10 @@ def _twisty_puzzle():
                   pieces={"piece": ((0, 1), (2, 3), (4, 5))})
 
 
-def _plain_bfs(moves, start):
-    depth = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for g in frontier:
-            for m in moves:
-                h = compose(g, m)
-                if h not in depth:
-                    depth[h] = depth[g] + 1
-                    nxt.append(h)
-        frontier = nxt
-    return depth
-
-
 def test_table_matches_plain_bfs_and_sympy_order():
     puzzle = _twisty_puzzle()
     table = build_table(puzzle, "qtm")
-    plain = _plain_bfs(list(metric_moves(puzzle, "qtm").values()), tuple(range(6)))
+    plain = plain_bfs(list(metric_moves(puzzle, "qtm").values()), tuple(range(6)))
     assert table.reachable == len(plain) == puzzle.group().order()
     for g, d in plain.items():
         assert table.depth(g) == d

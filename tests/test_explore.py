@@ -22,6 +22,7 @@ from permgroup.metric import metric_moves
 from permgroup.perm import compose, from_cycles, identity, inverse
 from permgroup.words import format_word, parse_word
 from puzzles import minicube
+from tests.plain import plain_bfs
 
 CUBE = minicube.PUZZLE
 
@@ -31,21 +32,6 @@ def two_rings():
     return explore.define_puzzle(
         "rings", {"A": Permutation(0, 1, 2, 3, 4), "B": Permutation(0, 5, 2, 6, 7)},
         solved="rrrrrbbb")
-
-
-def plain_bfs(moves, start):
-    depth = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for g in frontier:
-            for m in moves:
-                h = compose(g, m)
-                if h not in depth:
-                    depth[h] = depth[g] + 1
-                    nxt.append(h)
-        frontier = nxt
-    return depth
 
 
 def random_word(puzzle, length, rng):

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from permgroup.meet import search
 from permgroup.holespace import HoleSpace
+from permgroup.meet import search
 from permgroup.partial import PartialPuzzle, plain_bfs
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle

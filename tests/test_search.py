@@ -11,14 +11,24 @@ import pytest
 
 from permgroup.ball import UNSEEN, KeySet, build_ball, load_ball, unique_columns
 from permgroup.coordinates import PieceCoordinate
-from permgroup.digits import (DigitSpace, load_digit_space, piece_digits, placement_ranks,
-                              placement_unranks)
+from permgroup.digits import (
+    DigitSpace,
+    load_digit_space,
+    piece_digits,
+    placement_ranks,
+    placement_unranks,
+)
 from permgroup.metric import metric_moves
-from permgroup.pattern import (build_pattern_database, load_pattern_database, nibbles_at,
-                               pack_nibbles)
+from permgroup.pattern import (
+    build_pattern_database,
+    load_pattern_database,
+    nibbles_at,
+    pack_nibbles,
+)
 from permgroup.perm import Perm, compose, identity
 from permgroup.search import MovePruning, SearchStats, ida_star, meet_in_the_middle
 from puzzles import minicube
+from tests.plain import plain_bfs
 
 # the 2x2x2 cube turned by R and U only: 29,160 positions
 PUZZLE = minicube.PUZZLE.restricted(["R", "U"])
@@ -31,18 +41,7 @@ N = PUZZLE.degree
 @pytest.fixture(scope="module")
 def truth() -> dict[Perm, int]:
     """Distance of every element from the identity: a plain BFS."""
-    depth = {identity(N): 0}
-    frontier = [identity(N)]
-    while frontier:
-        nxt = []
-        for g in frontier:
-            for m in PERMS:
-                h = compose(g, m)
-                if h not in depth:
-                    depth[h] = depth[g] + 1
-                    nxt.append(h)
-        frontier = nxt
-    return depth
+    return plain_bfs(PERMS, identity(N))
 
 
 @pytest.fixture(scope="module")

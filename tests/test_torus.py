@@ -24,7 +24,11 @@ from permgroup.bfs import UNSEEN, bfs_depths
 from permgroup.cli import main
 from permgroup.colouring_lookup import cache_path, multinomial
 from permgroup.colouring_lookup import lexicographic_rank as lookup_rank
-from permgroup.colouring_table import build_colouring_table, colouring_depths, search_distance
+from permgroup.colouring_table import (
+    build_colouring_table,
+    colouring_depths,
+    search_distance,
+)
 from permgroup.errors import InputError
 from permgroup.meet import search
 from permgroup.multiset import MultisetRanking, WordMove
