@@ -45,8 +45,13 @@ def run_process(args: list[str], stdin_path: Path | None = None, env: dict | Non
 
 
 def peak_memory_mb(code: str, env: dict | None = None) -> float:
-    """Peak resident memory (MB) of a Python process running ``code``."""
-    probe = code + "\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    """Peak resident memory (MB) of a Python process running ``code``.
+
+    Read from ``VmHWM``: ``ru_maxrss`` survives ``exec``, so a child started by
+    a big benchmark process would report the parent's peak.
+    """
+    probe = code + ("\nprint([line.split()[1] for line in open('/proc/self/status')"
+                    " if line.startswith('VmHWM')][0])")
     out = subprocess.run([sys.executable, "-c", probe], stdout=subprocess.PIPE, check=True,
                          env=env, cwd=ROOT).stdout.split()
     return int(out[-1]) / 1024
