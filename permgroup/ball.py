@@ -47,6 +47,13 @@ class KeySet:
     The first word is kept as ``uint64``; the others in the smallest unsigned
     type their bits allow.  ``max_run`` is the longest run of equal first words,
     so a look-up compares at most that many rows.
+
+    >>> keys = np.array([[3, 1, 3], [7, 0, 2]], dtype=np.uint64)  # three 2-word keys
+    >>> s, order = KeySet.of(keys)
+    >>> len(s), order.tolist(), s.max_run
+    (3, [1, 2, 0], 2)
+    >>> s.find(np.array([[3, 3, 1], [7, 9, 0]], dtype=np.uint64)).tolist()
+    [2, -1, 0]
     """
 
     def __init__(self, primary: np.ndarray, rest: Sequence[np.ndarray], max_run: int | None = None):
@@ -165,7 +172,27 @@ def unique_columns(keys: np.ndarray) -> np.ndarray:
 
 
 class Ball:
-    """States within ``radius`` moves of the goal, with their exact depths."""
+    """States within ``radius`` moves of the goal, with their exact depths.
+
+    Built by :func:`build_ball`; on the six-cell ring of the module example
+    (moves ``t``, ``t'``), the state two turns away walks back by ``t' t'``,
+    and a state outside the ball has no depth:
+
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles
+    >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)),
+    ...                                {"t": turn, "t'": from_cycles([(5, 4, 3, 2, 1, 0)], 6)})
+    >>> space = DigitSpace(piece_digits(c), ["t", "t'"])
+    >>> goal = space.of_elements([tuple(range(6))])
+    >>> ball = build_ball(space, goal, radius=2)
+    >>> two = space.step(space.step(goal, 0), 0)
+    >>> three = space.step(two, 0)
+    >>> states = np.concatenate([goal, two, three], axis=1)
+    >>> len(ball), ball.depth(space, states).tolist(), ball.walk(space, states)
+    (5, [0, 2, 255], [[], [1, 1], None])
+    """
 
     def __init__(self, radius: int, keys: KeySet, depths: np.ndarray):
         self.radius = radius
@@ -223,7 +250,22 @@ class Ball:
 
 def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
                progress: Progress | None = None) -> Ball:
-    """Breadth-first search from ``goals`` (columns of digits) to ``radius``."""
+    """Breadth-first search from ``goals`` (columns of digits) to ``radius``.
+
+    ``progress(depth, count)`` is called with each level's size.
+
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles
+    >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)), {"t": turn})
+    >>> space = DigitSpace(piece_digits(c), ["t"])  # one way round only
+    >>> levels = []
+    >>> ball = build_ball(space, space.of_elements([tuple(range(6))]), radius=3,
+    ...                   progress=lambda depth, count: levels.append((depth, count)))
+    >>> ball.distribution(), levels
+    ([1, 1, 1, 1], [(0, 1), (1, 1), (2, 1), (3, 1)])
+    """
     goal_keys = space.keys(goals)
     first = unique_columns(goal_keys)
     level_states = goals[:, first]
@@ -255,7 +297,14 @@ def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
 
 
 def ball_path(name: str, key: dict) -> Path:
-    """The cache file stem of a ball (``name`` should be short and unique)."""
+    """The cache file stem of a ball (``name`` should be short and unique).
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> stem = ball_path("demo", {"radius": 2})
+    >>> stem.name, stem.parent == cache_dir()
+    ('demo-ball2-0235b4c274e62214', True)
+    """
     import hashlib
     import json
 
@@ -269,6 +318,28 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
 
     ``key`` must identify the space and goal (a puzzle fingerprint, the metric,
     the digit layout); the radius is added here.
+
+    The second call below reads the cache, so no level is searched:
+
+    >>> import os, tempfile
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)),
+    ...                                {"t": turn, "t'": from_cycles([(5, 4, 3, 2, 1, 0)], 6)})
+    >>> space = DigitSpace(piece_digits(c), ["t", "t'"])
+    >>> goal = space.of_elements([tuple(range(6))])
+    >>> levels = []
+    >>> def note(depth, count):
+    ...     levels.append(count)
+    >>> load_ball(space, goal, 2, {"puzzle": "ring"}, "ring", note).distribution(), levels
+    ([1, 2, 2], [1, 2, 2])
+    >>> sorted(f.suffix for f in cache_dir().iterdir())
+    ['.depths', '.primary', '.run']
+    >>> load_ball(space, goal, 2, {"puzzle": "ring"}, "ring", note).distribution(), levels
+    ([1, 2, 2], [1, 2, 2])
     """
     key = dict(key, radius=radius, kind="ball", words=space.word_bits)
     stem = ball_path(name, key)
