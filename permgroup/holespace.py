@@ -49,7 +49,17 @@ LocalState = tuple
 
 
 class HoleSpace:
-    """The ranked states of a one-hole partial puzzle (see the module docstring)."""
+    """The ranked states of a one-hole partial puzzle (see the module docstring).
+
+    >>> s = _demo_space()  # three cells, two flipping tokens
+    >>> s.n, s.k, s.size, s.local_states
+    (3, 2, 12, [('x', 'o'), ('o', 'x')])
+    >>> r = s.rank("xo..xo")
+    >>> s.unrank(s.step([r], s.move_names.index("01"))[0])
+    ('.', '.', 'o', 'x', 'x', 'o')
+    >>> s.step([r], s.move_names.index("10")).tolist()  # the hole is not at block 0
+    [-1]
+    """
 
     def __init__(self, partial: PartialPuzzle, blocks: Sequence[Sequence[int]]):
         puzzle = partial.puzzle

@@ -41,7 +41,13 @@ Step = Callable[[np.ndarray, int], np.ndarray]
 @dataclass
 class SearchResult:
     """The distance, one optimal word (move indices from start to goal), and how
-    many states each side had stored before the meeting level."""
+    many states each side had stored before the meeting level.
+
+    >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10
+    >>> result = search(7, 0, 2, ring, lambda s, m: ring(s, 1 - m))
+    >>> result.distance, result.moves, result.reached
+    (3, [0, 0, 0], (3, 3))
+    """
 
     distance: int
     moves: list[int]

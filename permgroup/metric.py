@@ -32,7 +32,15 @@ def _power_name(name: str, k: int, n: int) -> str:
 
 
 def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
-    """The moves that count as one step in ``metric``, by name, in array form."""
+    """The moves that count as one step in ``metric``, by name, in array form.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> hexagon = Puzzle("hexagon", 6, {"S": (1, 2, 3, 4, 5, 0)})
+    >>> list(metric_moves(hexagon, "htm"))
+    ['S', 'S2', 'S3', 'S4', "S'"]
+    >>> metric_moves(hexagon, ["S3"])
+    {'S3': (3, 4, 5, 0, 1, 2)}
+    """
     if isinstance(metric, str):
         if metric not in ("qtm", "htm"):
             raise ValueError(f"unknown metric {metric!r}: use 'qtm', 'htm' or a list of moves")

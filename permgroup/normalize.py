@@ -54,6 +54,13 @@ class Normalizer:
 
     ``rotation_at[y]`` is the symmetry that brings position ``y`` back to the
     anchor; ``None`` where ``y`` is outside the anchor's orbit.
+
+    >>> turn = (1, 2, 3, 0)
+    >>> n = Normalizer.from_puzzle(Puzzle("spin", 4, {"t": turn}, symmetries={"r": turn}))
+    >>> n.anchor, n.rotation_at[1]
+    (0, (3, 0, 1, 2))
+    >>> n.normalize((2, 3, 0, 1))  # a half turn is a rotation: its class is the identity's
+    (0, 1, 2, 3)
     """
 
     anchor: int

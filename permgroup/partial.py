@@ -38,6 +38,16 @@ class PartialPuzzle:
     """A puzzle and, for each of its moves, the guard that makes it legal.
 
     Every generator needs a guard (an empty guard means "always legal").
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> slide = Puzzle("slide", 2, {"L": (1, 0)})
+    >>> p = PartialPuzzle(slide, {"L": {0: "."}})
+    >>> p.move_names, p.legal("x.", "L"), p.legal(".x", "L")
+    (['L'], False, True)
+    >>> PartialPuzzle(slide, {})
+    Traceback (most recent call last):
+    ...
+    ValueError: slide: guards missing for ['L'], given for unknown moves []
     """
 
     puzzle: Puzzle

@@ -51,6 +51,14 @@ class Puzzle:
         ``"module:function"`` naming a function that draws a colouring as SVG
         text (for notebooks, :class:`permgroup.elements.State`).  Imported only
         when a state is displayed; not part of the definition or fingerprint.
+
+    >>> p = Puzzle("swap", 3, {"F": (1, 0, 2), "C": (1, 2, 0)}, solved="aab")
+    >>> p.move_array("C'"), p.generator_order("C"), p.group().order()
+    ((2, 0, 1), 3, 6)
+    >>> Puzzle("bad", 3, {"F": (0, 0, 1)})
+    Traceback (most recent call last):
+    ...
+    ValueError: bad: move 'F' is not a permutation of 3 points
     """
 
     name: str
