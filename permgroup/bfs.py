@@ -35,6 +35,17 @@ class FactorSpace:
 
     The rank is ``sum(digit_i * stride_i)`` with the last factor varying
     fastest; a move acts on each digit through that factor's table.
+
+    A three-cell ring times a two-sided flip: move 0 turns the ring, move 1 flips.
+
+    >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
+    ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
+    >>> s.size, s.strides, [d.tolist() for d in s.digits(np.arange(6))]
+    (6, [2, 1], [[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1]])
+    >>> s.step(np.array([0, 1]), 0).tolist(), s.step(np.array([0]), 1).tolist()
+    ([2, 3], [1])
+    >>> s.back_step(np.array([2]), 0).tolist(), s.dense_step(np.arange(6) == 0, 0).tolist()
+    ([0], [False, False, True, False, False, False])
     """
 
     def __init__(self, factors: Sequence[Factor]):
@@ -118,6 +129,22 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
     """Depth of every rank from the sources; ``UNSEEN`` where unreachable.
 
     ``progress(depth, count)`` is called after each level that reaches new states.
+
+    >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
+    ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
+    >>> bfs_depths(s.size, [0], s.n_moves, s.step, s.back_step,
+    ...            dense_step=s.dense_step).tolist()
+    [0, 1, 1, 2, 2, 3]
+    >>> levels = []
+    >>> bfs_depths(s.size, [0], s.n_moves, s.step, max_depth=1,
+    ...            progress=lambda depth, count: levels.append((depth, count))).tolist(), levels
+    ([0, 1, 1, 255, 255, 255], [(0, 1), (1, 2)])
+
+    A step of ``-1`` is an illegal move (here: the last cell has no successor):
+
+    >>> line = np.array([[1, 2, 3, -1]])
+    >>> bfs_depths(4, [0], 1, lambda ranks, m: line[m][ranks]).tolist()
+    [0, 1, 2, 3]
     """
     depths = np.full(size, UNSEEN, dtype=np.uint8)
     frontier: np.ndarray | None = np.unique(np.asarray(sources, dtype=np.int64))
@@ -153,7 +180,11 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
 
 
 def size_fits_int32(size: int) -> bool:
-    """Whether ranks below ``size`` fit a 32-bit signed integer."""
+    """Whether ranks below ``size`` fit a 32-bit signed integer.
+
+    >>> size_fits_int32(2**31 - 1), size_fits_int32(2**31)
+    (True, False)
+    """
     return size < 2**31
 
 
