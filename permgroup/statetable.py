@@ -59,7 +59,12 @@ def depth_distribution(depths: np.ndarray) -> list[int]:
 
 
 def reachable_count(depths: np.ndarray) -> int:
-    """How many entries of a depth array were reached."""
+    """How many entries of a depth array were reached.
+
+    >>> import numpy as np
+    >>> reachable_count(np.array([0, 1, UNSEEN, 2, UNSEEN], dtype=np.uint8))
+    3
+    """
     import numpy as np
 
     return int(np.count_nonzero(depths != UNSEEN))
@@ -81,7 +86,14 @@ def walk_down(depths: np.ndarray, start: np.ndarray, n_moves: int,
 def walk_down_by(depth_of: Callable[[np.ndarray], int], start: np.ndarray, n_moves: int,
           back_step: Callable[[np.ndarray, int], np.ndarray]) -> list[int]:
     """:func:`walk_down` for states that are not ranks (packed words, say):
-    ``depth_of(states)`` reads the depth of a one-element array of states."""
+    ``depth_of(states)`` reads the depth of a one-element array of states.
+
+    >>> import numpy as np
+    >>> depth = {0: 0, 1: 1, 2: 2, 3: 1}   # a 4-cycle, depths kept in a dict
+    >>> back = lambda r, m: (r - 1) % 4 if m == 0 else (r + 1) % 4
+    >>> walk_down_by(lambda here: depth[int(here[0])], np.array([3]), 2, back)
+    [1]
+    """
     depth = depth_of(start)
     if depth == UNSEEN:
         raise ValueError("the state is not reachable")
@@ -100,6 +112,16 @@ def walk_down_by(depth_of: Callable[[np.ndarray], int], start: np.ndarray, n_mov
 
 
 class Space(Protocol):  # pragma: no cover - a description, not code
+    """What a table needs of a state space (see the module docstring).
+
+    >>> from permgroup.holespace import _demo_space
+    >>> space = _demo_space()
+    >>> space.size, space.n_moves
+    (12, 4)
+    >>> space.step([4], 0).tolist(), space.back_step([1], 0).tolist()
+    ([1], [4])
+    """
+
     size: int
     n_moves: int
 
@@ -111,7 +133,14 @@ class Space(Protocol):  # pragma: no cover - a description, not code
 
 
 class DepthTable:
-    """What every depth table answers from its ``depths`` array alone."""
+    """What every depth table answers from its ``depths`` array alone.
+
+    >>> import numpy as np
+    >>> t = DepthTable()
+    >>> t.depths = np.array([0, 1, 2, UNSEEN, 1], dtype=np.uint8)
+    >>> t.distribution(), t.diameter, t.reachable
+    ([1, 2, 1], 2, 4)
+    """
 
     depths: np.ndarray
 
@@ -131,7 +160,17 @@ class DepthTable:
 
 
 class StateTable(DepthTable):
-    """BFS depths of every rank of ``space`` from ``sources``."""
+    """BFS depths of every rank of ``space`` from ``sources``.
+
+    >>> import numpy as np
+    >>> from permgroup.holespace import _demo_space
+    >>> space = _demo_space()
+    >>> depths = np.full(space.size, UNSEEN, dtype=np.uint8)
+    >>> depths[[4, 1, 10]] = [0, 1, 1]   # the BFS result from rank 4, by hand
+    >>> t = StateTable(space, [4], depths)
+    >>> t.depth(10), t.depth(0), [space.move_names[m] for m in t.path(10)]
+    (1, -1, ['21'])
+    """
 
     def __init__(self, space: Space, sources: Sequence[int], depths: np.ndarray):
         self.space = space
@@ -160,6 +199,14 @@ def build_state_table(space: Space, sources: Sequence[int],
     Only top-down steps are used: in a space where most ranks are unreachable
     (parity and other invariants), scanning the unvisited ranks bottom-up
     would mostly scan states that never come.
+
+    >>> from permgroup.holespace import _demo_space
+    >>> space = _demo_space()
+    >>> levels = []
+    >>> t = build_state_table(space, [space.rank("xo..xo")],
+    ...                       progress=lambda depth, count: levels.append((depth, count)))
+    >>> levels, t.sources, t.depth(space.rank("xoox.."))
+    ([(0, 1), (1, 2)], [4], 1)
     """
     from permgroup.bfs import bfs_depths
 
@@ -171,7 +218,15 @@ def build_state_table(space: Space, sources: Sequence[int],
 def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "depths"
                 ) -> tuple[Path, dict]:
     """The cache file and header key of a table of ``space`` from ``sources``
-    (``what`` tells derived tables apart)."""
+    (``what`` tells derived tables apart).
+
+    >>> import os, tempfile
+    >>> from permgroup.holespace import _demo_space
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path, key = table_cache(_demo_space(), [4], "tokens")
+    >>> path.name.startswith("tokens-depths-"), key["sources"], key["size"], path.exists()
+    (True, [4], 12, False)
+    """
     key = {"space": space.fingerprint(), "sources": sorted(int(s) for s in sources),
            "size": space.size, "table": what}
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
@@ -180,7 +235,19 @@ def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "d
 
 def load_state_table(space: Space, sources: Sequence[int], label: str,
                      progress: Progress | None = None, cache: bool = True) -> StateTable:
-    """The table from the cache if a valid file is there, else built and cached."""
+    """The table from the cache if a valid file is there, else built and cached.
+
+    >>> import os, tempfile
+    >>> from permgroup.holespace import _demo_space
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> space = _demo_space()
+    >>> built = load_state_table(space, [4], "tokens")   # built, then written
+    >>> table_cache(space, [4], "tokens")[0].exists()
+    True
+    >>> read = load_state_table(space, [4], "tokens")    # read back from the file
+    >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
+    ([1, 2], True)
+    """
     if cache:
         path, key = table_cache(space, sources, label)
         depths = load_array(path, key)
