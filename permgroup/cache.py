@@ -33,7 +33,14 @@ MAGIC = "permgroup-array-1"
 
 
 def cache_dir() -> Path:
-    """The cache folder (created if missing)."""
+    """The cache folder (created if missing).
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp() + "/new"
+    >>> folder = cache_dir()
+    >>> folder.is_dir(), folder.name
+    (True, 'new')
+    """
     folder = os.environ.get("PERMGROUP_CACHE")
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -44,7 +51,16 @@ def cache_dir() -> Path:
 
 
 def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
-    """Write ``array`` with ``key`` in its header, atomically."""
+    """Write ``array`` with ``key`` in its header, atomically.
+
+    >>> import numpy as np, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "sub" / "x.bin"  # folders are created
+    >>> save_array(path, {"key": "demo"}, np.array([[1, 2], [3, 4]], dtype=np.int32))
+    >>> line, data = path.read_bytes().split(b"\\n", 1)
+    >>> header = json.loads(line)
+    >>> header["magic"], header["key"], header["shape"], header["dtype"], len(data)
+    ('permgroup-array-1', 'demo', [2, 2], '<i4', 16)
+    """
     import numpy as np
 
     array = np.ascontiguousarray(array)
@@ -66,7 +82,23 @@ def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
 
 def load_array(path: str | os.PathLike, key: dict) -> np.ndarray | None:
     """The array stored at ``path`` if its header carries ``key`` and the data
-    checks out; ``None`` (with a warning when a file was there) otherwise."""
+    checks out; ``None`` (with a warning when a file was there) otherwise.
+
+    >>> import numpy as np, tempfile, warnings
+    >>> path = Path(tempfile.mkdtemp()) / "x.bin"
+    >>> load_array(path, {"key": "demo"}) is None  # no file: no warning
+    True
+    >>> save_array(path, {"key": "demo"}, np.array([[1, 2], [3, 4]], dtype=np.int32))
+    >>> load_array(path, {"key": "demo"}).tolist()
+    [[1, 2], [3, 4]]
+    >>> with open(path, "r+b") as f:  # damage the last byte
+    ...     _ = f.seek(-1, 2)
+    ...     _ = f.write(b"\\xff")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(load_array(path, {"key": "demo"}), caught[0].message)  # doctest: +ELLIPSIS
+    None ignoring cache file .../x.bin: checksum mismatch; it will be rebuilt
+    """
     import numpy as np
 
     loaded = load_bytes(path, key)
@@ -78,7 +110,15 @@ def load_array(path: str | os.PathLike, key: dict) -> np.ndarray | None:
 
 def load_bytes(path: str | os.PathLike, key: dict) -> tuple[dict, bytes] | None:
     """The header and raw data of a checked cache file, without numpy (a process
-    that only looks entries up need not pay for importing it)."""
+    that only looks entries up need not pay for importing it).
+
+    >>> import numpy as np, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "x.bin"
+    >>> save_array(path, {"key": "demo"}, np.arange(3, dtype=np.uint8))
+    >>> header, data = load_bytes(path, {"key": "demo"})
+    >>> header["shape"], header["dtype"], data
+    ([3], '|u1', b'\\x00\\x01\\x02')
+    """
     path = Path(path)
     try:
         with open(path, "rb") as f:
