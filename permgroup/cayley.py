@@ -51,7 +51,16 @@ RowStep = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 class RowGraph:
     """The BFS result in arrays: node ``i`` is ``rows[i]`` at ``depths[i]``;
     edge ``e`` goes from node ``sources[e]`` to ``targets[e]`` by move
-    ``move_names[moves[e]]``."""
+    ``move_names[moves[e]]``.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> b = ball(Puzzle("c3", 3, {"t": (1, 2, 0)}))  # a RowGraph
+    >>> b.rows.tolist(), b.depths.tolist(), b.move_names
+    ([[0, 1, 2], [1, 2, 0], [2, 0, 1]], [0, 1, 1], ['t', "t'"])
+    >>> [(s, t, b.move_names[m]) for s, t, m
+    ...  in zip(b.sources.tolist(), b.targets.tolist(), b.moves.tolist())][:3]
+    [(0, 1, 't'), (0, 2, "t'"), (1, 2, 't')]
+    """
 
     rows: np.ndarray
     depths: np.ndarray
