@@ -66,7 +66,21 @@ def nibbles_at(packed: np.ndarray, index: np.ndarray) -> np.ndarray:
 
 class PatternDatabase:
     """The 4-bit distance table of the projection onto digits ``which``;
-    calling it on states (columns of digits) gives their lower bounds."""
+    calling it on states (columns of digits) gives their lower bounds.
+
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles
+    >>> t = from_cycles([(0, 1, 2, 3)], 4)
+    >>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
+    >>> pdb.name, pdb.size
+    ('cell permutation', 24)
+    >>> pdb(space.of_elements([t, from_cycles([(0, 2), (1, 3)], 4)])).tolist()
+    [1, 2]
+    """
 
     def __init__(self, space: DigitSpace, which: Sequence[int], packed: np.ndarray):
         self.space = space
@@ -96,7 +110,22 @@ class PatternDatabase:
 def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,
                            progress: Callable[[int, int], None] | None = None
                            ) -> PatternDatabase:
-    """BFS over the projection from the projected goals (columns of digits)."""
+    """BFS over the projection from the projected goals (columns of digits).
+
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles
+    >>> t = from_cycles([(0, 1, 2, 3)], 4)
+    >>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> half = from_cycles([(0, 2), (1, 3)], 4)
+    >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4)), half]))
+    >>> pdb.distribution()  # two goals: every rotation is within one move
+    [2, 2]
+    >>> int((nibbles_at(pdb.packed, np.arange(pdb.size)) == UNREACHED).sum())
+    20
+    """
     projection = space.projection(which)
     sources = np.unique(space.project(goals, which))
     depths = bfs_depths(projection.size, sources, projection.n_moves, projection.step,
@@ -112,7 +141,25 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
                           progress: Callable[[int, int], None] | None = None,
                           cache: bool = True) -> PatternDatabase:
     """The pattern database from the cache when its file checks out, else built
-    and cached.  ``key`` identifies the puzzle, metric and goal."""
+    and cached.  ``key`` identifies the puzzle, metric and goal.
+
+    >>> import os, tempfile
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles
+    >>> t = from_cycles([(0, 1, 2, 3)], 4)
+    >>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> os.environ["PERMGROUP_CACHE"] = folder = tempfile.mkdtemp()
+    >>> goal = space.of_elements([tuple(range(4))])
+    >>> built = load_pattern_database(space, [0], goal, {"puzzle": "square"}, "square")
+    >>> [name.split("-")[:2] for name in os.listdir(folder)]
+    [['square', 'pattern']]
+    >>> read = load_pattern_database(space, [0], goal, {"puzzle": "square"}, "square")
+    >>> read.distribution(), read.packed.tolist() == built.packed.tolist()
+    ([1, 2, 1], True)
+    """
     which = list(which)
     key = dict(key, kind="pattern database", digits=[space.factors[i].name for i in which],
                sizes=[space.sizes[i] for i in which])
