@@ -122,7 +122,24 @@ class MovePruning:
 @dataclass
 class SearchStats:
     """What a search did: nodes generated per bound (IDA*) or level (meet in
-    the middle), and ball look-ups."""
+    the middle), and ball look-ups.
+
+    >>> from permgroup.ball import build_ball
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles, power
+    >>> t = from_cycles([tuple(range(8))], 8)
+    >>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
+    >>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> goal = space.of_elements([tuple(range(8))])
+    >>> ball = build_ball(space, goal, radius=1)
+    >>> stats = SearchStats()
+    >>> ida_star(space, space.of_elements([power(t, 3)]), ball, max_depth=4, stats=stats)
+    [1, 1, 1]
+    >>> stats  # bound 2 fails after 2 nodes, bound 3 succeeds
+    SearchStats(generated=[2, 6], lookups=6)
+    """
 
     generated: list[int] = field(default_factory=list)
     lookups: int = 0
@@ -135,6 +152,21 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
 
     Breadth-first levels from the start, deduplicated by key, each looked up
     in the ball; see the module docstring.
+
+    >>> from permgroup.ball import build_ball
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles, power
+    >>> t = from_cycles([tuple(range(8))], 8)
+    >>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
+    >>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> goal = space.of_elements([tuple(range(8))])
+    >>> ball = build_ball(space, goal, radius=1)
+    >>> meet_in_the_middle(space, space.of_elements([power(t, 5)]), ball, max_depth=3)
+    [0, 0, 0]
+    >>> meet_in_the_middle(space, space.of_elements([power(t, 4)]), ball, max_depth=3) is None
+    True
     """
     stats = stats if stats is not None else SearchStats()
     level_states = start
@@ -180,6 +212,25 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
 
     Iterative deepening, depth first over batches of at most ``batch`` states;
     see the module docstring.  ``bounds`` are admissible lower bounds.
+
+    >>> from permgroup.ball import build_ball
+    >>> from permgroup.coordinates import PieceCoordinate
+    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.perm import from_cycles, power
+    >>> t = from_cycles([tuple(range(8))], 8)
+    >>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
+    >>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> goal = space.of_elements([tuple(range(8))])
+    >>> ball = build_ball(space, goal, radius=1)
+    >>> from permgroup.pattern import build_pattern_database
+    >>> pdb = build_pattern_database(space, [0], goal)
+    >>> start = space.of_elements([power(t, 4)])
+    >>> ida_star(space, start, ball, max_depth=4, bounds=[pdb],
+    ...          pruning=MovePruning.of(list(moves.values())))
+    [0, 0, 0, 0]
+    >>> ida_star(space, start, ball, max_depth=3) is None
+    True
     """
     stats = stats if stats is not None else SearchStats()
     d0 = int(ball.depth(space, start)[0])
