@@ -48,6 +48,15 @@ class CayleyModel:
 
     ``moves`` are the metric's moves in normalized form (duplicates removed),
     in the order of ``move_names``; ``ranking`` ranks normalized elements.
+
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> model = CayleyModel.of(gear, "htm")  # G2 is G', so one name goes
+    >>> model.move_names, model.moves
+    (['G', "G'"], [(1, 2, 0, 4, 5, 3), (2, 0, 1, 5, 3, 4)])
+    >>> model.cache_path().name.startswith("gear-htm-a0-")
+    True
     """
 
     puzzle: Puzzle
@@ -96,6 +105,19 @@ class CayleyTable(DepthTable):
     ``depths`` may be given as raw bytes (a table read from the cache by a
     process that only looks entries up); it is viewed as a numpy array the
     first time array work needs it, so such a process never imports numpy.
+
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> model = CayleyModel.of(gear)
+    >>> identity = model.ranking.rank(tuple(range(6)))
+    >>> entries = bytearray([255]) * model.ranking.size   # only the identity known
+    >>> entries[identity] = 0
+    >>> table = CayleyTable(model, bytes(entries))
+    >>> table.depth(tuple(range(6))), table.depth(cyc), table.reachable
+    (0, -1, 1)
+    >>> build_table(gear).solve(cyc, tuple(range(6)))
+    ["G'"]
     """
 
     def __init__(self, model: CayleyModel, depths: np.ndarray | bytes):
@@ -154,7 +176,15 @@ class CayleyTable(DepthTable):
 
 def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
                 anchor: int | None = None) -> CayleyTable:
-    """Build the table by breadth-first search from the identity (no cache)."""
+    """Build the table by breadth-first search from the identity (no cache).
+
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> t = build_table(gear, ["G"])  # one way round only
+    >>> t.distribution(), t.depth(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
+    ([1, 1, 1], 2)
+    """
     from permgroup.bfs import FactorSpace, bfs_depths
 
     model = CayleyModel.of(puzzle, metric, anchor)
@@ -169,7 +199,20 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
 
 def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
                anchor: int | None = None, cache: bool = True) -> CayleyTable:
-    """The table from the cache if a valid file is there, else built and cached."""
+    """The table from the cache if a valid file is there, else built and cached.
+
+    >>> import os, tempfile
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> built = load_table(gear)                  # built, then written
+    >>> CayleyModel.of(gear).cache_path().exists()
+    True
+    >>> read = load_table(gear)                   # read back from the file
+    >>> read.distribution() == built.distribution(), read.distance(cyc, tuple(range(6)))
+    (True, 1)
+    """
     model = CayleyModel.of(puzzle, metric, anchor)
     if cache:
         path = model.cache_path()
@@ -183,7 +226,12 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
 
 
 def print_progress(stream=sys.stderr) -> Progress:
-    """A progress callback writing one line per BFS level to ``stream``."""
+    """A progress callback writing one line per BFS level to ``stream``.
+
+    >>> report = print_progress(sys.stdout)
+    >>> report(3, 1234)  # doctest: +ELLIPSIS
+      depth  3:        1,234 states  (... s)
+    """
     start = time.perf_counter()
 
     def report(depth: int, count: int) -> None:
