@@ -37,6 +37,22 @@ def _read_input(path: str | None) -> str:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    """``permgroup solve``: answer the contest input in ``args.file`` (stdin when
+    it is ``None`` or ``"-"``) in ``args.format``, on stdout.
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path = os.path.join(tempfile.mkdtemp(), "in.txt")
+    >>> with open(path, "w") as f:  # a 4x4 board one shift from solved
+    ...     _ = f.write("GRRR\\nBGGG\\nYBBB\\nRYYY\\n")
+    >>> cmd_solve(argparse.Namespace(format="rubiksrevenge", file=path, max_depth=None))
+    1
+    0
+    >>> cmd_solve(argparse.Namespace(format="rubiksrevenge", file=path, max_depth=3))
+    Traceback (most recent call last):
+    ...
+    SystemExit: permgroup: format rubiksrevenge takes no --max-depth
+    """
     from puzzles.formats import FORMATS
 
     module = _module(FORMATS, args.format, "format")
@@ -55,6 +71,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
+    """``permgroup table``: build or load the distance table of ``args.puzzle``
+    in ``args.metric`` and print its distribution, one ``depth<TAB>count`` line
+    per depth (progress on stderr).  Names are checked against
+    :data:`puzzles.PUZZLES` first:
+
+    >>> cmd_table(argparse.Namespace(puzzle="megaminx", metric="qtm"))
+    Traceback (most recent call last):
+    ...
+    SystemExit: permgroup: unknown puzzle 'megaminx'; choose from minicube, cube3, rubiksrevenge, torus, cubic-eight, poj3131
+    """
     from permgroup.table import print_progress
     from puzzles import PUZZLES
 
@@ -74,6 +100,14 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 def cmd_order(args: argparse.Namespace) -> int:
+    """``permgroup order``: the order of the puzzle's group (sympy), and the
+    order up to whole-puzzle symmetry when the symmetries lie in the group.
+
+    >>> cmd_order(argparse.Namespace(puzzle="minicube"))
+    order: 88179840
+    order up to whole-puzzle symmetry: 3674160 (symmetry group of order 24)
+    0
+    """
     from puzzles import PUZZLES
 
     module = _module(PUZZLES, args.puzzle, "puzzle")
@@ -93,6 +127,12 @@ def cmd_order(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    """The argument parser; each subcommand sets ``run`` to its function.
+
+    >>> args = parser().parse_args(["table", "cube3"])
+    >>> args.puzzle, args.metric, args.run is cmd_table
+    ('cube3', 'qtm', True)
+    """
     p = argparse.ArgumentParser(prog="permgroup", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("solve", help="answer a contest input")
@@ -111,6 +151,15 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line (``sys.argv[1:]`` without ``argv``); the exit status.
+
+    >>> main(["order", "minicube"])
+    order: 88179840
+    order up to whole-puzzle symmetry: 3674160 (symmetry group of order 24)
+    0
+    >>> main(["solve", "uva11007", "/nonexistent/input.txt"])  # message on stderr
+    2
+    """
     args = parser().parse_args(argv)
     try:
         return args.run(args)
