@@ -73,7 +73,14 @@ def _piece_name(piece: Sequence[int]) -> str:
 
 class Scheme:
     """The face colours of a solved cube (read off the centres), and for every
-    colour tuple a piece can show, which piece it is and how it is turned."""
+    colour tuple a piece can show, which piece it is and how it is turned.
+
+    >>> s = Scheme("WRGYOB")  # white up, red right, green front, ...
+    >>> s.solved[:12], len(s.piece_of)  # 8 corners x 3 twists + 12 edges x 2 flips
+    ('WWWWWWWWWRRR', 48)
+    >>> s.element(facelets(PUZZLE.move_array("U"), "WRGYOB")) == PUZZLE.move_array("U")
+    True
+    """
 
     def __init__(self, face_colours: str):
         self.face_colours = face_colours
@@ -141,7 +148,18 @@ class Scheme:
 
 def check_colouring(state: str, what: str = "cube") -> None:
     """Raise :class:`InputError` unless ``state`` has 54 stickers, six colours nine
-    times each, and six different centres."""
+    times each, and six different centres.
+
+    >>> check_colouring(SOLVED)  # fine: returns None
+    >>> check_colouring(SOLVED[:53])
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: cube: expected 54 stickers, got 53
+    >>> check_colouring(SOLVED.replace("U", "R", 1), "case 2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: case 2: every colour must appear 9 times (six colours); ...
+    """
     if len(state) != 54:
         raise InputError(f"{what}: expected 54 stickers, got {len(state)}")
     counts: dict[str, int] = {}
@@ -160,7 +178,11 @@ def check_colouring(state: str, what: str = "cube") -> None:
 
 @lru_cache(maxsize=64)
 def scheme(face_colours: str) -> Scheme:
-    """The (cached) scheme with these centre colours, in URFDLB order."""
+    """The (cached) scheme with these centre colours, in URFDLB order.
+
+    >>> scheme("WRGYOB") is scheme("WRGYOB"), scheme(FACES).solved == SOLVED
+    (True, True)
+    """
     return Scheme(face_colours)
 
 
@@ -223,6 +245,17 @@ def slot_forms(codes: np.ndarray, whats: Sequence[str]) -> dict[str, tuple[np.nd
     ``codes`` has one row of 54 character codes per cube (URFDLB order).  A row
     that fails any check is read again by :func:`element`, which raises the
     error naming what is wrong (``whats[i]`` says where the cube came from).
+
+    >>> import numpy as np
+    >>> codes = np.array([[ord(c) for c in apply_moves(SOLVED, "U")]])
+    >>> at, tw = slot_forms(codes, ["cube 1"])["corner"]
+    >>> at.tolist(), tw.tolist()  # U cycles the four U corners, twisting none
+    ([[2, 0, 3, 1, 4, 5, 6, 7]], [[0, 0, 0, 0, 0, 0, 0, 0]])
+    >>> flipped = SOLVED[:7] + "F" + SOLVED[8:19] + "U" + SOLVED[20:]  # the UF edge flipped
+    >>> slot_forms(np.array([[ord(c) for c in flipped]]), ["cube 2"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.UnreachableError: cube 2: not a position of the cube: ... (a flipped edge)
     """
     codes = np.asarray(codes)
     n = len(codes)
@@ -263,7 +296,13 @@ def _parities(at: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def moves(metric: str = "qtm") -> dict[str, Perm]:
-    """The metric's moves by name (``"U"``, ``"U'"``, and ``"U2"`` in HTM)."""
+    """The metric's moves by name (``"U"``, ``"U'"``, and ``"U2"`` in HTM).
+
+    >>> list(moves())
+    ['U', "U'", 'R', "R'", 'F', "F'", 'D', "D'", 'L', "L'", 'B', "B'"]
+    >>> len(moves("htm")), moves()["U"] == PUZZLE.move_array("U")
+    (18, True)
+    """
     return metric_moves(PUZZLE, metric)
 
 
@@ -272,7 +311,12 @@ def search_space(metric: str = "qtm") -> DigitSpace:
     """Positions as six digits: the places of edges 0-3, 4-7 and 8-10 (edge 11
     goes where the others are not), the edge flips, the corner twists and the
     corner permutation.  The first five pack into one 62-bit word, the corner
-    permutation into a second word."""
+    permutation into a second word.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> search_space().sizes  # cached per metric (and on disk)
+    [11880, 11880, 1320, 2048, 2187, 40320]
+    """
     named = moves(metric)
     corners = PieceCoordinate.from_moves("corner", CORNERS, named)
     edges = PieceCoordinate.from_moves("edge", EDGES, named)
@@ -283,7 +327,13 @@ def search_space(metric: str = "qtm") -> DigitSpace:
 
 
 def digits(elements: Sequence[Perm], metric: str = "qtm") -> np.ndarray:
-    """The ``(6, N)`` digits of elements in :func:`search_space`."""
+    """The ``(6, N)`` digits of elements in :func:`search_space`.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> d = digits([tuple(range(54)), PUZZLE.move_array("U")])
+    >>> d.shape, d[:, 1].tolist()  # U moves edges 0-3 and the corners, flips and twists nothing
+    ((6, 2), [1989, 4360, 968, 0, 0, 10200])
+    """
     return search_space(metric).of_elements(elements)
 
 
@@ -297,7 +347,13 @@ _BALLS: dict[tuple[str, int], Ball] = {}
 
 
 def ball(radius: int, metric: str = "qtm", progress=None) -> Ball:
-    """Every position within ``radius`` moves of solved (cached on disk)."""
+    """Every position within ``radius`` moves of solved (cached on disk).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> b = ball(2)
+    >>> b.radius, b.distribution()
+    (2, [1, 12, 114])
+    """
     if (metric, radius) not in _BALLS:
         goal = digits([tuple(range(54))], metric)
         _BALLS[metric, radius] = load_ball(search_space(metric), goal, radius,
@@ -308,13 +364,22 @@ def ball(radius: int, metric: str = "qtm", progress=None) -> Ball:
 def table(metric: str = "qtm", progress=None) -> Ball:
     """The positions within a few moves (``TABLE_RADIUS``): a full table of the
     3x3x3 is out of reach, so ``permgroup table cube3`` prints the start of the
-    distribution (1, 12, 114, 1068, 10011, 93840 in quarter turns)."""
+    distribution (1, 12, 114, 1068, 10011, 93840 in quarter turns).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> table().distribution()
+    [1, 12, 114, 1068, 10011, 93840]
+    """
     return ball(TABLE_RADIUS[metric], metric, progress)
 
 
 @lru_cache(maxsize=None)
 def pruning(metric: str = "qtm"):
-    """Which move may follow which (:class:`permgroup.search.MovePruning`)."""
+    """Which move may follow which (:class:`permgroup.search.MovePruning`).
+
+    >>> pruning().count_sequences(3)  # canonical quarter-turn sequences of length 0..3
+    [1, 12, 114, 1068]
+    """
     from permgroup.search import MovePruning
 
     return MovePruning.of(list(moves(metric).values()))
@@ -323,13 +388,27 @@ def pruning(metric: str = "qtm"):
 def solve_elements(elements: Sequence[Perm], max_depth: int, metric: str = "qtm",
                    progress=None) -> list[list[str] | None]:
     """An optimal word for each element, ``None`` where more than ``max_depth``
-    moves are needed."""
+    moves are needed.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> cubes = [apply_moves(SOLVED, "R U"), SOLVED, apply_moves(SOLVED, "R U F D")]
+    >>> solve_elements([element(c) for c in cubes], max_depth=3)
+    [["U'", "R'"], [], None]
+    """
     return solve_digits(digits(elements, metric), max_depth, metric, progress)
 
 
 def corner_database(metric: str = "qtm", progress=None):
     """The corners' pattern database (8!·3^7 = 88,179,840 entries, 4 bits
-    each; built once in about 20 s and cached)."""
+    each; built once in about 20 s and cached).
+
+    The corner digits it covers (the database itself is too big to build here):
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> sizes = {f.name: f.size for f in search_space().factors if f.name.startswith("corner")}
+    >>> sizes, sizes["corner twist"] * sizes["corner permutation"]
+    ({'corner twist': 2187, 'corner permutation': 40320}, 88179840)
+    """
     from permgroup.pattern import load_pattern_database
 
     if metric not in _CORNER_DATABASES:
@@ -354,6 +433,10 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     answered by walking it (all together); the others by IDA* towards that
     ball, pruned by the corner pattern database when the search goes more than
     ``PATTERN_FROM`` moves past the ball.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> solve_digits(digits([element(apply_moves(SOLVED, "F"))]), max_depth=2)
+    [["F'"]]
     """
     from permgroup.search import ida_star
 
@@ -377,11 +460,25 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
 def solve(state: str, max_depth: int = 14, metric: str = "qtm") -> list[str] | None:
     """An optimal list of turns solving ``state``, or ``None`` if it needs more
     than ``max_depth``.  The search time grows about ninefold per quarter turn:
-    14 takes a fraction of a second, 16 a few seconds, 18 minutes."""
+    14 takes a fraction of a second, 16 a few seconds, 18 minutes.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> solve(apply_moves(SOLVED, "F2"), max_depth=3)
+    ['F', 'F']
+    >>> recoloured = "".join(c * 9 for c in "WRGYOB")  # any six colours
+    >>> solve(apply_moves(recoloured, "R'"), 2)
+    ['R']
+    """
     return solve_elements([element(state)], max_depth, metric)[0]
 
 
 def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
-    """The least number of turns solving ``state`` (``-1`` beyond ``max_depth``)."""
+    """The least number of turns solving ``state`` (``-1`` beyond ``max_depth``).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> scrambled = apply_moves(SOLVED, "R U F")
+    >>> distance(scrambled, max_depth=3), distance(scrambled, max_depth=2)
+    (3, -1)
+    """
     word = solve(state, max_depth, metric)
     return -1 if word is None else len(word)
