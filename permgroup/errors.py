@@ -11,10 +11,27 @@ class InputError(ValueError):
     ``answered`` holds the output for the part of the input read before the
     fault, for formats that answer the complete cases first; the command line
     prints it to stdout before the message.
+
+    >>> error = InputError("line 3: expected 4 letters")
+    >>> error.answered = "1\\n"  # the answer to the case before line 3
+    >>> isinstance(error, ValueError), str(error), error.answered
+    (True, 'line 3: expected 4 letters', '1\\n')
     """
 
     answered: str = ""
 
 
 class UnreachableError(InputError):
-    """A well-formed state that no sequence of moves reaches (the invariant is named)."""
+    """A well-formed state that no sequence of moves reaches (the invariant is named).
+
+    Turning a four-bead necklace never separates its two ``a`` beads:
+
+    >>> from permgroup.colouring_table import search_distance
+    >>> from permgroup.multiset import ColouringSpace
+    >>> necklace = ColouringSpace("aabb", {"turn": (1, 2, 3, 0)})
+    >>> try:
+    ...     search_distance(necklace, "abab", "aabb")
+    ... except InputError as exc:  # caught as bad input, like any other
+    ...     print(type(exc).__name__, exc)
+    UnreachableError no sequence of moves joins the two colourings
+    """
