@@ -92,14 +92,28 @@ def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict |
 
 
 def cache_key(puzzle: Puzzle, metric: Metric) -> dict:
-    """What a cached colouring table must have been built for."""
+    """What a cached colouring table must have been built for.
+
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> key = cache_key(p, "qtm")
+    >>> key["puzzle"] == p.fingerprint(), key["metric"], key["size"], key["states"]
+    (True, 'qtm', 20, 'colourings')
+    """
     _, counts = palette_and_counts(puzzle.solved)
     return {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric),
             "size": multinomial(counts), "states": "colourings"}
 
 
 def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
-    """Where the colouring table of ``puzzle`` in ``metric`` is cached."""
+    """Where the colouring table of ``puzzle`` in ``metric`` is cached.
+
+    >>> import tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> path = cache_path(p, "htm")
+    >>> path.name, path.parent == cache_dir()
+    ('necklace-htm-51cf5b55a093e321.colourings', True)
+    """
     label = metric_label(metric).replace("'", "i").replace(",", "-")
     if len(label) > 40:
         label = "custom"
@@ -108,7 +122,18 @@ def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
 
 def cached_bytes(puzzle: Puzzle, metric: Metric = "qtm") -> bytes | None:
     """The depths of the cached table, checked whole (header, length, CRC-32),
-    or ``None`` if it is not cached."""
+    or ``None`` if it is not cached.
+
+    >>> import tempfile
+    >>> from permgroup.colouring_table import load_colouring_table
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> cached_bytes(p) is None
+    True
+    >>> _ = load_colouring_table(p)  # builds and caches the 20 depths
+    >>> list(cached_bytes(p)[:4])  # ranks 0-3: aaabbb, aababb, aabbab, aabbba
+    [0, 255, 255, 1]
+    """
     key = cache_key(puzzle, metric)
     loaded = load_bytes(cache_path(puzzle, metric), key)
     if loaded is None or loaded[0].get("shape") != [key["size"]]:
@@ -124,6 +149,22 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     a table built for another definition, or cut short, is refused.  The CRC-32
     is checked when the whole table is loaded (:func:`cached_bytes`); checking it
     here would mean reading 63 MB to answer one question.
+
+    >>> import tempfile
+    >>> from permgroup.colouring_table import load_colouring_table
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> cached_entry(p, "qtm", 19) is None  # nothing cached yet
+    True
+    >>> _ = load_colouring_table(p)
+    >>> cached_entry(p, "qtm", 0), cached_entry(p, "qtm", 19)  # aaabbb, bbbaaa
+    (0, 3)
+    >>> with open(cache_path(p), "r+b") as f:  # cut off the last entry
+    ...     _ = f.truncate(f.seek(0, os.SEEK_END) - 1)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(cached_entry(p, "qtm", 0), str(caught[0].message).endswith("truncated"))
+    None True
     """
     path = cache_path(puzzle, metric)
     key = cache_key(puzzle, metric)
@@ -158,7 +199,20 @@ def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
                     b: Sequence[Hashable]) -> int | None:
     """Moves from colouring ``a`` to ``b`` read from the cached table, when there
     is one and ``b`` is the solved colouring up to renaming colours; ``None``
-    otherwise (the caller then searches).  ``-1`` if unreachable."""
+    otherwise (the caller then searches).  ``-1`` if unreachable.
+
+    >>> import tempfile
+    >>> from permgroup.colouring_table import load_colouring_table
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> _ = load_colouring_table(p)
+    >>> [cached_distance(p, "qtm", a, b) for a, b in [("baaabb", "aaabbb"), ("yxxxyy", "xxxyyy")]]
+    [1, 1]
+    >>> cached_distance(p, "qtm", "aababb", "aaabbb")  # a turn keeps the a's together
+    -1
+    >>> cached_distance(p, "qtm", "ababab", "bababa") is None  # target not the source
+    True
+    """
     renaming = source_renaming(b, puzzle.solved)
     if renaming is None:
         return None
