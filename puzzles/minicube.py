@@ -48,7 +48,13 @@ _TABLES: dict[str, CayleyTable] = {}
 
 
 def table(metric: str = "qtm", progress=None) -> CayleyTable:
-    """The distance table (loaded from the cache, or built and cached)."""
+    """The distance table (loaded from the cache, or built and cached).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> t = table()  # about half a second to build, then cached
+    >>> t.diameter, t.distribution()[:5]
+    (14, [1, 6, 27, 120, 534])
+    """
     if metric not in _TABLES:
         _TABLES[metric] = load_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
     return _TABLES[metric]
@@ -62,6 +68,12 @@ class Scheme:
     Knows, for every corner colour triple read clockwise, the home corner and
     its twist, so that a colouring turns into a group element quickly.
     Build one with :func:`scheme` (cached) or :meth:`infer`.
+
+    >>> s = Scheme({"U": "W", "R": "R", "F": "G", "D": "Y", "L": "O", "B": "B"})
+    >>> s.solved, len(s.corner_of)  # 8 corners x 3 twists
+    ('WWWWRRRRGGGGYYYYOOOOBBBB', 24)
+    >>> s.element(apply_moves(s.solved, "U")) == PUZZLE.move_array("U")
+    True
     """
 
     def __init__(self, face_colours: dict[str, str]):
@@ -137,7 +149,13 @@ class Scheme:
 
 @lru_cache(maxsize=64)
 def scheme(face_colours: tuple[str, ...]) -> Scheme:
-    """The scheme with these colours on the URFDLB faces (cached)."""
+    """The scheme with these colours on the URFDLB faces (cached).
+
+    >>> scheme(tuple("WRGYOB")) is scheme(tuple("WRGYOB"))
+    True
+    >>> scheme(tuple("WRGYOB")).solved
+    'WWWWRRRRGGGGYYYYOOOOBBBB'
+    """
     return Scheme(dict(zip(FACES, face_colours)))
 
 
@@ -173,7 +191,14 @@ def _never_together_elsewhere(triples: list[set[str]], k: int, x: str, y: str) -
 
 
 def check_colouring(state: str, what: str = "cube") -> None:
-    """Raise :class:`InputError` unless ``state`` is 24 stickers, 6 colours x 4."""
+    """Raise :class:`InputError` unless ``state`` is 24 stickers, 6 colours x 4.
+
+    >>> check_colouring("UUUURRRRFFFFDDDDLLLLBBBB")  # fine: returns None
+    >>> check_colouring("UUUURRRRFFFFDDDDLLLLBBBU", "case 3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: case 3: expected six colours four times each, got Bx3, ..., Ux5
+    """
     if len(state) != 24:
         raise InputError(f"{what}: expected 24 stickers, got {len(state)}")
     counts = {c: state.count(c) for c in set(state)}
@@ -195,6 +220,16 @@ def element(state: str, scheme: Scheme | None = None, what: str = "cube") -> Per
 
     Raises :class:`UnreachableError` for a colouring no sequence of turns
     reaches (a twisted corner).
+
+    >>> solved = "UUUURRRRFFFFDDDDLLLLBBBB"
+    >>> element(solved) == tuple(range(24))
+    True
+    >>> element(apply_moves(solved, "U")) == PUZZLE.move_array("U")
+    True
+    >>> element("BUUURRRRFFFFDDDDULLLBLBB")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.UnreachableError: cube: unreachable position: ... — a twisted corner
     """
     scheme = scheme or Scheme.infer(state, what)
     return _normalized(scheme.element(state, what), what)
@@ -214,14 +249,29 @@ def _normalized(raw: Perm, what: str) -> Perm:
 
 @lru_cache(maxsize=None)
 def table_model():
-    """The ranking and normalization of the mini cube (no table needed)."""
+    """The ranking and normalization of the mini cube (no table needed).
+
+    >>> model = table_model()
+    >>> model.ranking.size, model.move_names  # D, L, B are these up to a rotation
+    (3674160, ['U', "U'", 'R', "R'", 'F', "F'"])
+    """
     from permgroup.table import CayleyModel
 
     return CayleyModel.of(PUZZLE, "qtm", anchor=ANCHOR)
 
 
 def pair_elements(a: str, b: str) -> tuple[Perm, Perm]:
-    """Normalized elements of two cubes, both read in the colour scheme of the first."""
+    """Normalized elements of two cubes, both read in the colour scheme of the first.
+
+    >>> solved = "UUUURRRRFFFFDDDDLLLLBBBB"
+    >>> p, q = pair_elements(solved, apply_moves(solved, "R"))
+    >>> p == tuple(range(24)), q == PUZZLE.move_array("R")
+    (True, True)
+    >>> pair_elements(solved, "WWWWRRRRGGGGYYYYOOOOBBBB")
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: the two cubes use different colours
+    """
     scheme = Scheme.infer(a, "first cube")
     check_colouring(b, "second cube")
     if set(a) != set(b):
@@ -252,6 +302,11 @@ def solve(a: str, b: str, metric: Metric = "qtm") -> list[str]:
     """An optimal list of turns (``"R"``, ``"U'"``, ``"F2"``) taking ``a`` to ``b``.
 
     Applied to ``a`` with :func:`apply_moves`, it gives ``b`` up to orientation.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> solved = "UUUURRRRFFFFDDDDLLLLBBBB"
+    >>> solve(solved, apply_moves(solved, "R U R'"))
+    ['R', 'U', "R'"]
     """
     p, q = pair_elements(a, b)
     return table(metric).solve(p, q)
@@ -269,7 +324,15 @@ def apply_moves(state: str, moves: str | Sequence[str]) -> str:
 
 
 def same_state(a: str, b: str) -> bool:
-    """Whether two facelet strings are the same cube up to orientation."""
+    """Whether two facelet strings are the same cube up to orientation.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> from permgroup.perm import act
+    >>> solved = "UUUURRRRFFFFDDDDLLLLBBBB"
+    >>> turned = "".join(act(solved, GEOMETRY.rotation("U")))  # the whole cube turned
+    >>> turned, same_state(solved, turned), same_state(solved, apply_moves(solved, "R"))
+    ('UUUUBBBBRRRRDDDDFFFFLLLL', True, False)
+    """
     return distance(a, b) == 0
 
 
