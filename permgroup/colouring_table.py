@@ -48,7 +48,14 @@ THREADS = min(2, os.cpu_count() or 1)
 
 
 def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
-    """The colourings of the puzzle's solved state, moved by the metric's moves."""
+    """The colourings of the puzzle's solved state, moved by the metric's moves.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> s = colouring_space(p)
+    >>> s.size, s.move_names, s.decode(s.solved)
+    (20, ['turn', "turn'"], ('a', 'a', 'a', 'b', 'b', 'b'))
+    """
     moves = metric_moves(puzzle, metric)
     unique = {}
     for name, p in moves.items():  # equal moves under two names count once
@@ -61,7 +68,18 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
                      progress: Progress | None = None, max_depth: int = UNSEEN - 1,
                      block: int = BLOCK) -> np.ndarray:
     """Moves from every colouring (by rank) to the nearest source word;
-    ``UNSEEN`` where none is reached within ``max_depth``."""
+    ``UNSEEN`` where none is reached within ``max_depth``.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> s = colouring_space(p)
+    >>> depths = colouring_depths(s, [s.solved])
+    >>> reached = np.flatnonzero(depths < UNSEEN)  # 6 of the 20 colourings
+    >>> {"".join(s.decode(w)): int(depths[r]) for r, w in zip(reached, s.unrank(reached))}
+    {'aaabbb': 0, 'aabbba': 1, 'abbbaa': 2, 'baaabb': 1, 'bbaaab': 2, 'bbbaaa': 3}
+    >>> int((colouring_depths(s, [s.solved], max_depth=1) < UNSEEN).sum())
+    3
+    """
     depths = np.full(space.size, UNSEEN, dtype=np.uint8)
     start = np.unique(space.rank(np.asarray(sources, dtype=space.dtype)))
     depths[start] = 0
@@ -132,7 +150,22 @@ def _bottom_up(space: ColouringSpace, depths: np.ndarray, depth: int, block: int
 
 
 class ColouringTable(DepthTable):
-    """A colouring space, its source word and the depth of every rank."""
+    """A colouring space, its source word and the depth of every rank.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> t = build_colouring_table(p)
+    >>> t.depth("baaabb"), t.depth("aababb"), t.path("bbaaab")
+    (1, -1, ["turn'", "turn'"])
+    >>> t.word_depths(np.array([t.space.encode("aaabbb"), t.space.encode("bbbaaa")])).tolist()
+    [0, 3]
+    >>> t.distance("yxxxyy", "xxxyyy")  # colours renamed onto the source: a look-up
+    1
+    >>> t.path("ababab")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.UnreachableError: no sequence of moves reaches the solved state
+    """
 
     def __init__(self, space: ColouringSpace, depths: np.ndarray, source: int | None = None):
         self.space = space
@@ -212,7 +245,14 @@ def search_distance(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Ha
 
 def search_path(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
                 max_depth: int | None = None) -> list[str]:
-    """An optimal list of move names from ``a`` to ``b`` by bidirectional search."""
+    """An optimal list of move names from ``a`` to ``b`` by bidirectional search.
+
+    Raises :class:`UnreachableError` if none (within ``max_depth``).
+
+    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
+    >>> search_path(s, "aabb", "bbaa")
+    ['rot', 'rot']
+    """
     result = _search(space, a, b, max_depth)
     if result is None:
         raise UnreachableError("no sequence of moves joins the two colourings")
@@ -221,7 +261,15 @@ def search_path(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashab
 
 def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                           progress: Progress | None = None) -> ColouringTable:
-    """Build the table by BFS from the solved colouring (no cache)."""
+    """Build the table by BFS from the solved colouring (no cache).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> levels = []
+    >>> t = build_colouring_table(p, progress=lambda depth, count: levels.append(count))
+    >>> len(t.depths), levels, t.distribution()
+    (20, [1, 2, 2, 1], [1, 2, 2, 1])
+    """
     space = colouring_space(puzzle, metric)
     return ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
 
@@ -230,7 +278,19 @@ def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                          progress: Progress | None = None, build: bool = True
                          ) -> ColouringTable | None:
     """The table from the cache; if absent, built and cached (or ``None`` when
-    ``build`` is false, so that a caller can fall back on :func:`search_distance`)."""
+    ``build`` is false, so that a caller can fall back on :func:`search_distance`).
+
+    >>> import tempfile
+    >>> from permgroup.puzzle import Puzzle
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> load_colouring_table(p, build=False) is None
+    True
+    >>> load_colouring_table(p).distribution(), cache_path(p).exists()
+    ([1, 2, 2, 1], True)
+    >>> load_colouring_table(p, build=False).distance("baaabb", "aaabbb")  # from the file
+    1
+    """
     space = colouring_space(puzzle, metric)
     data = cached_bytes(puzzle, metric)
     if data is not None:
