@@ -113,18 +113,42 @@ def _space(puzzle: Puzzle) -> ColouringSpace:
 
 
 def space(puzzle: Puzzle = PUZZLE) -> ColouringSpace:
-    """The colourings of ``puzzle`` with its 16 (``2 (rows + cols)``) moves."""
+    """The colourings of ``puzzle`` with its 16 (``2 (rows + cols)``) moves.
+
+    >>> small = space(torus_puzzle(2, 3))  # 6! / (3! 3!) colourings
+    >>> small.size, small.move_names
+    (20, ['row0', "row0'", 'row1', "row1'", 'col0', 'col1', 'col2'])
+    >>> space().size  # the 4x4 board: 16! / 4!^4 (no table is built)
+    63063000
+    """
     return _space(puzzle)
 
 
 def moves(puzzle: Puzzle = PUZZLE) -> dict:
-    """The quarter-turn moves by name, in array form."""
+    """The quarter-turn moves by name, in array form.
+
+    >>> len(moves()), moves()["row0"][:4]
+    (16, (1, 2, 3, 0))
+    >>> sorted(moves(torus_puzzle(2, 3)))  # a 2-cycle is its own inverse: no col0'
+    ['col0', 'col1', 'col2', 'row0', "row0'", 'row1', "row1'"]
+    """
     return metric_moves(puzzle, "qtm")
 
 
 def check_state(state: str, puzzle: Puzzle = PUZZLE, what: str = "board") -> None:
     """Raise :class:`InputError` unless ``state`` is a board of this torus: one
-    colour of the solved board per cell, each as often as in the solved board."""
+    colour of the solved board per cell, each as often as in the solved board.
+
+    >>> check_state("RRRGGG", torus_puzzle(2, 3))  # fine: returns None
+    >>> check_state("RRRRGG", torus_puzzle(2, 3))
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: board: expected each colour 3 times, got Rx4, Gx2
+    >>> check_state("RRRGGB", torus_puzzle(2, 3), "case 1")
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: case 1, row 2, column 3: unknown colour 'B' (expected one of R G)
+    """
     rows, cols = shape(puzzle)
     if len(state) != rows * cols:
         raise InputError(f"{what}: expected {rows * cols} cells, got {len(state)}")
@@ -145,7 +169,13 @@ _TABLES: dict[Puzzle, ColouringTable] = {}
 def table(metric: str = "qtm", progress: Progress | None = None,
           puzzle: Puzzle = PUZZLE) -> ColouringTable:
     """The distance table of every colouring to the solved board (loaded from the
-    cache, or built by BFS and cached: about 63 MB for the 4x4 board)."""
+    cache, or built by BFS and cached: about 63 MB for the 4x4 board).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> t = table(puzzle=torus_puzzle(2, 4))  # 70 colourings, built in a moment
+    >>> t.distribution(), t.distance("GRRRRGGG", "RRRRGGGG")
+    ([1, 4, 14, 34, 17], 1)
+    """
     from permgroup.colouring_table import load_colouring_table
 
     if metric != "qtm":
@@ -157,7 +187,16 @@ def table(metric: str = "qtm", progress: Progress | None = None,
 
 
 def cached_table(puzzle: Puzzle = PUZZLE) -> ColouringTable | None:
-    """The table if it is in the cache (never builds it)."""
+    """The table if it is in the cache (never builds it).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> small = torus_puzzle(2, 4)
+    >>> cached_table(small) is None  # nothing in the (new, empty) cache yet
+    True
+    >>> built = table(puzzle=small)
+    >>> cached_table(small) is built
+    True
+    """
     from permgroup.colouring_table import load_colouring_table
 
     if puzzle not in _TABLES:
@@ -174,6 +213,13 @@ def distance(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> int:
     A lookup when the table is cached and ``b`` is the solved board up to the
     names of the colours (in plain Python: numpy is not even imported); a
     bidirectional search otherwise.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> distance(apply_moves(GOAL, "col0 row0 col2'"))  # by search: no table is cached
+    3
+    >>> small = torus_puzzle(2, 3)
+    >>> distance("GRRRGG", "RGRRGG", small)
+    1
     """
     b = "".join(puzzle.solved) if b is None else b
     check_state(a, puzzle, "first board")
@@ -188,7 +234,15 @@ def distance(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> int:
 
 def solve(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> list[str]:
     """An optimal list of shifts (``"row1"``, ``"col3'"``) from ``a`` to ``b``:
-    down the table when it is cached, else by bidirectional search."""
+    down the table when it is cached, else by bidirectional search.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> board = apply_moves(GOAL, "col0 row0")
+    >>> board, solve(board)
+    ('RYRRRGGGGBBBBYYY', ["row0'", "col0'"])
+    >>> solve("RGRRGG", puzzle=torus_puzzle(2, 3))
+    ['row1', 'col1']
+    """
     from permgroup.colouring_table import search_path
 
     b = "".join(puzzle.solved) if b is None else b
