@@ -45,6 +45,11 @@ class Factor:
     """One digit of a mixed-radix coordinate and its move table.
 
     ``table[m, v]`` is the digit after move ``m`` from digit value ``v``.
+
+    >>> import numpy as np
+    >>> ring = Factor("ring", 3, np.array([[1, 2, 0]]))  # one move: v -> v + 1 mod 3
+    >>> ring.size, int(ring.table[0, ring.table[0, 2]])
+    (3, 1)
     """
 
     name: str
@@ -109,6 +114,21 @@ class PieceCoordinate:
 
     Build it with :meth:`from_moves`, which drops pieces no move displaces and
     finds whether the twist sum is invariant.
+
+    Three two-sticker bars: ``t`` cycles them, ``f`` flips the first two
+    together, so the flip sum stays even and one flip digit is dropped;
+    flipping one bar alone is outside the group:
+
+    >>> from permgroup.perm import from_cycles
+    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
+    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
+    >>> c.twist_invariant, c.perm_size, c.twist_size, c.slot_form(t)
+    (True, 6, 4, ([2, 0, 1], [0, 0, 0]))
+    >>> one_flip = from_cycles([(0, 1)], 6)
+    >>> c.slot_form(one_flip), c.twist_defect(one_flip)
+    (([0, 1, 2], [1, 0, 0]), 1)
+    >>> [(d.name, d.table.shape) for d in c.factors()]
+    [('bar permutation', (2, 6)), ('bar twist', (2, 4))]
     """
 
     def __init__(self, kind: str, slots: tuple[tuple[int, ...], ...], moves: dict[str, Perm],
@@ -313,6 +333,21 @@ class ElementRanking:
 
     The rank is mixed radix over each kind's permutation and twist digits, in
     the order the kinds are given.
+
+    Three points turned by ``a`` and one bar flipped by ``b``:
+
+    >>> import numpy as np
+    >>> from permgroup.perm import compose, from_cycles
+    >>> a, b = from_cycles([(0, 1, 2)], 5), from_cycles([(3, 4)], 5)
+    >>> points = PieceCoordinate.from_moves("point", ((0,), (1,), (2,)), {"a": a, "b": b})
+    >>> bar = PieceCoordinate.from_moves("bar", ((3, 4),), {"a": a, "b": b})
+    >>> r = ElementRanking([points, bar])
+    >>> r.size, r.rank(a), r.rank(b), r.rank(compose(a, b))
+    (12, 8, 1, 9)
+    >>> [part.tolist() for part in r.split(np.array([9]))]
+    [[4], [1]]
+    >>> r.quotient_ranks(np.array([8]), np.array([9])).tolist()  # a⁻¹ (a b) = b
+    [1]
     """
 
     def __init__(self, coordinates: Sequence[PieceCoordinate]):
