@@ -23,7 +23,13 @@ PALETTE = ["#ffffff", "#ffd500", "#c41e3a", "#ff5800", "#009e60", "#0051ba", "#8
 def colour_map(state: str) -> dict[str, str]:
     """A fill colour for every letter of ``state``: standard names for W Y R O G B
     (any case), the face-letter scheme URFDLB as white/red/green/yellow/orange/blue,
-    and distinct palette colours otherwise."""
+    and distinct palette colours otherwise.
+
+    >>> colour_map("UUUURRRRFFFFDDDDLLLLBBBB")["F"], colour_map("wwyy")
+    ('#009e60', {'w': '#ffffff', 'y': '#ffd500'})
+    >>> colour_map("XYZ")  # no scheme recognized: palette colours in letter order
+    {'X': '#ffffff', 'Y': '#ffd500', 'Z': '#c41e3a'}
+    """
     letters = sorted(set(state))
     if set(letters) <= set("URFDLB"):
         scheme = dict(zip("URFDLB", "WRGYOB"))
@@ -35,7 +41,17 @@ def colour_map(state: str) -> dict[str, str]:
 
 
 def net_svg(state: str, size: int = 16, title: str | None = None) -> str:
-    """The cross-shaped net (U above L F R B, D below) of a URFDLB facelet string."""
+    """The cross-shaped net (U above L F R B, D below) of a URFDLB facelet string.
+
+    >>> from puzzles import cube3
+    >>> svg = net_svg(cube3.SOLVED, title="solved")
+    >>> svg.count("<rect"), "<title>solved</title>" in svg
+    (54, True)
+    >>> net_svg("UUUUUUU")
+    Traceback (most recent call last):
+        ...
+    ValueError: 7 stickers is not a cube net
+    """
     n = isqrt(len(state) // 6)
     if 6 * n * n != len(state):
         raise ValueError(f"{len(state)} stickers is not a cube net")

@@ -49,7 +49,17 @@ def _det(a: Vector, b: Vector, c: Vector) -> int:
 
 
 class CubeGeometry:
-    """Sticker positions of an ``n``-cube in space, and the moves they induce."""
+    """Sticker positions of an ``n``-cube in space, and the moves they induce.
+
+    >>> from permgroup.perm import compose_all
+    >>> g = CubeGeometry(3)
+    >>> g.degree, len(g.cubies()), g.face_of(g.index("L", 2, 2))  # 8 corners + 12 edges
+    (54, 20, 'L')
+    >>> compose_all([g.face_turn("R")] * 4, g.degree) == tuple(range(54))
+    True
+    >>> g.rotation("U")[g.index("F", 1, 1)] == g.index("L", 1, 1)  # seen from above: F to L
+    True
+    """
 
     def __init__(self, n: int):
         self.n = n
@@ -129,6 +139,10 @@ def _preference(normal: Vector) -> int:
 
 
 def net_faces(n: int) -> dict[str, tuple[int, int]]:
-    """Top-left (row, column) of each face in the cross-shaped net, in stickers."""
+    """Top-left (row, column) of each face in the cross-shaped net, in stickers.
+
+    >>> net_faces(2)
+    {'U': (0, 2), 'L': (2, 0), 'F': (2, 2), 'R': (2, 4), 'B': (2, 6), 'D': (4, 2)}
+    """
     return {"U": (0, n), "L": (n, 0), "F": (n, n), "R": (n, 2 * n), "B": (n, 3 * n),
             "D": (2 * n, n)}
