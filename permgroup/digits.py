@@ -48,6 +48,21 @@ class Digit:
     ``part`` is ``"permutation"`` (the Lehmer rank of which piece sits in each
     slot), ``"twist"`` (the twist digits) or ``"placement"`` (the slots of the
     pieces listed in ``placement``).
+
+    Three two-sticker bars, cycled by ``t``, the first two flipped by ``f``:
+
+    >>> from permgroup.perm import from_cycles
+    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
+    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
+    >>> where = Digit(c, "placement", (0,))  # the slot of bar 0
+    >>> where.name, where.size, where.table().tolist()
+    ('bar placement 0', 3, [[1, 2, 0], [0, 1, 2]])
+    >>> twist = Digit(c, "twist")
+    >>> twist.name, twist.size, twist.table().tolist()
+    ('bar twist', 4, [[0, 3, 1, 2], [3, 2, 1, 0]])
+    >>> at, tw = c.slot_form(t)
+    >>> Digit(c).values(np.array([at]), np.array([tw])).tolist()  # Lehmer rank of at
+    [4]
     """
 
     coordinate: PieceCoordinate
@@ -149,6 +164,18 @@ def piece_digits(coordinate: PieceCoordinate,
     them: one placement digit per group of pieces (indices into
     ``coordinate.slots``; the groups must be disjoint and cover every piece but
     possibly one, which goes where the others are not), then the twist digit.
+
+    >>> from permgroup.perm import from_cycles
+    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
+    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
+    >>> [d.name for d in piece_digits(c)]
+    ['bar permutation', 'bar twist']
+    >>> [d.name for d in piece_digits(c, [[0], [1]])]  # bar 2 goes to the slot left
+    ['bar placement 0', 'bar placement 1', 'bar twist']
+    >>> piece_digits(c, [[0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: bar: placement groups must be disjoint and cover the pieces
     """
     twist = Digit(coordinate, "twist")
     if placements is None:
@@ -166,6 +193,18 @@ class DigitSpace:
     ``digits`` are in key order: the first word of a packed key holds the
     first digits, so the puzzle puts the most varied digits first (a search
     compares first words and looks at the rest only on a tie).
+
+    >>> from permgroup.perm import from_cycles
+    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
+    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
+    >>> s = DigitSpace(piece_digits(c), ["t", "f"])
+    >>> s.sizes, s.bits, s.word_bits  # 3 + 2 bits: one 64-bit word
+    ([6, 4], [3, 2], [5])
+    >>> states = s.of_elements([tuple(range(6)), t])
+    >>> states.tolist(), s.step(states, 1).tolist()
+    ([[0, 4], [0, 0]], [[0, 4], [3, 3]])
+    >>> s.keys(states).tolist(), s.project(states, [0, 1]).tolist()
+    ([[0, 4]], [0, 16])
     """
 
     def __init__(self, digits: Sequence[Digit], move_names: Sequence[str],
@@ -255,7 +294,20 @@ def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: di
                      name: str, cache: bool = True) -> DigitSpace:
     """The space of ``digits`` with its move tables read from the cache, or
     built and saved there.  ``key`` identifies the puzzle and metric (its
-    fingerprint); the digits and moves are added here."""
+    fingerprint); the digits and moves are added here.
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> from permgroup.perm import from_cycles
+    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
+    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
+    >>> built = load_digit_space(piece_digits(c), ["t", "f"], {"puzzle": "bars"}, "bars")
+    >>> [f.name.split("-")[1] for f in cache_dir().iterdir()]
+    ['digits']
+    >>> read = load_digit_space(piece_digits(c), ["t", "f"], {"puzzle": "bars"}, "bars")
+    >>> all((a == b).all() for a, b in zip(built.tables, read.tables))
+    True
+    """
     import hashlib
     import json
 
