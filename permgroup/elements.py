@@ -94,7 +94,16 @@ def cycle_notation(p: Sequence[int], one_based: bool = False, separator: str = "
 @dataclass(frozen=True)
 class PieceForm:
     """Where each piece of one kind went: piece ``k`` sits in slot ``where[k]``
-    (slot ``j`` is piece ``j``'s home) turned by ``twist[k]`` places."""
+    (slot ``j`` is piece ``j``'s home) turned by ``twist[k]`` places.
+
+    Bars 0 and 1 swap places with a flip on the way, bar 2 flips in place:
+
+    >>> form = piece_form([(0, 1), (2, 3), (4, 5)], (3, 2, 0, 1, 5, 4), "bar")
+    >>> form
+    PieceForm(kind='bar', modulus=2, where=(1, 0, 2), twist=(1, 0, 1))
+    >>> form.cycles()
+    [((0, 1), 1), ((2,), 1)]
+    """
 
     kind: str
     modulus: int

@@ -37,7 +37,16 @@ from permgroup.puzzle import DEFINITION_VERSION, Puzzle
 
 def to_gap(puzzle: Puzzle, group: str = "G", names: bool = True) -> str:
     """GAP code defining the puzzle's group (1-based points), with a free group
-    and homomorphism carrying the move names when ``names`` is true."""
+    and homomorphism carrying the move names when ``names`` is true.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("two", 4, {"A": (1, 0, 2, 3), "B": (0, 1, 3, 2)})
+    >>> print(to_gap(p, group="H", names=False))
+    # two: 4 points, moves A B
+    H := Group((1,2), (3,4));
+    >>> from_gap(to_gap(p)).generators == p.generators
+    True
+    """
     perms = ", ".join(cycle_notation(g, one_based=True, separator=",")
                       for g in puzzle.generators.values())
     lines = [f"# {puzzle.name}: {puzzle.degree} points, moves {' '.join(puzzle.generators)}",
