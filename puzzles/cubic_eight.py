@@ -139,7 +139,12 @@ VIEW = SPACE.view(TOP_SLOTS)
 # --- one cube ---------------------------------------------------------------
 
 def orientation_group():
-    """The 24 rotations of a cube, as a sympy group acting on its faces (URFDLB)."""
+    """The 24 rotations of a cube, as a sympy group acting on its faces (URFDLB).
+
+    >>> G = orientation_group()
+    >>> G.order(), G.degree
+    (24, 6)
+    """
     from sympy.combinatorics import Permutation, PermutationGroup
 
     return PermutationGroup([Permutation(list(_CUBE.rotation(f))) for f in "URF"])
@@ -220,6 +225,16 @@ def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CE
     """Depths of all states from :func:`start_state` (cached on disk and in memory).
 
     Every roll counts one; ``metric`` is accepted for the command line's sake.
+
+    Each table holds all 9 * 6**8 states, too many to build in an example (for
+    the centre, ``table().distribution()`` starts 1, 4, 8, 8 and ends at depth 42):
+
+    >>> SPACE.size
+    15116544
+    >>> table("htm")
+    Traceback (most recent call last):
+        ...
+    ValueError: the cubic eight-puzzle counts rolls; no metric 'htm'
     """
     if metric not in ("qtm", "rolls"):
         raise ValueError(f"the cubic eight-puzzle counts rolls; no metric {metric!r}")
@@ -238,7 +253,15 @@ _PATTERNS: dict[int, bytes] = {}
 
 
 def pattern_table_file(empty: int) -> tuple[Path, dict]:
-    """Where :func:`pattern_table` is cached, and the key its header must carry."""
+    """Where :func:`pattern_table` is cached, and the key its header must carry.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path, key = pattern_table_file(CENTRE)
+    >>> path.name.startswith("cubic-eight-start4-tops-"), key["table"], key["size"]
+    (True, 'tops', 15116544)
+    >>> path.exists()  # nothing is built or read here
+    False
+    """
     return table_cache(SPACE, [start_rank(empty)], _label(empty), "tops")
 
 
@@ -248,6 +271,13 @@ def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
 
     Read from the cache without numpy when it is there; otherwise derived from
     the depth table (built by BFS if need be) and cached.
+
+    It is built from a 15-million-state table, too big for an example; its
+    length is the number of patterns, and ``pattern_table(CENTRE)`` holds 0 at
+    the start's own pattern:
+
+    >>> VIEW.size, pattern_rank("WWWWEWWWW") == VIEW.rank(tops(start_state(CENTRE)))
+    (59049, True)
     """
     if empty not in _PATTERNS:
         path, key = pattern_table_file(empty)
@@ -264,7 +294,14 @@ def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
 
 def distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> int:
     """Least number of rolls from the start with ``empty`` empty to a state
-    whose tops show ``pattern``; ``-1`` if more than ``max_depth``."""
+    whose tops show ``pattern``; ``-1`` if more than ``max_depth``.
+
+    It reads :func:`pattern_table` (too big to build in an example):
+    ``distance(cell_of(2, 1), "RBWRWWEWW")`` is 3, as the table-free search finds:
+
+    >>> search_distance(cell_of(2, 1), "RBWRWWEWW")
+    3
+    """
     d = pattern_table(empty)[pattern_rank(pattern)]
     return d if d != UNSEEN and d <= max_depth else -1
 
@@ -284,7 +321,15 @@ def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH
 
 def solve(empty: int, pattern: str) -> list[str]:
     """An optimal list of rolls from the start to ``pattern``, from the depth
-    table: the nearest of the pattern's states, and the table walked down."""
+    table: the nearest of the pattern's states, and the table walked down.
+
+    It walks :func:`table` (too big to build in an example):
+    ``solve(cell_of(2, 1), "RBWRWWEWW")`` is ``['11E', '12N', '13N']``, which
+    indeed rolls the start to that pattern:
+
+    >>> tops(PARTIAL.apply(start_state(cell_of(2, 1)), ['11E', '12N', '13N']))
+    'RBWRWWEWW'
+    """
     t = table(empty=empty)
     ranks = goal_ranks(pattern)
     best = min(ranks, key=lambda r: int(t.depths[r]))
