@@ -59,7 +59,7 @@ class FactorSpace:
             stride *= size
         self.strides = list(reversed(strides))
         self.size = stride
-        dtype = np.int32 if self.size < 2**31 else np.int64
+        dtype = np.int32 if size_fits_int32(self.size) else np.int64
         self.dtype = dtype
         self.tables = [f.table.astype(dtype) for f in self.factors]
         self._inverse_tables: list[np.ndarray] | None = None
@@ -182,10 +182,10 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
 def size_fits_int32(size: int) -> bool:
     """Whether ranks below ``size`` fit a 32-bit signed integer.
 
-    >>> size_fits_int32(2**31 - 1), size_fits_int32(2**31)
+    >>> size_fits_int32(2**31), size_fits_int32(2**31 + 1)
     (True, False)
     """
-    return size < 2**31
+    return size <= 2**31
 
 
 def _dense(depths: np.ndarray, depth: int, n_moves: int,
