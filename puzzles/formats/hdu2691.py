@@ -32,7 +32,12 @@ def _cube(lines: list[tuple[int, str]], case: int, which: str) -> str:
 
 
 def read_cases(text: str) -> list[tuple[str, str]]:
-    """The cases as pairs of URFDLB facelet strings."""
+    """The cases as pairs of URFDLB facelet strings.
+
+    >>> net = "Y Y\\nY Y\\nO O B B R R G G\\nO O B B R R G G\\nW W\\nW W\\n"
+    >>> read_cases("1\\n" + net + net)
+    [('YYYYRRRRBBBBWWWWOOOOGGGG', 'YYYYRRRRBBBBWWWWOOOOGGGG')]
+    """
     return [
         (_cube(block[:6], c + 1, "first"), _cube(block[6:], c + 1, "second"))
         for c, block in enumerate(read_blocks(text, 12, "net lines"))
@@ -40,7 +45,13 @@ def read_cases(text: str) -> list[tuple[str, str]]:
 
 
 def solve_text(text: str) -> str:
-    """Answer every case."""
+    """Answer every case.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> s = "YYYYRRRRBBBBWWWWOOOOGGGG"
+    >>> solve_text(write_cases([(s, minicube.apply_moves(s, "R U")), (s, s)]))
+    '2\\n0\\n'
+    """
     out = []
     for number, (a, b) in enumerate(read_cases(text), 1):
         try:

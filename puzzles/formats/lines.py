@@ -14,7 +14,16 @@ from permgroup.errors import InputError
 
 
 class LineReader:
-    """A cursor over the lines of an input text."""
+    """A cursor over the lines of an input text.
+
+    >>> r = LineReader("2\\n\\n  x y  \\r\\n")
+    >>> r.next_nonblank(), r.remaining_nonblank(), r.next_nonblank()
+    ((1, '2'), [(3, '  x y')], None)
+    >>> LineReader("two\\n").count("cases")
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: line 1: expected the number of cases, got 'two'
+    """
 
     def __init__(self, text: str):
         self.lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
@@ -53,7 +62,14 @@ class LineReader:
 
 
 def check_case_count(declared: int, found: int, what: str = "cases") -> None:
-    """Raise unless the count line agrees with the cases present."""
+    """Raise unless the count line agrees with the cases present.
+
+    >>> check_case_count(2, 2)  # they agree: returns None
+    >>> check_case_count(3, 2, "datasets")
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: the count line says 3 datasets but the input holds 2
+    """
     if declared != found:
         raise InputError(f"the count line says {declared} {what} but the input holds {found}")
 

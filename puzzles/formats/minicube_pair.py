@@ -24,7 +24,21 @@ CELLS = [
 
 
 def read_cases(text: str) -> list[tuple[str, str]]:
-    """The cases as pairs of URFDLB facelet strings."""
+    """The cases as pairs of URFDLB facelet strings.
+
+    >>> text = write_cases([("YYYYRRRRBBBBWWWWOOOOGGGG", "YYYYBBBBOOOOWWWWGGGGRRRR")])
+    >>> print(text, end="")
+    1
+    <BLANKLINE>
+      YY       YY
+      YY       YY
+    OOBBRRGG GGOOBBRR
+    OOBBRRGG GGOOBBRR
+      WW       WW
+      WW       WW
+    >>> read_cases(text)
+    [('YYYYRRRRBBBBWWWWOOOOGGGG', 'YYYYBBBBOOOOWWWWGGGGRRRR')]
+    """
     cases = []
     for c, rows in enumerate(read_blocks(text, 6, "net lines")):
         cubes = []
@@ -46,7 +60,13 @@ def read_cases(text: str) -> list[tuple[str, str]]:
 
 
 def solve_text(text: str) -> str:
-    """Answer every case."""
+    """Answer every case.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> s = "YYYYRRRRBBBBWWWWOOOOGGGG"
+    >>> solve_text(write_cases([(s, minicube.apply_moves(s, "R U")), (s, s)]))
+    '2\\n0\\n'
+    """
     t = minicube.table("qtm")
     out = []
     for number, (a, b) in enumerate(read_cases(text), 1):

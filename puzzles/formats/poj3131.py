@@ -30,7 +30,12 @@ COLOURS = "WRB"
 @dataclass(frozen=True)
 class Dataset:
     """The empty cell at the start, the goal's tops row by row, and the line
-    number of the dataset's first line."""
+    number of the dataset's first line.
+
+    >>> d = Dataset(empty=cubic_eight.cell_of(2, 1), pattern="RBWRWWEWW", line=1)
+    >>> d.empty, cubic_eight.xy_of(d.empty), d.pattern[6]
+    (1, (2, 1), 'E')
+    """
 
     empty: int
     pattern: str
@@ -39,7 +44,14 @@ class Dataset:
 
 def read_datasets(text: str) -> tuple[list[Dataset], InputError | None]:
     """The complete, valid datasets before the first fault, and the fault
-    (``None`` if the input is well formed)."""
+    (``None`` if the input is well formed).
+
+    >>> datasets, fault = read_datasets("1 1\\nE W W\\nW W W\\nW W W\\n4 1\\n0 0\\n")
+    >>> datasets
+    [Dataset(empty=0, pattern='EWWWWWWWW', line=1)]
+    >>> print(fault)  # doctest: +ELLIPSIS
+    dataset 2, line 5: the empty square (4, 1) is off the board (...)
+    """
     reader = LineReader(text)
     datasets: list[Dataset] = []
     try:
@@ -97,7 +109,18 @@ def _read_row(item: tuple[int, str], k: int) -> str:
 
 
 def solve_text(text: str, max_depth: int = cubic_eight.DEFAULT_MAX_DEPTH) -> str:
-    """Answer every dataset (see the module docstring)."""
+    """Answer every dataset (see the module docstring).
+
+    Answers need the 15-million-state tables, too big to build in an example;
+    the cheap cases:
+
+    >>> solve_text("0 0\\n")  # no datasets
+    ''
+    >>> solve_text("3 3\\nW W W\\n")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: dataset 1 is incomplete: the input ends after 1 of its 3 ...
+    """
     if max_depth < 0:
         raise InputError(f"the maximum depth must be at least 0, got {max_depth}")
     datasets, fault = read_datasets(text)

@@ -20,7 +20,15 @@ LETTERS = torus.COLOURS[:ROWS]
 
 
 def read_board(text: str) -> str:
-    """The board as a 16-letter string, row by row."""
+    """The board as a 16-letter string, row by row.
+
+    >>> read_board("RRRR\\nGGGG\\n\\nBBBB\\nYYYY\\n")  # blank lines are skipped
+    'RRRRGGGGBBBBYYYY'
+    >>> read_board("RRRR\\nGGGG\\nBBBB\\nYYYR\\n")
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: expected each colour 4 times, got Rx5, Gx4, Bx4, Yx3
+    """
     lines = LineReader(text).remaining_nonblank()
     if len(lines) != ROWS:
         raise InputError(f"expected {ROWS} lines of {COLS} letters, got {len(lines)} "
@@ -45,5 +53,16 @@ def read_board(text: str) -> str:
 
 
 def solve_text(text: str) -> str:
-    """The least number of shifts, as the judge expects it."""
+    """The least number of shifts, as the judge expects it.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> board = torus.grid(torus.apply_moves(torus.GOAL, "col0 row0"))
+    >>> print(board)
+    RYRR
+    RGGG
+    GBBB
+    BYYY
+    >>> solve_text(board)  # a bidirectional search, with no table cached
+    '2\\n'
+    """
     return f"{torus.distance(read_board(text))}\n"

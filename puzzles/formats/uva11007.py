@@ -21,7 +21,15 @@ SCHEME = minicube.Scheme({"U": "W", "F": "R", "R": "Y", "D": "B", "B": "O", "L":
 
 
 def read_cases(text: str) -> list[str]:
-    """The cases as URFDLB facelet strings."""
+    """The cases as URFDLB facelet strings.
+
+    >>> read_cases("1\\nWWWW\\nRRRR\\nYYYY\\nBBBB\\nOOOO\\nGGGG\\n")  # Top Front Right ...
+    ['WWWWYYYYRRRRBBBBGGGGOOOO']
+    >>> read_cases("1\\nWWWW\\nRRRR\\nYYYY\\nBBBB\\nOOOO\\nGGGX\\n")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: case 1, line 7, character 4: unknown colour 'X' (...)
+    """
     cases = []
     for c, block in enumerate(read_blocks(text, 6, "face lines")):
         faces = {}
@@ -40,7 +48,13 @@ def read_cases(text: str) -> list[str]:
 
 
 def solve_text(text: str) -> str:
-    """Answer every case of a UVa 11007 input."""
+    """Answer every case of a UVa 11007 input.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> solved = "WWWWYYYYRRRRBBBBGGGGOOOO"
+    >>> solve_text(write_cases([minicube.apply_moves(solved, "F R'"), solved]))
+    '2\\n0\\n'
+    """
     t = minicube.table("qtm")
     out = []
     for number, state in enumerate(read_cases(text), 1):

@@ -41,7 +41,12 @@ CONTEST_DEPTH = 5
 
 def read_cases(text: str) -> tuple[np.ndarray, list[str]]:
     """The cases as rows of 54 character codes in URFDLB facelet order, and a
-    description of each (case number, lines) for messages."""
+    description of each (case number, lines) for messages.
+
+    >>> codes, whats = read_cases("1\\n" + format_case(cube3.SOLVED))
+    >>> codes.shape, whats, "".join(map(chr, codes[0])) == cube3.SOLVED
+    ((1, 54), ['case 1 (lines 3-11)'], True)
+    """
     reader = LineReader(text)
     declared = reader.count("test cases")
     lines = reader.remaining_nonblank()
@@ -79,7 +84,11 @@ def format_case(state: str) -> str:
 
 
 def move_line(name: str) -> str:
-    """``"F'"`` → ``"1 -1"``."""
+    """``"F'"`` → ``"1 -1"``.
+
+    >>> move_line("F'"), move_line("U")
+    ('1 -1', '4 1')
+    """
     return f"{FACE_NUMBER[name[0]]} {-1 if name.endswith(chr(39)) else 1}"
 
 
@@ -90,7 +99,16 @@ def _building(depth: int, count: int) -> None:
 
 
 def solve_text(text: str, max_depth: int = CONTEST_DEPTH) -> str:
-    """Answer every case of a ZOJ 2477 input."""
+    """Answer every case of a ZOJ 2477 input.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> turned = [cube3.apply_moves(cube3.SOLVED, w) for w in ("R U", "R U F")]
+    >>> print(solve_text("2\\n" + "".join(map(format_case, turned)), max_depth=2), end="")
+    2
+    4 -1
+    2 -1
+    -1
+    """
     if max_depth < 0:
         raise InputError(f"--max-depth must be at least 0, got {max_depth}")
     codes, whats = read_cases(text)
