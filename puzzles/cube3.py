@@ -314,7 +314,7 @@ def search_space(metric: str = "qtm") -> DigitSpace:
     permutation into a second word.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> search_space().sizes  # cached per metric (and on disk)
+    >>> search_space("qtm").sizes  # cached per metric (and on disk)
     [11880, 11880, 1320, 2048, 2187, 40320]
     """
     named = moves(metric)
@@ -405,7 +405,7 @@ def corner_database(metric: str = "qtm", progress=None):
     The corner digits it covers (the database itself is too big to build here):
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> sizes = {f.name: f.size for f in search_space().factors if f.name.startswith("corner")}
+    >>> sizes = {f.name: f.size for f in search_space("qtm").factors if f.name.startswith("corner")}
     >>> sizes, sizes["corner twist"] * sizes["corner permutation"]
     ({'corner twist': 2187, 'corner permutation': 40320}, 88179840)
     """
