@@ -145,13 +145,17 @@ class CayleyTable(DepthTable):
 
     def depth(self, element: Sequence[int]) -> int:
         """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""
-        d = int(self._entries[self.model.ranking.rank(self.model.normalize(element))])
+        return self._depth_of_normalized(self.model.normalize(element))
+
+    def _depth_of_normalized(self, element: Sequence[int]) -> int:
+        d = int(self._entries[self.model.ranking.rank(element)])
         return -1 if d == UNSEEN else d
 
     def distance(self, p: Sequence[int], q: Sequence[int]) -> int:
         """Moves from the state of ``p`` to the state of ``q``: the entry of ``p⁻¹ q``."""
         p, q = self.model.normalize(p), self.model.normalize(q)
-        return self.depth(compose(inverse(p), q))
+        # p and q fix the anchor, so p⁻¹ q does too: it is already normalized
+        return self._depth_of_normalized(compose(inverse(p), q))
 
     def distances(self, p_ranks: np.ndarray, q_ranks: np.ndarray) -> np.ndarray:
         """Vectorized :meth:`distance` on arrays of ranks."""

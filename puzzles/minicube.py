@@ -92,9 +92,11 @@ class Scheme:
         """The scheme of ``state``, with its down-back-left corner at home.
 
         Only the three opposites of that corner's colours are needed here;
-        :meth:`element` then checks every corner against the scheme.
+        :meth:`element` then checks every corner against the scheme (which also
+        settles the colour counts, so they are counted only to explain a fault).
         """
-        check_colouring(state, what)
+        if len(state) != 24:
+            check_colouring(state, what)
         triples = [(state[a], state[b], state[c]) for a, b, c in CORNERS]
         faces = {GEOMETRY.face_of(i): state[i] for i in ANCHOR_CORNER}
         colours = set(state)
@@ -106,6 +108,7 @@ class Scheme:
                     partners.update(t)
             rest = colours - partners
             if len(rest) != 1:
+                check_colouring(state, what)
                 raise InputError(_corner_fault(state, what) or
                                  f"{what}: colour {colour} has no single opposite colour "
                                  "(opposite colours never share a corner)")
@@ -121,12 +124,14 @@ class Scheme:
         for j, (a, b, c) in enumerate(CORNERS):
             found = corner_of.get((state[a], state[b], state[c]))
             if found is None:
+                check_colouring(state, what)
                 raise InputError(self._corner_fault(state, j, what))
             k, t = found
             found_pieces.add(k)
             for home, position in PLACEMENTS[j][t][k]:
                 image[home] = position
         if len(found_pieces) != 8:
+            check_colouring(state, what)
             raise InputError(f"{what}: some corner appears twice "
                              f"(only {len(found_pieces)} different corners)")
         return tuple(image)
@@ -273,12 +278,15 @@ def pair_elements(a: str, b: str) -> tuple[Perm, Perm]:
     permgroup.errors.InputError: the two cubes use different colours
     """
     scheme = Scheme.infer(a, "first cube")
-    check_colouring(b, "second cube")
+    if len(b) != 24:
+        check_colouring(b, "second cube")
     if set(a) != set(b):
+        check_colouring(b, "second cube")
         raise InputError("the two cubes use different colours")
     try:
         raw_b = scheme.element(b, "second cube")
     except InputError:
+        check_colouring(b, "second cube")
         fault = _corner_fault(b, "second cube")
         if fault:
             raise InputError(fault) from None
