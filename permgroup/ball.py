@@ -14,13 +14,8 @@ answers short questions outright and ends every deeper search
 (:mod:`permgroup.search`): :meth:`Ball.walk` follows the depths down to the
 goal, one move per level.
 
->>> from permgroup.coordinates import PieceCoordinate
->>> from permgroup.digits import DigitSpace, piece_digits
->>> from permgroup.perm import from_cycles
->>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
->>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)),
-...                                {"t": turn, "t'": from_cycles([(5, 4, 3, 2, 1, 0)], 6)})
->>> space = DigitSpace(piece_digits(c), ["t", "t'"])
+>>> from permgroup.digits import ring_space
+>>> space, turn = ring_space(6)
 >>> ball = build_ball(space, space.of_elements([tuple(range(6))]), radius=2)
 >>> ball.distribution()
 [1, 2, 2]
@@ -178,13 +173,8 @@ class Ball:
     (moves ``t``, ``t'``), the state two turns away walks back by ``t' t'``,
     and a state outside the ball has no depth:
 
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles
-    >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
-    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)),
-    ...                                {"t": turn, "t'": from_cycles([(5, 4, 3, 2, 1, 0)], 6)})
-    >>> space = DigitSpace(piece_digits(c), ["t", "t'"])
+    >>> from permgroup.digits import ring_space
+    >>> space, turn = ring_space(6)
     >>> goal = space.of_elements([tuple(range(6))])
     >>> ball = build_ball(space, goal, radius=2)
     >>> two = space.step(space.step(goal, 0), 0)

@@ -290,6 +290,23 @@ def _pack_layout(bits: Sequence[int]) -> list[list[tuple[int, int]]]:
     return layout
 
 
+def ring_space(n: int) -> tuple[DigitSpace, Perm]:
+    """The smallest digit space worth an example: ``n`` cells on a ring, turned
+    one step forward (move ``t``) or back (``t'``).  Returns the space and the
+    turn ``t``; the examples of the search modules use it.
+
+    >>> space, t = ring_space(4)
+    >>> space.move_names, t
+    (['t', "t'"], (1, 2, 3, 0))
+    """
+    from permgroup.perm import from_cycles, inverse
+
+    turn = from_cycles([tuple(range(n))], n)
+    moves = {"t": turn, "t'": inverse(turn)}
+    cells = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(n)), moves)
+    return DigitSpace(piece_digits(cells), list(moves)), turn
+
+
 def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: dict,
                      name: str, cache: bool = True) -> DigitSpace:
     """The space of ``digits`` with its move tables read from the cache, or

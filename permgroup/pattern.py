@@ -10,13 +10,8 @@ ordinary level-by-level BFS (:func:`permgroup.bfs.bfs_depths` over a
 entries per byte (4 bits each); depths above 14 are stored as 14, still a
 lower bound, and 15 marks projections the moves never reach.
 
->>> from permgroup.coordinates import PieceCoordinate
->>> from permgroup.digits import DigitSpace, piece_digits
->>> from permgroup.perm import from_cycles
->>> t = from_cycles([(0, 1, 2, 3)], 4)
->>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
->>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
->>> space = DigitSpace(piece_digits(c), list(moves))
+>>> from permgroup.digits import ring_space
+>>> space, t = ring_space(4)
 >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
 >>> pdb.distribution()
 [1, 2, 1]
@@ -68,13 +63,9 @@ class PatternDatabase:
     """The 4-bit distance table of the projection onto digits ``which``;
     calling it on states (columns of digits) gives their lower bounds.
 
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.digits import ring_space
+    >>> space, t = ring_space(4)
     >>> from permgroup.perm import from_cycles
-    >>> t = from_cycles([(0, 1, 2, 3)], 4)
-    >>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
-    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
-    >>> space = DigitSpace(piece_digits(c), list(moves))
     >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
     >>> pdb.name, pdb.size
     ('cell permutation', 24)
@@ -112,13 +103,9 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
                            ) -> PatternDatabase:
     """BFS over the projection from the projected goals (columns of digits).
 
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
+    >>> from permgroup.digits import ring_space
+    >>> space, t = ring_space(4)
     >>> from permgroup.perm import from_cycles
-    >>> t = from_cycles([(0, 1, 2, 3)], 4)
-    >>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
-    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
-    >>> space = DigitSpace(piece_digits(c), list(moves))
     >>> half = from_cycles([(0, 2), (1, 3)], 4)
     >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4)), half]))
     >>> pdb.distribution()  # two goals: every rotation is within one move
@@ -144,13 +131,8 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     and cached.  ``key`` identifies the puzzle, metric and goal.
 
     >>> import os, tempfile
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles
-    >>> t = from_cycles([(0, 1, 2, 3)], 4)
-    >>> moves = {"t": t, "t'": from_cycles([(3, 2, 1, 0)], 4)}
-    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
-    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> from permgroup.digits import ring_space
+    >>> space, t = ring_space(4)
     >>> os.environ["PERMGROUP_CACHE"] = folder = tempfile.mkdtemp()
     >>> goal = space.of_elements([tuple(range(4))])
     >>> built = load_pattern_database(space, [0], goal, {"puzzle": "square"}, "square")

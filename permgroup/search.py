@@ -19,17 +19,13 @@ loses no optimal solution, and both return ``None`` when more than
 ``max_depth`` moves are needed: never a longer answer.
 
 >>> from permgroup.ball import build_ball
->>> from permgroup.coordinates import PieceCoordinate
->>> from permgroup.digits import DigitSpace, piece_digits
->>> from permgroup.perm import from_cycles
->>> t = from_cycles([tuple(range(8))], 8)
->>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
->>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
->>> space = DigitSpace(piece_digits(c), list(moves))
+>>> from permgroup.digits import ring_space
+>>> space, t = ring_space(8)
+>>> from permgroup.perm import from_cycles, power
 >>> goal = space.of_elements([tuple(range(8))])
 >>> ball = build_ball(space, goal, radius=1)
 >>> start = space.of_elements([from_cycles([(0, 3, 6, 1, 4, 7, 2, 5)], 8)])
->>> ida_star(space, start, ball, max_depth=4, pruning=MovePruning.of(list(moves.values())))
+>>> ida_star(space, start, ball, max_depth=4, pruning=MovePruning.of([t, power(t, -1)]))
 [1, 1, 1]
 >>> meet_in_the_middle(space, start, ball, max_depth=2) is None
 True
@@ -125,13 +121,9 @@ class SearchStats:
     the middle), and ball look-ups.
 
     >>> from permgroup.ball import build_ball
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles, power
-    >>> t = from_cycles([tuple(range(8))], 8)
-    >>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
-    >>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
-    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> from permgroup.digits import ring_space
+    >>> space, t = ring_space(8)
+    >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
     >>> ball = build_ball(space, goal, radius=1)
     >>> stats = SearchStats()
@@ -154,13 +146,9 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     in the ball; see the module docstring.
 
     >>> from permgroup.ball import build_ball
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles, power
-    >>> t = from_cycles([tuple(range(8))], 8)
-    >>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
-    >>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
-    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> from permgroup.digits import ring_space
+    >>> space, t = ring_space(8)
+    >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
     >>> ball = build_ball(space, goal, radius=1)
     >>> meet_in_the_middle(space, space.of_elements([power(t, 5)]), ball, max_depth=3)
@@ -214,20 +202,16 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     see the module docstring.  ``bounds`` are admissible lower bounds.
 
     >>> from permgroup.ball import build_ball
-    >>> from permgroup.coordinates import PieceCoordinate
-    >>> from permgroup.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles, power
-    >>> t = from_cycles([tuple(range(8))], 8)
-    >>> moves = {"t": t, "t'": from_cycles([tuple(range(7, -1, -1))], 8)}
-    >>> c = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(8)), moves)
-    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> from permgroup.digits import ring_space
+    >>> space, t = ring_space(8)
+    >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
     >>> ball = build_ball(space, goal, radius=1)
     >>> from permgroup.pattern import build_pattern_database
     >>> pdb = build_pattern_database(space, [0], goal)
     >>> start = space.of_elements([power(t, 4)])
     >>> ida_star(space, start, ball, max_depth=4, bounds=[pdb],
-    ...          pruning=MovePruning.of(list(moves.values())))
+    ...          pruning=MovePruning.of([t, power(t, -1)]))
     [0, 0, 0, 0]
     >>> ida_star(space, start, ball, max_depth=3) is None
     True
