@@ -14,19 +14,17 @@ coordinate size, known before anything is built (:func:`table_size`).
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
-from permgroup.cache import load_bytes, save_array
 from permgroup.elements import Element, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer, orbit
 from permgroup.puzzle import Puzzle
-from permgroup.table import CayleyModel, CayleyTable, build_table, load_table
+from permgroup.table import CayleyModel, CayleyTable, load_table
 from permgroup.words import parse_word, word_names
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -262,51 +260,11 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTR
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({_bytes(size)} at one byte each), more than max_entries="
             f"{max_entries:,}; explore it with cayley_graph(..., radius=r) instead")
-    result = _load_or_build(m, progress)
+    # cache files carry the anchor, so a table normalized at another anchor
+    # (the puzzle module's own) is never mistaken for this one
+    result = load_table(m.puzzle, m.metric, progress=progress, anchor=m.normalizer.anchor)
     _TABLES[key] = result
     return result
-
-
-def _load_or_build(m: CayleyModel, progress) -> CayleyTable:
-    """The table of ``m`` from the disk cache, else built and cached.
-
-    The puzzle module's own table sits at the model's standard path, perhaps
-    normalized at an anchor of its own choosing; when its
-    header says so, that table is used as it is.  Tables built here with a
-    different anchor go to a file of their own, so the two never overwrite
-    each other.
-    """
-    puzzle, metric = m.puzzle, m.metric
-    standard = m.cache_path()
-    if not puzzle.symmetries:
-        return load_table(puzzle, metric, progress=progress)
-    header = _header(standard)
-    if header and header.get("puzzle") == puzzle.fingerprint() and isinstance(
-            header.get("anchor"), int):
-        try:
-            theirs = CayleyModel.of(puzzle, metric, header["anchor"])
-        except ValueError:
-            theirs = None
-        if theirs is not None:
-            loaded = load_bytes(standard, theirs.cache_key())
-            if loaded is not None and loaded[0]["shape"] == [theirs.ranking.size]:
-                return CayleyTable(theirs, loaded[1])
-    own = standard.with_name(f"explore-a{m.normalizer.anchor}-{standard.name}")
-    loaded = load_bytes(own, m.cache_key())
-    if loaded is not None and loaded[0]["shape"] == [m.ranking.size]:
-        return CayleyTable(m, loaded[1])
-    built = build_table(puzzle, metric, progress=progress, anchor=m.normalizer.anchor)
-    save_array(own, m.cache_key(), built.depths)
-    return built
-
-
-def _header(path) -> dict | None:
-    try:
-        with open(path, "rb") as f:
-            header = json.loads(f.readline(1 << 16))
-    except (OSError, ValueError):
-        return None
-    return header if isinstance(header, dict) else None
 
 
 def _bytes(n: int) -> str:
