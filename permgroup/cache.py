@@ -133,22 +133,59 @@ def load_bytes(path: str | os.PathLike, key: dict) -> tuple[dict, bytes] | None:
     return json.loads(header_line), data
 
 
-def _check(header_line: bytes, data: bytes, key: dict) -> str | None:
+def load_byte(path: str | os.PathLike, key: dict, index: int) -> int | None:
+    """Entry ``index`` of a cached one-byte array, reading only that byte; ``None``
+    (with a warning when a file was there) unless the header carries ``key`` and
+    the file has its full length.  The CRC-32 is left to :func:`load_bytes`:
+    checking it here would mean reading the whole file to answer one question.
+
+    >>> import numpy as np, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "x.bin"
+    >>> save_array(path, {"key": "demo"}, np.arange(5, dtype=np.uint8) * 10)
+    >>> load_byte(path, {"key": "demo"}, 3)
+    30
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            header_line = f.readline(1 << 16)
+            length = f.seek(0, os.SEEK_END) - len(header_line)
+            f.seek(len(header_line) + index)
+            entry = f.read(1)
+    except FileNotFoundError:
+        return None
+    header, problem = _header_problem(header_line, length, key)
+    if problem is None and (header["dtype"] != "|u1" or len(entry) != 1):
+        problem = "it holds another kind of array"
+    if problem:
+        warnings.warn(f"ignoring cache file {path}: {problem}", stacklevel=2)
+        return None
+    return entry[0]
+
+
+def _header_problem(header_line: bytes, length: int, key: dict) -> tuple[dict, str | None]:
+    """The parsed header and what is wrong with it for ``key`` and a data part of
+    ``length`` bytes (``None`` if nothing)."""
     try:
         header = json.loads(header_line)
     except ValueError:
-        return "unreadable header"
+        return {}, "unreadable header"
     if not isinstance(header, dict) or header.get("magic") != MAGIC:
-        return "not a permgroup cache file"
+        return {}, "not a permgroup cache file"
     for field, value in key.items():
         if header.get(field) != value:
-            return f"it was built for a different {field}"
+            return header, f"it was built for another definition (a different {field})"
     itemsize = int(str(header.get("dtype", ""))[2:] or 0)  # numpy's "|u1", "<i4"...
     expected = itemsize
     for extent in header.get("shape", []):
         expected *= extent
-    if len(data) != expected:
-        return f"truncated ({len(data)} of {expected} bytes)"
-    if zlib.crc32(data) != header["crc32"]:
+    if length != expected:
+        return header, f"truncated ({length} of {expected} bytes)"
+    return header, None
+
+
+def _check(header_line: bytes, data: bytes, key: dict) -> str | None:
+    header, problem = _header_problem(header_line, len(data), key)
+    if problem is None and zlib.crc32(data) != header["crc32"]:
         return "checksum mismatch"
-    return None
+    return problem

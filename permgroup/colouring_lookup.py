@@ -13,14 +13,11 @@ and file name of a colouring table are defined here, so that the builder
 """
 from __future__ import annotations
 
-import json
-import os
-import warnings
 from collections.abc import Hashable, Sequence
 from math import factorial
 from pathlib import Path
 
-from permgroup.cache import MAGIC, cache_dir, load_bytes
+from permgroup.cache import cache_dir, load_byte, load_bytes
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
 from permgroup.statetable import UNSEEN
@@ -107,7 +104,7 @@ def cache_key(puzzle: Puzzle, metric: Metric) -> dict:
 def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
     """Where the colouring table of ``puzzle`` in ``metric`` is cached.
 
-    >>> import tempfile
+    >>> import os, tempfile, warnings
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> path = cache_path(p, "htm")
@@ -124,7 +121,7 @@ def cached_bytes(puzzle: Puzzle, metric: Metric = "qtm") -> bytes | None:
     """The depths of the cached table, checked whole (header, length, CRC-32),
     or ``None`` if it is not cached.
 
-    >>> import tempfile
+    >>> import os, tempfile, warnings
     >>> from permgroup.colouring_table import load_colouring_table
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -145,12 +142,12 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     """Entry ``index`` of the cached table, reading one byte of the file; ``None``
     if there is no valid file.
 
-    The header must carry this puzzle's definition and the file its full length:
-    a table built for another definition, or cut short, is refused.  The CRC-32
-    is checked when the whole table is loaded (:func:`cached_bytes`); checking it
-    here would mean reading 63 MB to answer one question.
+    The header must carry this puzzle's definition and the file its full length
+    (:func:`permgroup.cache.load_byte`): a table built for another definition,
+    or cut short, is refused.  The CRC-32 is checked when the whole table is
+    loaded (:func:`cached_bytes`).
 
-    >>> import tempfile
+    >>> import os, tempfile, warnings
     >>> from permgroup.colouring_table import load_colouring_table
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -163,36 +160,10 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     ...     _ = f.truncate(f.seek(0, os.SEEK_END) - 1)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     print(cached_entry(p, "qtm", 0), str(caught[0].message).endswith("truncated"))
+    ...     print(cached_entry(p, "qtm", 0), "truncated" in str(caught[0].message))
     None True
     """
-    path = cache_path(puzzle, metric)
-    key = cache_key(puzzle, metric)
-    try:
-        with open(path, "rb") as f:
-            header_line = f.readline(1 << 16)
-            end = f.seek(0, os.SEEK_END)
-            f.seek(len(header_line) + index)
-            entry = f.read(1)
-    except FileNotFoundError:
-        return None
-    try:
-        header = json.loads(header_line)
-    except ValueError:
-        header = None
-    problem = None
-    if not isinstance(header, dict) or header.get("magic") != MAGIC:
-        problem = "not a permgroup cache file"
-    elif any(header.get(field) != value for field, value in key.items()):
-        problem = "it was built for another definition"
-    elif header.get("shape") != [key["size"]] or header.get("dtype") != "|u1":
-        problem = "it holds another kind of array"
-    elif end != len(header_line) + key["size"] or len(entry) != 1:
-        problem = "truncated"
-    if problem:
-        warnings.warn(f"ignoring cache file {path}: {problem}", stacklevel=2)
-        return None
-    return entry[0]
+    return load_byte(cache_path(puzzle, metric), cache_key(puzzle, metric), index)
 
 
 def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
@@ -201,7 +172,7 @@ def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
     is one and ``b`` is the solved colouring up to renaming colours; ``None``
     otherwise (the caller then searches).  ``-1`` if unreachable.
 
-    >>> import tempfile
+    >>> import os, tempfile, warnings
     >>> from permgroup.colouring_table import load_colouring_table
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
