@@ -24,7 +24,6 @@ import argparse
 import os
 import random
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -35,11 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import machine_note, run_process, seed_program  # noqa: E402
 from permgroup.search import SearchStats, ida_star, meet_in_the_middle  # noqa: E402
 from puzzles import cube3  # noqa: E402
 from puzzles.formats.zoj2477 import format_case  # noqa: E402
 
-SEEDS = ROOT.parent / "shared" / "seeds"
 QTM = [1, 12, 114, 1068, 10011, 93840]
 HTM = [1, 18, 243, 3240, 43239, 574908]
 
@@ -67,27 +66,6 @@ def zoj_file(path: Path, cases: int = 1500, seed: int = 2477) -> None:
     path.write_text("\n".join(out) + "\n")
 
 
-def compile_seed(folder: Path) -> Path | None:
-    sources = sorted(SEEDS.glob("001_*.txt"))
-    if not sources or not shutil.which("g++"):
-        return None
-    text = sources[0].read_text(errors="replace")
-    start = text.index("#include <iostream>")
-    end = text.index("return 0;", text.index("int main")) + len("return 0;")
-    code = text[start:end] + "\n}\n"
-    (folder / "seed001.cpp").write_text(code)
-    exe = folder / "seed001"
-    subprocess.run(["g++", "-O2", "-o", str(exe), str(folder / "seed001.cpp")], check=True)
-    return exe
-
-
-def run_timed(command: list[str], stdin_path: Path) -> tuple[float, str]:
-    with open(stdin_path, "rb") as f:
-        start = time.perf_counter()
-        run = subprocess.run(command, stdin=f, capture_output=True, check=True)
-        return time.perf_counter() - start, run.stdout.decode()
-
-
 def counts(output: str) -> list[int]:
     """The count line of each case of a ZOJ 2477 output."""
     out, i = [], 0
@@ -104,14 +82,14 @@ def bench_zoj(folder: Path, repeats: int, use_seed: bool) -> None:
     path = folder / "zoj2477-1500.in"
     zoj_file(path)
     ours_cmd = [sys.executable, "-m", "permgroup", "solve", "zoj2477"]
-    run_timed(ours_cmd, path)  # warm the cache (ball of radius 5)
-    seed = compile_seed(folder) if use_seed else None
+    run_process(ours_cmd, path)  # warm the cache (ball of radius 5)
+    seed = seed_program("001") if use_seed else None
     ours_times, seed_times = [], []
     for _ in range(repeats):
-        t, ours = run_timed(ours_cmd, path)
+        t, ours = run_process(ours_cmd, path)
         ours_times.append(t)
         if seed:
-            t, theirs = run_timed([str(seed)], path)
+            t, theirs = run_process([str(seed)], path)
             seed_times.append(t)
     answer_counts = counts(ours)
     print(f"cases: {len(answer_counts)}, of which -1: {answer_counts.count(-1)} "
@@ -124,7 +102,7 @@ def bench_zoj(folder: Path, repeats: int, use_seed: bool) -> None:
               f"(min {min(seed_times):.3f}); same counts: {same}")
         print(f"ratio: {statistics.median(ours_times) / statistics.median(seed_times):.2f}x "
               "(target: at most 5x)")
-    startup = [run_timed([sys.executable, "-c", "import numpy"], path)[0] for _ in range(repeats)]
+    startup = [run_process([sys.executable, "-c", "import numpy"], path)[0] for _ in range(repeats)]
     print(f"for scale, python -c 'import numpy': median {statistics.median(startup):.3f} s")
 
 
@@ -252,8 +230,7 @@ def main() -> None:
         return
     if args.cold:
         os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-cold-")
-    print(f"machine: {os.cpu_count()} cores, load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (shared with other work)")
+    print(machine_note("shared with other work"))
     part = args.only
     if args.cold and part in (None, "shallow"):
         bench_shallow(cold=True)

@@ -12,13 +12,20 @@ import os
 import random
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import (fresh_cache_env, median_time, peak_memory_mb,  # noqa: E402
-                               permgroup_command, report, run_process, seed_program)
+from benchmarks.common import (  # noqa: E402
+    fresh_cache_env,
+    machine_note,
+    median_time,
+    peak_memory_mb,
+    permgroup_command,
+    report,
+    run_process,
+    seed_program,
+)
 from permgroup.statetable import build_state_table  # noqa: E402
 from puzzles import cubic_eight as ce  # noqa: E402
 from puzzles.formats import poj3131  # noqa: E402
@@ -126,8 +133,7 @@ def main() -> None:
     report(rows)
     for label, values in answers.items():
         print(f"# answers, {label}: {' '.join(values)}")
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.2f} (the machine is shared with other agents)")
+    print(machine_note("the machine is shared with other agents"))
 
 
 if __name__ == "__main__":

@@ -11,15 +11,22 @@ import os
 import random
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import (fresh_cache_env, median_time, peak_memory_mb,  # noqa: E402
-                               permgroup_command, report, run_process, seed_program)
+from benchmarks.common import (  # noqa: E402
+    fresh_cache_env,
+    machine_note,
+    median_time,
+    peak_memory_mb,
+    permgroup_command,
+    report,
+    run_process,
+    seed_program,
+)
 from permgroup.bfs import FactorSpace, bfs_depths  # noqa: E402
 from permgroup.table import CayleyModel, build_table, load_table  # noqa: E402
 from puzzles import minicube  # noqa: E402
@@ -128,8 +135,7 @@ def main() -> None:
     else:
         rows.append(("permgroup solve uva11007, 3000 cases, warm cache", warm, "s", None))
     report(rows)
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(machine_note())
 
 
 if __name__ == "__main__":

@@ -16,14 +16,12 @@ Prints medians and ratios against baselines measured in the same run:
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +32,7 @@ from benchmarks.common import (
     ROOT,
     SEEDS,
     fresh_cache_env,
+    machine_note,
     median_time,
     permgroup_command,
     report,
@@ -184,8 +183,7 @@ def main() -> None:
                                                      check=True), 5)
     rows.append(("bare python start-up (for scale)", python_only, "s", None))
     report(rows)
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.2f}, {repeat} runs per median")
+    print(machine_note(f"{repeat} runs per median"))
 
 
 if __name__ == "__main__":

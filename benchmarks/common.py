@@ -94,6 +94,13 @@ def fresh_cache_env() -> dict:
     return env
 
 
+def machine_note(extra: str = "") -> str:
+    """A closing line for a benchmark's output: when, how many cores, how loaded."""
+    note = (f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+            f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return f"{note}, {extra}" if extra else note
+
+
 def report(rows: list[tuple[str, float, str, float | None]]) -> None:
     """Print ``name, value, unit, ratio-to-baseline`` rows."""
     for name, value, unit, ratio in rows:
