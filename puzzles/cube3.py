@@ -294,7 +294,6 @@ def _parities(at: np.ndarray) -> np.ndarray:
 
 # --- search ---------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
 def moves(metric: str = "qtm") -> dict[str, Perm]:
     """The metric's moves by name (``"U"``, ``"U'"``, and ``"U2"`` in HTM).
 
@@ -303,10 +302,15 @@ def moves(metric: str = "qtm") -> dict[str, Perm]:
     >>> len(moves("htm")), moves()["U"] == PUZZLE.move_array("U")
     (18, True)
     """
-    return metric_moves(PUZZLE, metric)
+    # one cache entry per metric, however it is passed
+    return _moves(metric)
 
 
 @lru_cache(maxsize=None)
+def _moves(metric: str) -> dict[str, Perm]:
+    return metric_moves(PUZZLE, metric)
+
+
 def search_space(metric: str = "qtm") -> DigitSpace:
     """Positions as six digits: the places of edges 0-3, 4-7 and 8-10 (edge 11
     goes where the others are not), the edge flips, the corner twists and the
@@ -317,6 +321,12 @@ def search_space(metric: str = "qtm") -> DigitSpace:
     >>> search_space("qtm").sizes  # cached per metric (and on disk)
     [11880, 11880, 1320, 2048, 2187, 40320]
     """
+    # one cache entry per metric, however it is passed
+    return _search_space(metric)
+
+
+@lru_cache(maxsize=None)
+def _search_space(metric: str) -> DigitSpace:
     named = moves(metric)
     corners = PieceCoordinate.from_moves("corner", CORNERS, named)
     edges = PieceCoordinate.from_moves("edge", EDGES, named)
@@ -373,13 +383,18 @@ def table(metric: str = "qtm", progress=None) -> Ball:
     return ball(TABLE_RADIUS[metric], metric, progress)
 
 
-@lru_cache(maxsize=None)
 def pruning(metric: str = "qtm"):
     """Which move may follow which (:class:`permgroup.search.MovePruning`).
 
     >>> pruning().count_sequences(3)  # canonical quarter-turn sequences of length 0..3
     [1, 12, 114, 1068]
     """
+    # one cache entry per metric, however it is passed
+    return _pruning(metric)
+
+
+@lru_cache(maxsize=None)
+def _pruning(metric: str):
     from permgroup.search import MovePruning
 
     return MovePruning.of(list(moves(metric).values()))
