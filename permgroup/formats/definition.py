@@ -1,0 +1,179 @@
+"""A puzzle defined piece by piece, as twsearch/ksolve and cubing.js KPuzzle files do.
+
+A :class:`Definition` is plain data: *orbits* (twsearch's sets) of pieces, each
+piece with ``k`` orientations; a solved position; named generating moves.  A
+position, and a move (the position it makes from solved), gives for each orbit
+and slot ``i`` which piece sits in slot ``i`` and its orientation there.
+Composition, 0-based, for a position ``a`` followed by a move ``b``::
+
+    (a·b).pieces[i]      = a.pieces[b.pieces[i]]
+    (a·b).orientation[i] = (a.orientation[b.pieces[i]] + b.orientation[i]) mod k
+
+so a move says, for each slot, where the piece that ends up there came from and
+what orientation it gains.  Repeated numbers in ``solved`` mean identical
+pieces: the states are then colourings of the slots, not group elements.
+
+The readers and writers of the two file formats live beside this module; the
+engine's sticker view of a definition (piece ``p`` in orientation ``r`` is
+sticker ``k*p + r``) is built from it.
+
+>>> swap = Definition(
+...     "swap2", (Orbit("P", 2, 3),),
+...     {"P": OrbitState((0, 1), (0, 0))},
+...     {"A": {"P": OrbitState((1, 0), (1, 0))}})
+>>> a = swap.moves["A"]
+>>> compose(swap, a, a)["P"]
+OrbitState(pieces=(0, 1), orientation=(1, 1))
+>>> move_order(swap, "A")
+6
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+Position = dict[str, "OrbitState"]  # orbit name -> its pieces and orientations
+
+
+@dataclass(frozen=True)
+class Orbit:
+    """``size`` slots (and pieces) with ``orientations`` orientations each (1: none)."""
+
+    name: str
+    size: int
+    orientations: int = 1
+
+
+@dataclass(frozen=True)
+class OrbitState:
+    """One orbit of a position or move: the piece in each slot (0-based) and its
+    orientation there."""
+
+    pieces: tuple[int, ...]
+    orientation: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Definition:
+    """A puzzle as orbits of oriented pieces.
+
+    Parameters
+    ----------
+    name:
+        The puzzle's name (``Name`` line, KPuzzle ``name``).
+    orbits:
+        The orbits in file order.
+    solved:
+        The solved position, every orbit present; ``pieces`` may repeat
+        (identical pieces), but are renumbered ``0, 1, ...`` in order of first
+        appearance by the readers.
+    moves:
+        The generators, in file order; every orbit present (identity where the
+        file leaves one out).  Powers and inverses are derived, never listed.
+    derived:
+        Named moves defined by an alg over other moves (twsearch
+        ``MoveSequence``/``MoveAlias``, KPuzzle ``derivedMoves``), kept as text
+        in file order so that a writer can give them back.
+    rotations:
+        Whole-puzzle rotations (twsearch and cubing.js name them ``x``, ``y``,
+        ``z``): positions, like moves, that are not counted as moves.
+    """
+
+    name: str
+    orbits: tuple[Orbit, ...]
+    solved: Position
+    moves: dict[str, Position]
+    derived: dict[str, str] = field(default_factory=dict)
+    rotations: dict[str, Position] = field(default_factory=dict)
+
+    def orbit(self, name: str) -> Orbit:
+        """The orbit called ``name``.
+
+        >>> Definition("t", (Orbit("E", 2),), {}, {}).orbit("E").size
+        2
+        """
+        for o in self.orbits:
+            if o.name == name:
+                return o
+        raise KeyError(f"{self.name} has no orbit {name!r}")
+
+    def data(self) -> dict:
+        """The definition as plain JSON-ready data (what :meth:`fingerprint` hashes)."""
+
+        def position(p: Position) -> dict:
+            return {o.name: [list(p[o.name].pieces), list(p[o.name].orientation)]
+                    for o in self.orbits if o.name in p}
+
+        return {
+            "name": self.name,
+            "orbits": [[o.name, o.size, o.orientations] for o in self.orbits],
+            "solved": position(self.solved),
+            "moves": {m: position(p) for m, p in self.moves.items()},
+            "derived": dict(self.derived),
+            "rotations": {m: position(p) for m, p in self.rotations.items()},
+        }
+
+    def fingerprint(self) -> str:
+        """A hash of :meth:`data`: two files that define the same puzzle the same
+        way (whatever their format) have the same fingerprint."""
+        text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def identity(definition: Definition) -> Position:
+    """The position every move leaves alone: each piece in its own slot, unturned.
+
+    >>> identity(Definition("t", (Orbit("E", 2, 2),), {}, {}))
+    {'E': OrbitState(pieces=(0, 1), orientation=(0, 0))}
+    """
+    return {o.name: OrbitState(tuple(range(o.size)), (0,) * o.size) for o in definition.orbits}
+
+
+def compose(definition: Definition, a: Position, b: Position) -> Position:
+    """``a`` followed by ``b``, by the formula in the module docstring.
+
+    >>> d = Definition("t", (Orbit("E", 2, 2),), {}, {})
+    >>> flip = {"E": OrbitState((1, 0), (1, 0))}
+    >>> compose(d, flip, flip)
+    {'E': OrbitState(pieces=(0, 1), orientation=(1, 1))}
+    """
+    result = {}
+    for o in definition.orbits:
+        x, y = a[o.name], b[o.name]
+        k = o.orientations
+        result[o.name] = OrbitState(
+            tuple(x.pieces[j] for j in y.pieces),
+            tuple((x.orientation[j] + t) % k for j, t in zip(y.pieces, y.orientation)),
+        )
+    return result
+
+
+def invert(definition: Definition, a: Position) -> Position:
+    """The move that undoes ``a``: ``compose(a, invert(a))`` is the identity.
+
+    >>> d = Definition("t", (Orbit("E", 3, 2),), {}, {})
+    >>> a = {"E": OrbitState((1, 2, 0), (1, 0, 0))}
+    >>> compose(d, a, invert(d, a)) == identity(d)
+    True
+    """
+    result = {}
+    for o in definition.orbits:
+        x = a[o.name]
+        pieces = [0] * o.size
+        orientation = [0] * o.size
+        for i, j in enumerate(x.pieces):
+            pieces[j] = i
+            orientation[j] = -x.orientation[i] % o.orientations
+        result[o.name] = OrbitState(tuple(pieces), tuple(orientation))
+    return result
+
+
+def move_order(definition: Definition, move: str) -> int:
+    """The order of generator ``move`` (how often it is applied to give the identity)."""
+    one = identity(definition)
+    m = definition.moves[move]
+    p, k = m, 1
+    while p != one:
+        p, k = compose(definition, p, m), k + 1
+    return k
