@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine_note, run_process, seed_program  # noqa: E402
+from benchmarks.common import (add_seeds_option, left_out, machine_note, run_process,  # noqa: E402
+                               seed_program)
 from permgroup.search import SearchStats, ida_star, meet_in_the_middle  # noqa: E402
 from puzzles import cube3  # noqa: E402
 from puzzles.formats.zoj2477 import format_case  # noqa: E402
@@ -84,6 +85,8 @@ def bench_zoj(folder: Path, repeats: int, use_seed: bool) -> None:
     ours_cmd = [sys.executable, "-m", "permgroup", "solve", "zoj2477"]
     run_process(ours_cmd, path)  # warm the cache (ball of radius 5)
     seed = seed_program("001") if use_seed else None
+    if use_seed and not seed:
+        left_out("zoj2477 against seed-001 C++", "001")
     ours_times, seed_times = [], []
     for _ in range(repeats):
         t, ours = run_process(ours_cmd, path)
@@ -220,6 +223,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="build the caches from scratch in a temporary folder")
     parser.add_argument("--no-seed", action="store_true", help="skip the C++ baseline")
+    add_seeds_option(parser)
     parser.add_argument("--only", choices=["zoj", "depth12", "scaling", "shallow"],
                         help="run one part only")
     parser.add_argument("--depth-worker", type=int, help=argparse.SUPPRESS)

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
     fresh_cache_env,
+    left_out,
     machine_note,
     median_time,
     peak_memory_mb,
@@ -88,6 +89,8 @@ def main() -> None:
     python_start, _ = median_process([sys.executable, "-c", "pass"], repeat=7)
     rows.append(("python -c pass (start-up, for scale)", python_start, "s", None))
     seed = seed_program("002")
+    if not seed:
+        left_out("poj3131 against seed-002 C++", "002")
     warm_env = fresh_cache_env()
     os.environ["PERMGROUP_CACHE"] = warm_env["PERMGROUP_CACHE"]
     hard_path = folder / "poj3131-15-hard.txt"

@@ -31,7 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import (
     ROOT,
     SEEDS,
+    add_seeds_option,
     fresh_cache_env,
+    left_out,
     machine_note,
     median_time,
     permgroup_command,
@@ -41,7 +43,7 @@ from benchmarks.common import (
 from permgroup.colouring_table import colouring_depths
 from puzzles import torus
 
-DATA = ROOT.parent / "shared" / "data" / "rubiksrevenge"
+DATA = ROOT / "tests" / "data" / "rubiksrevenge"
 BUILD_PROBE = """
 import resource, subprocess, sys, time
 start = time.perf_counter()
@@ -69,7 +71,7 @@ def plain_unique_bfs(space, max_depth: int = 255) -> list[int]:
 def seed_003_fast() -> Path | None:
     """Compile the seed's second program (the quoted bidirectional BFS)."""
     compiler = shutil.which("g++")
-    matches = sorted(SEEDS.glob("003_*.txt"))
+    matches = sorted(SEEDS.glob("003_*.txt")) if SEEDS else []
     if not compiler or not matches:
         return None
     blocks = re.findall(r"```cpp\n(.*?)```", matches[0].read_text(encoding="utf-8"), re.DOTALL)
@@ -104,6 +106,7 @@ def per_file(command, files: list[Path], repeat: int, env: dict | None = None,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement")
+    add_seeds_option(parser)
     args = parser.parse_args()
     repeat = args.repeat
 
@@ -152,6 +155,8 @@ def main() -> None:
     assert not any(Path(cold_env["PERMGROUP_CACHE"]).iterdir()), "solve built a table"
     seed = seed_003_fast()
     fast = per_file([str(seed)], secret, repeat, stdin=True) if seed else None
+    if not seed:
+        left_out("rubiksrevenge against seed-003 C++", "003")
 
     twelve = [p.name for p in secret if p.with_suffix(".ans").read_text().strip() == "12"]
     print(f"\n{'file':<22}{'answer':>7}{'cached':>10}{'no cache':>10}"

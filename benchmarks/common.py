@@ -1,11 +1,15 @@
 """Shared timing helpers for the benchmarks: medians, whole-process runs, seed baselines.
 
-The seed programs (C++ solutions in ../shared/seeds, written by others) are
-compiled into a temporary folder only to be timed in the same run; none of their
-code is part of permgroup.
+The seed programs (C++ solutions written by others) are compiled into a
+temporary folder only to be timed in the same run; none of their code is part of
+permgroup.  Their folder is ``--seeds PATH`` on any benchmark's command line
+(``benchmarks/run.py`` passes it on), by default ``../shared/seeds`` beside the
+repository when that exists.  Without it every benchmark still runs and prints
+its own figures, and says which comparisons it left out.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shutil
@@ -17,7 +21,36 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+DEFAULT_SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+def add_seeds_option(parser: argparse.ArgumentParser) -> None:
+    """Give a benchmark's own parser the ``--seeds PATH`` option (read by :data:`SEEDS`)."""
+    parser.add_argument("--seeds", metavar="PATH",
+                        help="folder of the seed programs (default: ../shared/seeds if present)")
+
+
+def _seeds_folder() -> Path | None:
+    parser = argparse.ArgumentParser(add_help=False)
+    add_seeds_option(parser)
+    given = parser.parse_known_args()[0].seeds
+    if given:
+        return Path(given)
+    return DEFAULT_SEEDS if DEFAULT_SEEDS.is_dir() else None
+
+
+SEEDS = _seeds_folder()
+
+
+def left_out(what: str, prefix: str) -> None:
+    """Say that a comparison with seed ``prefix`` was left out, and why."""
+    if SEEDS is None:
+        why = "no seeds folder (pass --seeds PATH)"
+    elif not shutil.which("g++"):
+        why = "no g++ on this machine"
+    else:
+        why = f"seed {prefix} not found or did not compile in {SEEDS}"
+    print(f"# left out: {what}: {why}", flush=True)
 
 
 def median_time(fn, repeat: int = 5) -> float:
@@ -65,7 +98,7 @@ def seed_program(prefix: str, fixes: dict[str, str] | None = None) -> Path | Non
     """Compile the C++ of seed ``prefix`` (from its first ``#include`` to the end
     of ``main``) into a temporary folder; ``None`` if that is not possible here."""
     compiler = shutil.which("g++")
-    matches = sorted(SEEDS.glob(f"{prefix}_*.txt"))
+    matches = sorted(SEEDS.glob(f"{prefix}_*.txt")) if SEEDS else []
     if not compiler or not matches:
         return None
     lines = matches[0].read_text(encoding="utf-8").splitlines()

@@ -6,7 +6,11 @@ is written to a temporary name and renamed, so a reader never sees half a file;
 a file whose header or checksum does not match is reported and ignored.
 
 The folder is ``$PERMGROUP_CACHE`` if set, else the user's cache folder
-(``$XDG_CACHE_HOME/permgroup`` or ``~/.cache/permgroup``).
+(``$XDG_CACHE_HOME/permgroup`` or ``~/.cache/permgroup``).  A folder that cannot
+be made, read or written is reported once (:class:`CacheWarning`) and the work
+goes on without the cache: a cache is never a reason to give no answer.
+Temporary files carry their writer's process id, so those left by a writer that
+was killed are removed by the next write in the same folder.
 
 >>> import tempfile, numpy as np
 >>> folder = tempfile.mkdtemp()
@@ -30,10 +34,20 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 MAGIC = "permgroup-array-1"
+TEMPORARY_SUFFIX = ".tmp"
+
+
+class CacheWarning(UserWarning):
+    """A cache file or folder could not be used; the work goes on without it."""
+
+
+_reported_folders: set[str] = set()
 
 
 def cache_dir() -> Path:
-    """The cache folder (created if missing).
+    """The cache folder (created if missing; if it cannot be, a :class:`CacheWarning`
+    says why and the folder is returned all the same: reads then find nothing and
+    writes are skipped).
 
     >>> import os, tempfile
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp() + "/new"
@@ -46,12 +60,65 @@ def cache_dir() -> Path:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "permgroup")
     path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        _folder_unusable(path, exc)
     return path
 
 
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return "it is not a folder"
+    return exc.strerror or type(exc).__name__
+
+
+def _folder_unusable(folder: Path, exc: OSError) -> None:
+    """Warn once per folder and reason (a build may try to write many files)."""
+    message = (f"cache folder {folder} cannot be used ({_reason(exc)}); "
+               "working without the cache")
+    if message not in _reported_folders:
+        _reported_folders.add(message)
+        warnings.warn(message, CacheWarning, stacklevel=4)
+
+
+def _writer_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+def remove_stale_temporaries(folder: str | os.PathLike) -> list[Path]:
+    """Delete the temporary files in ``folder`` whose writing process is gone
+    (killed mid-write: a rename never happened); the paths removed.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "t.table.999999999.abc.tmp").write_bytes(b"half")  # no such process
+    >>> _ = (folder / f"t.table.{os.getpid()}.abc.tmp").write_bytes(b"mine")  # still writing
+    >>> [p.name for p in remove_stale_temporaries(folder)]
+    ['t.table.999999999.abc.tmp']
+    """
+    removed = []
+    for path in Path(folder).glob(f"*{TEMPORARY_SUFFIX}"):
+        parts = path.name.split(".")
+        pid = parts[-3] if len(parts) >= 4 else ""
+        if pid.isdigit() and not _writer_alive(int(pid)):
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            removed.append(path)
+    return removed
+
+
 def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
-    """Write ``array`` with ``key`` in its header, atomically.
+    """Write ``array`` with ``key`` in its header, atomically.  A folder or file
+    that cannot be written gives a :class:`CacheWarning`, not an error.
 
     >>> import numpy as np, tempfile
     >>> path = Path(tempfile.mkdtemp()) / "sub" / "x.bin"  # folders are created
@@ -67,17 +134,26 @@ def save_array(path: str | os.PathLike, key: dict, array: np.ndarray) -> None:
     header = dict(key, magic=MAGIC, shape=list(array.shape), dtype=array.dtype.str,
                   crc32=zlib.crc32(array.data))
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(path.parent)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.{os.getpid()}.",
+                                   suffix=TEMPORARY_SUFFIX)
+    except OSError as exc:
+        _folder_unusable(path.parent, exc)
+        return
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(json.dumps(header, sort_keys=True).encode() + b"\n")
             f.write(array.data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise
+        if not isinstance(exc, OSError):
+            raise
+        warnings.warn(f"could not write cache file {path} ({_reason(exc)}); "
+                      "working without it", CacheWarning, stacklevel=2)
 
 
 def load_array(path: str | os.PathLike, key: dict) -> np.ndarray | None:
@@ -124,11 +200,15 @@ def load_bytes(path: str | os.PathLike, key: dict) -> tuple[dict, bytes] | None:
         with open(path, "rb") as f:
             header_line = f.readline(1 << 16)
             data = f.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        warnings.warn(f"ignoring cache file {path}: {_reason(exc)}", CacheWarning, stacklevel=3)
         return None
     problem = _check(header_line, data, key)
     if problem:
-        warnings.warn(f"ignoring cache file {path}: {problem}; it will be rebuilt", stacklevel=3)
+        warnings.warn(f"ignoring cache file {path}: {problem}; it will be rebuilt", CacheWarning,
+                      stacklevel=3)
         return None
     return json.loads(header_line), data
 
@@ -152,13 +232,16 @@ def load_byte(path: str | os.PathLike, key: dict, index: int) -> int | None:
             length = f.seek(0, os.SEEK_END) - len(header_line)
             f.seek(len(header_line) + index)
             entry = f.read(1)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        warnings.warn(f"ignoring cache file {path}: {_reason(exc)}", CacheWarning, stacklevel=2)
         return None
     header, problem = _header_problem(header_line, length, key)
     if problem is None and (header["dtype"] != "|u1" or len(entry) != 1):
         problem = "it holds another kind of array"
     if problem:
-        warnings.warn(f"ignoring cache file {path}: {problem}", stacklevel=2)
+        warnings.warn(f"ignoring cache file {path}: {problem}", CacheWarning, stacklevel=2)
         return None
     return entry[0]
 

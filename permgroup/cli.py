@@ -14,6 +14,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+import warnings
 from types import ModuleType
 
 from permgroup.errors import InputError
@@ -150,6 +151,11 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings on the command line: one line, no source path or code line."""
+    print(f"permgroup: warning: {message}", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (``sys.argv[1:]`` without ``argv``); the exit status.
 
@@ -162,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = parser().parse_args(argv)
     try:
-        return args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _print_warning
+            return args.run(args)
     except InputError as exc:
         sys.stdout.write(exc.answered)
         sys.stdout.flush()

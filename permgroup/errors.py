@@ -35,3 +35,20 @@ class UnreachableError(InputError):
     ...     print(type(exc).__name__, exc)
     UnreachableError no sequence of moves joins the two colourings
     """
+
+
+def require_string(value: object, what: str, expected: str) -> None:
+    """Raise a :class:`TypeError` naming the expected type unless ``value`` is a str.
+
+    Public functions that take a facelet string or a board call this first, so
+    that ``distance(None, None)`` says what it wanted instead of failing deep
+    inside with ``object of type 'NoneType' has no len()``.
+
+    >>> require_string("UUUU", "cube", "a facelet string")  # fine: returns None
+    >>> require_string(None, "first cube", "a facelet string of 24 letters")
+    Traceback (most recent call last):
+    ...
+    TypeError: first cube: expected a facelet string of 24 letters (str), got NoneType
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{what}: expected {expected} (str), got {type(value).__name__}")

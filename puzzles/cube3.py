@@ -34,7 +34,7 @@ import numpy as np
 from permgroup.ball import Ball, load_ball
 from permgroup.coordinates import PieceCoordinate
 from permgroup.digits import DigitSpace, load_digit_space, piece_digits
-from permgroup.errors import InputError, UnreachableError
+from permgroup.errors import InputError, UnreachableError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import Perm, act, parity
 from permgroup.puzzle import Puzzle
@@ -44,6 +44,7 @@ GEOMETRY = CubeGeometry(3)
 CORNERS = tuple(p for p in GEOMETRY.cubies() if len(p) == 3)
 EDGES = tuple(p for p in GEOMETRY.cubies() if len(p) == 2)
 CENTRES = tuple(GEOMETRY.index(face, 1, 1) for face in FACES)
+FACELETS = "a facelet string of 54 letters (URFDLB order)"
 SOLVED = "".join(face * 9 for face in FACES)
 OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R", "F": "B", "B": "F"}
 
@@ -160,6 +161,7 @@ def check_colouring(state: str, what: str = "cube") -> None:
         ...
     permgroup.errors.InputError: case 2: every colour must appear 9 times (six colours); ...
     """
+    require_string(state, what, FACELETS)
     if len(state) != 54:
         raise InputError(f"{what}: expected 54 stickers, got {len(state)}")
     counts: dict[str, int] = {}
@@ -207,6 +209,7 @@ def apply_moves(state: str, moves: str | Sequence[str]) -> str:
     """
     from permgroup.words import apply_word
 
+    require_string(state, "cube", FACELETS)
     return "".join(apply_word(PUZZLE, state, moves))
 
 

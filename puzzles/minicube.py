@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from permgroup.errors import InputError, UnreachableError
+from permgroup.errors import InputError, UnreachableError, require_string
 from permgroup.metric import Metric
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
@@ -31,6 +31,7 @@ from puzzles.cube_geometry import FACES, CubeGeometry
 GEOMETRY = CubeGeometry(2)
 #: the D sticker of the down-back-left corner: normalization keeps it at home
 ANCHOR = GEOMETRY.index("D", 1, 0)
+FACELETS = "a facelet string of 24 letters (URFDLB order)"
 CORNERS = tuple(GEOMETRY.cubies())
 
 PUZZLE = Puzzle(
@@ -95,6 +96,7 @@ class Scheme:
         :meth:`element` then checks every corner against the scheme (which also
         settles the colour counts, so they are counted only to explain a fault).
         """
+        require_string(state, what, FACELETS)
         if len(state) != 24:
             check_colouring(state, what)
         triples = [(state[a], state[b], state[c]) for a, b, c in CORNERS]
@@ -204,6 +206,7 @@ def check_colouring(state: str, what: str = "cube") -> None:
         ...
     permgroup.errors.InputError: case 3: expected six colours four times each, got Bx3, ..., Ux5
     """
+    require_string(state, what, FACELETS)
     if len(state) != 24:
         raise InputError(f"{what}: expected 24 stickers, got {len(state)}")
     counts = {c: state.count(c) for c in set(state)}
@@ -278,6 +281,7 @@ def pair_elements(a: str, b: str) -> tuple[Perm, Perm]:
     permgroup.errors.InputError: the two cubes use different colours
     """
     scheme = Scheme.infer(a, "first cube")
+    require_string(b, "second cube", FACELETS)
     if len(b) != 24:
         check_colouring(b, "second cube")
     if set(a) != set(b):
@@ -328,6 +332,7 @@ def apply_moves(state: str, moves: str | Sequence[str]) -> str:
     """
     from permgroup.words import apply_word
 
+    require_string(state, "cube", FACELETS)
     return "".join(apply_word(PUZZLE, state, moves))
 
 

@@ -35,7 +35,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from permgroup.colouring_lookup import cached_distance
-from permgroup.errors import InputError
+from permgroup.errors import InputError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import act, compose_all, from_cycles
 from permgroup.puzzle import Puzzle
@@ -149,6 +149,7 @@ def check_state(state: str, puzzle: Puzzle = PUZZLE, what: str = "board") -> Non
         ...
     permgroup.errors.InputError: case 1, row 2, column 3: unknown colour 'B' (expected one of R G)
     """
+    require_string(state, what, "a board string, one colour letter per cell")
     rows, cols = shape(puzzle)
     if len(state) != rows * cols:
         raise InputError(f"{what}: expected {rows * cols} cells, got {len(state)}")
@@ -262,6 +263,7 @@ def apply_moves(state: str, names: str | Sequence[str], puzzle: Puzzle = PUZZLE)
     >>> apply_moves("RGBYGGGGBBBBRYYY", "row0'")
     'GBYRGGGGBBBBRYYY'
     """
+    require_string(state, "board", "a board string, one colour letter per cell")
     names = names.split() if isinstance(names, str) else list(names)
     try:
         perm = compose_all([puzzle.move_array(m) for m in names], puzzle.degree)
