@@ -8,7 +8,7 @@ const STYLE = `
   display: inline-block; padding: 8px; border: 1px solid #ccc; border-radius: 6px; }
 .pg-widget:focus { border-color: #4a78b5; }
 .pg-title { font-weight: 600; margin-bottom: 4px; }
-.pg-net { margin: 4px 0 8px; }
+.pg-net { margin: 4px 0 8px; zoom: 1.5; }
 .pg-row { margin: 4px 0; display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
 .pg-widget button { font: inherit; padding: 2px 8px; border: 1px solid #999;
   border-radius: 4px; background: #f6f6f6; cursor: pointer; }

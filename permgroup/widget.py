@@ -157,8 +157,18 @@ def element_of_colouring(puzzle: Puzzle, colours: Sequence) -> Element | None:
 
 # --- the widget ---------------------------------------------------------------
 
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _cycle_type_text(e: Element) -> str:
-    parts = [f"{length}^{count}" if count > 1 else str(length)
+    """``order``-style text: cycle lengths with their counts as powers, then
+    the piece cycles of each kind.
+
+    >>> from puzzles import minicube
+    >>> _cycle_type_text(Element.from_word(minicube.PUZZLE, "R U R' U'"))
+    '1¹² 6² · corner: 2-cycle twisted 1, 2-cycle twisted 2'
+    """
+    parts = [f"{length}{str(count).translate(SUPERSCRIPTS)}" if count > 1 else str(length)
              for length, count in e.cycle_type().items()]
     text = " ".join(parts)
     try:
@@ -167,10 +177,12 @@ def _cycle_type_text(e: Element) -> str:
         return text
     shown = []
     for kind, cycles in pieces.items():
-        items = [f"{count}×({length}{'' if not twist else f', twist {twist}'})"
+        items = [(f"{count}×" if count > 1 else "")
+                 + (f"{length}-cycle" if length > 1 else "in place")
+                 + (f" twisted {twist}" if twist else "")
                  for (length, twist), count in cycles.items()]
         if items:
-            shown.append(f"{kind}: {' '.join(items)}")
+            shown.append(f"{kind}: {', '.join(items)}")
     return text + (" · " + "; ".join(shown) if shown else "")
 
 
