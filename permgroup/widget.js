@@ -38,14 +38,27 @@ function el(tag, attrs = {}, ...children) {
 
 function render({ model, el: root }) {
   const send = (content) => model.send(content);
+  // playback: the moves are sent one at a time, Python turns each
+  let timer = null;
+  const stop = () => { if (timer) clearTimeout(timer); timer = null; };
+  const play = (word) => {
+    stop();
+    const steps = [...word];
+    const next = () => {
+      if (!steps.length) { timer = null; return; }
+      send({ type: "move", name: steps.shift() });
+      timer = setTimeout(next, 1000 / Number(speed.value));
+    };
+    next();
+  };
   const style = el("style", {}, STYLE);
   const box = el("div", { class: "pg-widget", tabindex: "0" });
   const title = el("div", { class: "pg-title" });
   const net = el("div", { class: "pg-net" });
   const moves = el("div", { class: "pg-row pg-moves" });
   const controls = el("div", { class: "pg-row" },
-    el("button", { class: "pg-undo", title: "undo (Backspace)", onclick: () => send({ type: "undo" }) }, "undo"),
-    el("button", { class: "pg-reset", title: "back to the start", onclick: () => send({ type: "reset" }) }, "reset"));
+    el("button", { class: "pg-undo", title: "undo (Backspace)", onclick: () => { stop(); send({ type: "undo" }); } }, "undo"),
+    el("button", { class: "pg-reset", title: "back to the start", onclick: () => { stop(); send({ type: "reset" }); } }, "reset"));
   const history = el("input", { type: "text", class: "pg-history", placeholder: "moves, e.g. R U R' U'" });
   const apply = () => send({ type: "history", text: history.value });
   history.addEventListener("keydown", (e) => { e.stopPropagation(); if (e.key === "Enter") apply(); });
@@ -73,19 +86,6 @@ function render({ model, el: root }) {
     element, targetRow, targetOut);
   root.append(style, box);
 
-  // playback: the moves are sent one at a time, Python turns each
-  let timer = null;
-  const stop = () => { if (timer) clearTimeout(timer); timer = null; };
-  const play = (word) => {
-    stop();
-    const steps = [...word];
-    const next = () => {
-      if (!steps.length) { timer = null; return; }
-      send({ type: "move", name: steps.shift() });
-      timer = setTimeout(next, 1000 / Number(speed.value));
-    };
-    next();
-  };
   solution.addEventListener("click", () => play(model.get("solution")));
   targetSolution.addEventListener("click", () => play(model.get("target_solution")));
 

@@ -61,6 +61,9 @@ def test_clicking_a_move_redraws_the_net_and_the_distance(chromium, tmp_path):
     assert after_r["distance"].startswith("distance to solved: 1 ")
     assert after_r["solution"] == "▶ R'"
     assert after_r["element"].startswith("order 4 ")
+    played = result["played"]
+    assert played["history"] == "R R'" and played["distance"].startswith("distance to solved: 0 ")
+    assert fills(played["svg"]) == fills(before["svg"])
     typed = result["typed"]
     assert typed["history"] == "R U R' U'"
     assert typed["distance"].startswith(
@@ -70,6 +73,6 @@ def test_clicking_a_move_redraws_the_net_and_the_distance(chromium, tmp_path):
     assert bad["history"] == "R Q" and bad["distance"] == typed["distance"]  # nothing moved
     undone = result["undone"]
     assert undone["history"] == "R U R'" and undone["message"] == ""
-    assert w.history == "R U R'"
+    assert result["key"]["history"] == "R U R' U'" == w.history
     # the page as chromium left it shows the same
-    assert 'class="pg-distance">distance to solved: 3 ' in dom
+    assert 'class="pg-distance">distance to solved: 4 ' in dom

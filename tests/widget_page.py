@@ -78,6 +78,11 @@ async function run() {
   const report = { before: look() };
   await answered(() => q('.pg-moves button[data-move="R"]').click());
   report.afterR = look();
+  q(".pg-speed").value = "8";
+  q(".pg-play").click();  // the solution, R', played back
+  await until(() => q(".pg-history").value === "R R'");
+  await sleep(600);  // a longer word would go on playing
+  report.played = look();
   q(".pg-history").value = "R U R' U'";
   await answered(() => q(".pg-apply").click());
   report.typed = look();
@@ -86,6 +91,9 @@ async function run() {
   report.bad = look();
   await answered(() => q(".pg-undo").click());
   report.undone = look();
+  await answered(() => q(".pg-widget").dispatchEvent(
+    new KeyboardEvent("keydown", { key: "U", bubbles: true })));  // shift-u: U'
+  report.key = look();
   await fetch("/result", { method: "POST", body: JSON.stringify(report) });
   document.title = "done";
 }
