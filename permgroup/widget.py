@@ -363,7 +363,8 @@ class PuzzleWidget(anywidget.AnyWidget):
             if word is None:
                 raise InputError(f"{what}: no element of {self._puzzle.name} gives this "
                                  "colouring (or none was found in time)")
-            found = Element.from_word(self._puzzle, " ".join(word))
+            # the start is the element, not the word found for it
+            found = Element(self._puzzle, Element.from_word(self._puzzle, " ".join(word)).perm)
         return found
 
     def _refresh(self) -> None:

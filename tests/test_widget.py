@@ -224,3 +224,19 @@ def test_search_with_a_time_limit_where_no_table_fits():
     quick.history = "R U F' D L2 B R' U2 F L' D B2 R U'"
     assert quick.wait(60).busy is False
     assert quick.distance == -1 and "no answer within 0.05 s" in quick.distance_text
+
+
+def test_state_of_a_cube3_is_read_piece_by_piece():
+    w = explore.widget(cube3.PUZZLE, time_limit=30)
+    w.state = cube3.apply_moves(cube3.SOLVED, "R U F'")
+    assert w.element == Element.from_word(cube3.PUZZLE, "R U F'") and w.history == ""
+    assert w.wait(60).distance == 3
+
+
+def test_state_of_the_torus_is_found_by_search():
+    w = explore.widget(torus.PUZZLE, time_limit=30)
+    board = torus.apply_moves(torus.GOAL, "col0 row1 col2' row3")
+    w.state = board
+    assert w.state == board and w.history == ""
+    assert w.wait(60).distance == torus.distance(board) == 4
+    assert torus.apply_moves(board, w.solution) == torus.GOAL
