@@ -13,8 +13,10 @@ means at hand, within a time limit (for live read-outs such as the widget's).
   (:mod:`permgroup.colouring_table`), else a bidirectional search on them.
 
 Distances are up to whole-puzzle symmetry, as in :func:`permgroup.explore.distance`.
-A search checks the clock between levels' moves and gives up with
-:class:`TimeUp` once the deadline has passed; a table lookup never does.
+A search checks its *deadline* before each move of a level and gives up with
+:class:`TimeUp` once it has passed; the deadline is a ``time.monotonic()``
+time, or a function saying whether to stop (a caller that has moved on can
+cancel this way).  A table lookup never stops.
 
 >>> from permgroup.elements import Element
 >>> from permgroup.puzzle import Puzzle
@@ -22,13 +24,19 @@ A search checks the clock between levels' moves and gives up with
 >>> o = oracle(p)
 >>> o.way, o.solve(Element.identity(p), Element.from_word(p, "A A A"))
 ('table', ["A'"])
->>> oracle(p, max_build=0).solve(Element.identity(p), Element.from_word(p, "A A"))
-['A', 'A']
+>>> q = Puzzle("q", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+>>> by_search = oracle(q, max_build=0)   # no table of q is cached
+>>> by_search.way, by_search.solve(Element.identity(q), Element.from_word(q, "A A"))
+('search', ['A', 'A'])
+>>> by_search.solve(Element.identity(q), Element.from_word(q, "A A"), lambda: True)
+Traceback (most recent call last):
+...
+permgroup.oracle.TimeUp
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,8 +55,14 @@ class TimeUp(Exception):
     """A search passed its deadline."""
 
 
-def _check(deadline: float | None) -> None:
-    if deadline is not None and time.monotonic() > deadline:
+#: when a search must stop: a ``time.monotonic()`` time, or a function that says so
+Deadline = float | Callable[[], bool] | None
+
+
+def _check(deadline: Deadline) -> None:
+    if deadline is None:
+        return
+    if deadline() if callable(deadline) else time.monotonic() > deadline:
         raise TimeUp
 
 
@@ -85,9 +99,9 @@ class Oracle:
     _space: object = None
     _packed: dict = field(default_factory=dict)
 
-    def solve(self, a: Element, b: Element, deadline: float | None = None) -> list[str] | None:
+    def solve(self, a: Element, b: Element, deadline: Deadline = None) -> list[str] | None:
         """An optimal word from ``a``'s state to ``b``'s (``None`` if unreachable);
-        :class:`TimeUp` when a search passes ``deadline`` (``time.monotonic()``)."""
+        :class:`TimeUp` when a search passes its ``deadline``."""
         if self.way == "table":
             # words for a⁻¹b (whose product lies in the class a⁻¹bC) apply to a's
             # state as they are; the table's solve(a, b) is for normalized a
@@ -97,7 +111,7 @@ class Oracle:
             return self._search_elements(a.perm, b.perm, deadline)
         return self.solve_colourings(a.state().colours, b.state().colours, deadline)
 
-    def solve_colourings(self, x: Sequence, y: Sequence, deadline: float | None = None
+    def solve_colourings(self, x: Sequence, y: Sequence, deadline: Deadline = None
                          ) -> list[str] | None:
         """An optimal word from colouring ``x`` to colouring ``y`` (for the
         colouring ways only); :class:`~permgroup.errors.InputError` when their
@@ -200,4 +214,4 @@ def describe(o: Oracle) -> str:
             "colouring search": f"by {label} search on colourings"}[o.way]
 
 
-__all__ = ["oracle", "Oracle", "TimeUp", "by_colouring", "describe", "MAX_BUILD"]
+__all__ = ["oracle", "Oracle", "TimeUp", "Deadline", "by_colouring", "describe", "MAX_BUILD"]

@@ -396,8 +396,11 @@ class PuzzleWidget(anywidget.AnyWidget):
             how = describe(o)
             for distance, solution, text, label, goal in goals:
                 results[distance], results[solution] = -1, []
+                end = time.monotonic() + self.time_limit
                 try:
-                    word = o.solve(e, goal, time.monotonic() + self.time_limit)
+                    # stop at the time limit, or as soon as a newer state wants the thread
+                    word = o.solve(e, goal, lambda: (time.monotonic() > end
+                                                     or generation != self._generation))
                 except TimeUp:
                     results[text] = f"{label}: no answer within {self.time_limit:g} s ({how})"
                     continue

@@ -240,3 +240,13 @@ def test_state_of_the_torus_is_found_by_search():
     assert w.state == board and w.history == ""
     assert w.wait(60).distance == torus.distance(board) == 4
     assert torus.apply_moves(board, w.solution) == torus.GOAL
+
+
+def test_a_new_state_cancels_the_search_for_the_old_one():
+    w = explore.widget(cube3.PUZZLE, time_limit=120)
+    w.history = "R U F' D L2 B R' U2 F L' D B2 R U'"  # far too deep for the search
+    old = w._job
+    w.history = "R"
+    assert w.wait(60).distance == 1 and w.solution == ["R'"]
+    old.join(30)
+    assert not old.is_alive()  # stopped long before its two minutes
