@@ -168,7 +168,7 @@ def _cycle_type_text(e: Element) -> str:
     >>> _cycle_type_text(Element.from_word(minicube.PUZZLE, "R U R' U'"))
     '1¹² 6² · corner: 2-cycle twisted 1, 2-cycle twisted 2'
     """
-    parts = [f"{length}{str(count).translate(SUPERSCRIPTS)}" if count > 1 else str(length)
+    parts = [f"{length}{str(count).translate(SUPERSCRIPTS)}"
              for length, count in e.cycle_type().items()]
     text = " ".join(parts)
     try:
