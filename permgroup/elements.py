@@ -420,6 +420,12 @@ class State:
             move = Element.from_word(self.puzzle, move)
         return State(self.puzzle, act(self.colours, move.perm))
 
+    def widget(self, metric: str = "qtm", **options):
+        """This state in a puzzle widget to turn (:func:`permgroup.explore.widget`)."""
+        from permgroup.explore import widget
+
+        return widget(self, metric, **options)
+
     def __repr__(self) -> str:
         text = "".join(map(str, self.colours)) if all(
             isinstance(c, str) and len(c) == 1 for c in self.colours) else self.colours

@@ -382,7 +382,28 @@ def reachable(element: Element) -> bool:
     return bool(element.puzzle.group().contains(element.to_sympy()))
 
 
+# --- interactive -------------------------------------------------------------
+
+def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options):
+    """A puzzle to turn in Jupyter, with live distances
+    (:class:`permgroup.widget.PuzzleWidget`); needs ``anywidget``
+    (``pip install 'permgroup[widget]'``).  Starts solved for a puzzle, at the
+    given state or element otherwise.
+
+    >>> w = widget(Puzzle("p", 3, {"A": (1, 2, 0)}))
+    >>> w.history = "A A"
+    >>> w.state, w.element.order(), w.wait().distance
+    ((1, 2, 0), 3, 1)
+    """
+    try:
+        from permgroup.widget import widget as make
+    except ImportError as error:  # pragma: no cover - anywidget missing
+        raise ImportError(f"explore.widget needs anywidget ({error}): "
+                          "pip install 'permgroup[widget]'") from error
+    return make(puzzle_or_state, metric, **options)
+
+
 __all__ = ["define_puzzle", "subgroup", "order", "symmetries_inside", "state_count", "sticker_orbits",
            "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
-           "distribution", "diameter", "shortest_word", "distance", "reachable",
+           "distribution", "diameter", "shortest_word", "distance", "reachable", "widget",
            "MAX_ENTRIES"]

@@ -1,0 +1,217 @@
+"""Optimal words between two elements of any puzzle, by the cheapest exact
+means at hand, within a time limit (for live read-outs such as the widget's).
+
+:func:`oracle` picks one of four ways for a puzzle and metric:
+
+* the Cayley table of the elements (:func:`permgroup.explore.table`) when it is
+  in the cache or small enough to build in a moment (``max_build`` entries);
+* else a bidirectional search over elements (:mod:`permgroup.meet`), each
+  element packed into one Python integer;
+* for a puzzle whose colours do not tell its pieces apart (no pieces declared
+  and repeated colours: a torus of rows, two rings of balls), the same two
+  ways on colourings instead: a cached or small colouring table
+  (:mod:`permgroup.colouring_table`), else a bidirectional search on them.
+
+Distances are up to whole-puzzle symmetry, as in :func:`permgroup.explore.distance`.
+A search checks its *deadline* before each move of a level and gives up with
+:class:`TimeUp` once it has passed; the deadline is a ``time.monotonic()``
+time, or a function saying whether to stop (a caller that has moved on can
+cancel this way).  A table lookup never stops.
+
+>>> from permgroup.elements import Element
+>>> from permgroup.puzzle import Puzzle
+>>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+>>> o = oracle(p)
+>>> o.way, o.solve(Element.identity(p), Element.from_word(p, "A A A"))
+('table', ["A'"])
+>>> q = Puzzle("q", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+>>> by_search = oracle(q, max_build=0)   # no table of q is cached
+>>> by_search.way, by_search.solve(Element.identity(q), Element.from_word(q, "A A"))
+('search', ['A', 'A'])
+>>> by_search.solve(Element.identity(q), Element.from_word(q, "A A"), lambda: True)
+Traceback (most recent call last):
+...
+permgroup.oracle.TimeUp
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from permgroup.metric import Metric, metric_label
+from permgroup.perm import compose, inverse
+from permgroup.puzzle import Puzzle
+
+if TYPE_CHECKING:  # pragma: no cover
+    from permgroup.elements import Element
+
+#: largest table (entries) built on the spot; a larger one is used only when cached
+MAX_BUILD = 5_000_000
+
+
+class TimeUp(Exception):
+    """A search passed its deadline."""
+
+
+#: when a search must stop: a ``time.monotonic()`` time, or a function that says so
+Deadline = float | Callable[[], bool] | None
+
+
+def _check(deadline: Deadline) -> None:
+    if deadline is None:
+        return
+    if deadline() if callable(deadline) else time.monotonic() > deadline:
+        raise TimeUp
+
+
+def by_colouring(puzzle: Puzzle) -> bool:
+    """Whether states are best compared as colourings: the solved colouring
+    repeats colours and the puzzle declares no pieces of two or more stickers
+    (so the colours cannot tell which piece is where).
+
+    >>> by_colouring(Puzzle("t", 4, {"S": (1, 0, 3, 2)}, solved="aabb"))
+    True
+    >>> by_colouring(Puzzle("t", 4, {"S": (1, 0, 3, 2)}, solved="aabb", pieces={"bar": ((0, 1), (2, 3))}))
+    False
+    """
+    solved = puzzle.solved
+    if not solved or len(set(solved)) == len(solved):
+        return False
+    return all(len(p) == 1 for pieces in puzzle.pieces.values() for p in pieces)
+
+
+@dataclass
+class Oracle:
+    """Answers ``solve(a, b)``: an optimal list of move names taking the state
+    of element ``a`` to the state of ``b`` (``None`` when no word does).
+
+    ``way`` says how: ``"table"``, ``"search"``, ``"colouring table"`` or
+    ``"colouring search"``.
+    """
+
+    puzzle: Puzzle
+    metric: Metric
+    way: str
+    _table: object = None
+    _model: object = None
+    _space: object = None
+    _packed: dict = field(default_factory=dict)
+
+    def solve(self, a: Element, b: Element, deadline: Deadline = None) -> list[str] | None:
+        """An optimal word from ``a``'s state to ``b``'s (``None`` if unreachable);
+        :class:`TimeUp` when a search passes its ``deadline``."""
+        if self.way == "table":
+            # words for a⁻¹b (whose product lies in the class a⁻¹bC) apply to a's
+            # state as they are; the table's solve(a, b) is for normalized a
+            g = compose(inverse(a.perm), b.perm)
+            return None if self._table.depth(g) < 0 else self._table.word(g)
+        if self.way == "search":
+            return self._search_elements(a.perm, b.perm, deadline)
+        return self.solve_colourings(a.state().colours, b.state().colours, deadline)
+
+    def solve_colourings(self, x: Sequence, y: Sequence, deadline: Deadline = None
+                         ) -> list[str] | None:
+        """An optimal word from colouring ``x`` to colouring ``y`` (for the
+        colouring ways only); :class:`~permgroup.errors.InputError` when their
+        colours differ from the solved colouring's."""
+        if not self.way.startswith("colouring"):
+            raise ValueError(f"{self.puzzle.name} is answered {self.way!r}, not on colourings")
+        if self.way == "colouring table" and tuple(y) == tuple(self.puzzle.solved):
+            return None if self._table.depth(x) < 0 else self._table.path(x)
+        return self._search_colourings(x, y, deadline)
+
+    def _search_elements(self, p, q, deadline):
+        from permgroup.meet import search
+
+        m = self._model
+        n = self.puzzle.degree
+        goal = m.normalize(compose(inverse(p), q))
+        moves = [tuple(x) for x in m.moves]
+        backs = [inverse(x) for x in moves]
+
+        def pack(perm) -> int:
+            return int.from_bytes(bytes(perm), "big")
+
+        def stepper(table):
+            def step(states, k):
+                _check(deadline)
+                mv = table[k]
+                out = [pack(compose(tuple(s.to_bytes(n, "big")), mv)) for s in states.tolist()]
+                return _objects(out)
+            return step
+
+        if n > 255:
+            raise ValueError(f"{self.puzzle.name}: search packs elements of at most 255 stickers")
+        result = search(_objects([pack(range(n))]), _objects([pack(goal)]), len(moves),
+                        stepper(moves), stepper(backs), dtype=object)
+        return None if result is None else [m.move_names[k] for k in result.moves]
+
+    def _search_colourings(self, x, y, deadline):
+        from permgroup.meet import search
+
+        space = self._space
+
+        def step(words, k):
+            _check(deadline)
+            return space.apply(words, k)
+
+        def back(words, k):
+            _check(deadline)
+            return space.unapply(words, k)
+
+        result = search(space.encode(x), space.encode(y), space.n_moves, step, back,
+                        dtype=space.dtype)
+        return None if result is None else [space.move_names[k] for k in result.moves]
+
+
+def _objects(values: list) -> "np.ndarray":
+    import numpy as np
+
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD) -> Oracle:
+    """The way to answer distance questions about ``puzzle`` (see the module
+    docstring); a table is loaded or built here, so this may take a moment.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> oracle(Puzzle("t", 4, {"S": (1, 2, 3, 0)}, solved="aabb")).way
+    'colouring table'
+    """
+    from permgroup import explore
+
+    if by_colouring(puzzle):
+        from permgroup.colouring_table import colouring_space, load_colouring_table
+        from permgroup.multiset import MAX_WORD_BITS, bits_per_cell
+
+        if puzzle.degree * bits_per_cell(len(set(puzzle.solved))) <= MAX_WORD_BITS:
+            space = colouring_space(puzzle, metric)
+            found = load_colouring_table(puzzle, metric, build=space.size <= max_build)
+            if found is not None:
+                return Oracle(puzzle, metric, "colouring table", _table=found, _space=space)
+            return Oracle(puzzle, metric, "colouring search", _space=space)
+    m = explore.model(puzzle, metric)
+    size = m.ranking.size
+    if size <= max_build or (size <= explore.MAX_ENTRIES and m.cache_path().exists()):
+        return Oracle(puzzle, metric, "table", _table=explore.table(puzzle, metric), _model=m)
+    return Oracle(puzzle, metric, "search", _model=m)
+
+
+def describe(o: Oracle) -> str:
+    """A few words on how distances are found, for a read-out.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> describe(oracle(Puzzle("p", 2, {"A": (1, 0)}), "qtm"))
+    'from the qtm table'
+    """
+    label = metric_label(o.metric)
+    return {"table": f"from the {label} table", "search": f"by {label} search",
+            "colouring table": f"from the {label} colouring table",
+            "colouring search": f"by {label} search on colourings"}[o.way]
+
+
+__all__ = ["oracle", "Oracle", "TimeUp", "Deadline", "by_colouring", "describe", "MAX_BUILD"]

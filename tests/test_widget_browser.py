@@ -1,0 +1,78 @@
+"""The widget's JavaScript in a real browser: headless chromium loads a page
+with the ES module and a stand-in for anywidget's model wired to the Python
+widget through a loopback server (tests/widget_page.py); a script in the page
+clicks a move button, types words and reports what the page then shows."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+pytest.importorskip("anywidget", reason="the widget needs anywidget: pip install anywidget")
+
+from permgroup import explore  # noqa: E402
+from permgroup.widget import picture  # noqa: E402
+from puzzles import minicube  # noqa: E402
+from tests.widget_page import Page, chromium_command, find_chromium  # noqa: E402
+
+SOLVED = "UUUURRRRFFFFDDDDLLLLBBBB"
+
+
+def fills(svg: str) -> list[str]:
+    return re.findall(r'<rect[^>]*fill="([^"]+)"', svg)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("headless chromium not found: install it (Debian/Ubuntu: "
+                    "apt-get install chromium) or set CHROMIUM=/path/to/chrome")
+    return binary
+
+
+def test_clicking_a_move_redraws_the_net_and_the_distance(chromium, tmp_path):
+    w = explore.widget(minicube.PUZZLE)
+    with Page(w, drive=True) as page:
+        command = chromium_command(chromium, str(tmp_path / "profile"), "--dump-dom",
+                                   "--virtual-time-budget=60000", page.url)
+        browser = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        try:
+            reported = page.done.wait(120)
+            dom, errors = browser.communicate(timeout=60)
+        finally:
+            if browser.poll() is None:
+                browser.kill()
+                browser.communicate()
+    assert reported, f"the page reported nothing; chromium said:\n{errors[-3000:]}"
+    result = page.result
+    assert "error" not in result, result
+    before, after_r = result["before"], result["afterR"]
+    assert before["buttons"] == w.moves
+    assert before["distance"].startswith("distance to solved: 0 ")
+    assert fills(before["svg"]) == fills(picture(minicube.PUZZLE, SOLVED))
+    # one click on R: the net shows the state after R, the read-outs follow
+    assert after_r["history"] == "R"
+    assert fills(after_r["svg"]) == fills(picture(minicube.PUZZLE,
+                                                  minicube.apply_moves(SOLVED, "R")))
+    assert fills(after_r["svg"]) != fills(before["svg"])
+    assert after_r["distance"].startswith("distance to solved: 1 ")
+    assert after_r["solution"] == "▶ R'"
+    assert after_r["element"].startswith("order 4 ")
+    played = result["played"]
+    assert played["history"] == "R R'" and played["distance"].startswith("distance to solved: 0 ")
+    assert fills(played["svg"]) == fills(before["svg"])
+    typed = result["typed"]
+    assert typed["history"] == "R U R' U'"
+    assert typed["distance"].startswith(
+        f"distance to solved: {minicube.distance(SOLVED, minicube.apply_moves(SOLVED, typed['history']))} ")
+    bad = result["bad"]
+    assert "unknown move 'Q' at character 3 (token 2)" in bad["message"]
+    assert bad["history"] == "R Q" and bad["distance"] == typed["distance"]  # nothing moved
+    undone = result["undone"]
+    assert undone["history"] == "R U R'" and undone["message"] == ""
+    assert result["key"]["history"] == "R U R' U'" == w.history
+    # the page as chromium left it shows the same
+    assert 'class="pg-distance">distance to solved: 4 ' in dom
