@@ -174,9 +174,11 @@ def _objects(values: list) -> "np.ndarray":
     return out
 
 
-def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD) -> Oracle:
+def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD,
+           tables: bool = True) -> Oracle:
     """The way to answer distance questions about ``puzzle`` (see the module
     docstring); a table is loaded or built here, so this may take a moment.
+    With ``tables=False`` it always searches (to compare the two ways).
 
     >>> from permgroup.puzzle import Puzzle
     >>> oracle(Puzzle("t", 4, {"S": (1, 2, 3, 0)}, solved="aabb")).way
@@ -190,13 +192,16 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
 
         if puzzle.degree * bits_per_cell(len(set(puzzle.solved))) <= MAX_WORD_BITS:
             space = colouring_space(puzzle, metric)
-            found = load_colouring_table(puzzle, metric, build=space.size <= max_build)
+            found = None
+            if tables:
+                found = load_colouring_table(puzzle, metric, build=space.size <= max_build)
             if found is not None:
                 return Oracle(puzzle, metric, "colouring table", _table=found, _space=space)
             return Oracle(puzzle, metric, "colouring search", _space=space)
     m = explore.model(puzzle, metric)
     size = m.ranking.size
-    if size <= max_build or (size <= explore.MAX_ENTRIES and m.cache_path().exists()):
+    if tables and (size <= max_build or (size <= explore.MAX_ENTRIES
+                                         and m.cache_path().exists())):
         return Oracle(puzzle, metric, "table", _table=explore.table(puzzle, metric), _model=m)
     return Oracle(puzzle, metric, "search", _model=m)
 

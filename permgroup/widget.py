@@ -191,7 +191,12 @@ class PuzzleWidget(anywidget.AnyWidget):
 
     ``history`` (text in the puzzle's notation), ``state`` (the colouring:
     a string when every colour is one character), ``element`` and ``target``
-    are readable and settable from Python.
+    are readable and settable from Python; :meth:`move`, :meth:`undo` and
+    :meth:`reset` do what the buttons do.  Read-outs (traits, ``-1`` and
+    empty while ``busy`` or when unknown): ``distance``, ``solution``,
+    ``target_distance``, ``target_solution``, their texts ``distance_text``
+    and ``target_text``, ``element_text`` (order and cycle type), and
+    ``message`` (what was wrong with the last request, or empty).
     """
 
     _esm = Path(__file__).with_name("widget.js")
@@ -377,6 +382,9 @@ class PuzzleWidget(anywidget.AnyWidget):
             self._generation += 1
             generation = self._generation
         self.busy = True
+        # read-outs of the previous state must not pass for this one's
+        self.distance, self.solution = -1, []
+        self.target_distance, self.target_solution = -1, []
         self.distance_text = "distance to solved: searching…"
         self.target_text = "distance to target: searching…" if self._target else ""
         job = threading.Thread(target=self._readouts, args=(generation, e, self._target),
