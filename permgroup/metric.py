@@ -23,12 +23,19 @@ from permgroup.puzzle import Puzzle
 Metric = str | Sequence[str]
 
 
-def _power_name(name: str, k: int, n: int) -> str:
-    if k == 1:
-        return name
-    if k == n - 1:
-        return name + "'"
-    return f"{name}{k}"
+def power_name(name: str, k: int, n: int) -> str:
+    """The name of ``X^k`` for a generator ``X`` of order ``n``, as twsearch and
+    cubing.js write it: the shorter of ``k`` and ``n - k`` turns, a prime for
+    the inverse direction (an order-2 move is only ``X``, order 3 ``X``, ``X'``).
+
+    >>> [power_name("X", k, 5) for k in range(1, 5)]
+    ['X', 'X2', "X2'", "X'"]
+    >>> [power_name("X", k, 4) for k in range(1, 4)]
+    ['X', 'X2', "X'"]
+    """
+    if n - k < k:
+        return name + ("'" if n - k == 1 else f"{n - k}'")
+    return name if k == 1 else f"{name}{k}"
 
 
 def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
@@ -37,7 +44,7 @@ def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
     >>> from permgroup.puzzle import Puzzle
     >>> hexagon = Puzzle("hexagon", 6, {"S": (1, 2, 3, 4, 5, 0)})
     >>> list(metric_moves(hexagon, "htm"))
-    ['S', 'S2', 'S3', 'S4', "S'"]
+    ['S', 'S2', 'S3', "S2'", "S'"]
     >>> metric_moves(hexagon, ["S3"])
     {'S3': (3, 4, 5, 0, 1, 2)}
     """
@@ -50,7 +57,7 @@ def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
             powers = range(1, n) if metric == "htm" else sorted({1, n - 1})
             for k in powers:
                 if n > 1:
-                    moves[_power_name(name, k, n)] = power(g, k)
+                    moves[power_name(name, k, n)] = power(g, k)
         return moves
     return {name: puzzle.move_array(name) for name in metric}
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from permgroup.errors import InputError
-from permgroup.metric import _power_name
+from permgroup.metric import power_name
 from permgroup.perm import Perm, act, compose, identity, order, power
 from permgroup.puzzle import Puzzle
 
@@ -117,7 +117,7 @@ def letter_name(letter: Letter, puzzle: Puzzle) -> str:
     "A'"
     """
     name, k = letter
-    return _power_name(name, k, order(alphabet(puzzle, True)[name]))
+    return power_name(name, k, order(alphabet(puzzle, True)[name]))
 
 
 def word_names(puzzle: Puzzle, word: Word) -> tuple[str, ...]:
@@ -128,7 +128,7 @@ def word_names(puzzle: Puzzle, word: Word) -> tuple[str, ...]:
     ('A', 'A2', "A'")
     """
     orders = _orders(alphabet(puzzle, True))
-    return tuple(_power_name(name, k, orders[name]) for name, k in word)
+    return tuple(power_name(name, k, orders[name]) for name, k in word)
 
 
 def format_word(puzzle: Puzzle, word: Word) -> str:

@@ -177,3 +177,76 @@ def move_order(definition: Definition, move: str) -> int:
     while p != one:
         p, k = compose(definition, p, m), k + 1
     return k
+
+
+def power(definition: Definition, a: Position, k: int) -> Position:
+    """``a`` applied ``k`` times (``k < 0``: the inverse ``-k`` times).
+
+    >>> d = Definition("t", (Orbit("E", 3),), {}, {})
+    >>> power(d, {"E": OrbitState((1, 2, 0), (0, 0, 0))}, -1)
+    {'E': OrbitState(pieces=(2, 0, 1), orientation=(0, 0, 0))}
+    """
+    base = a if k >= 0 else invert(definition, a)
+    result = identity(definition)
+    for _ in range(abs(k)):
+        result = compose(definition, result, base)
+    return result
+
+
+def named_positions(definition: Definition) -> dict[str, Position]:
+    """Every name a move sequence may use: generators, rotations, and derived
+    moves evaluated (in any order; a derived move may use another).
+
+    Raises :class:`~permgroup.errors.InputError` for a derived move that uses an
+    unknown name or, through others, itself.
+
+    >>> d = Definition("t", (Orbit("E", 3),), {}, {"A": {"E": OrbitState((1, 2, 0), (0,) * 3)}},
+    ...                derived={"B": "A2", "C": "[B: A]"})
+    >>> named_positions(d)["B"]["E"].pieces
+    (2, 0, 1)
+    >>> bad = Definition("t", (Orbit("E", 3),), {}, {}, derived={"P": "Q", "Q": "P'"})
+    >>> named_positions(bad)
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: derived move 'P' refers to itself (P -> Q -> P)
+    """
+    from permgroup.errors import InputError
+    from permgroup.formats.alg import expand
+
+    named: dict[str, Position] = {**definition.moves, **definition.rotations}
+
+    def resolve(name: str, path: tuple[str, ...]) -> Position:
+        if name in named:
+            return named[name]
+        if name in path:
+            chain = " -> ".join(path[path.index(name):] + (name,))
+            raise InputError(f"derived move {path[path.index(name)]!r} refers to itself ({chain})")
+        known = set(named) | set(definition.derived)
+        letters = expand(definition.derived[name], known.__contains__, f"derived move {name!r}")
+        position = identity(definition)
+        for letter, k in letters:
+            position = compose(definition, position, power(definition, resolve(letter, path + (name,)), k))
+        named[name] = position
+        return position
+
+    for name in definition.derived:
+        resolve(name, ())
+    return named
+
+
+def apply_alg(definition: Definition, text: str, start: Position | None = None,
+              named: dict[str, Position] | None = None) -> Position:
+    """The position an alg makes from ``start`` (default: solved).
+
+    >>> d = Definition("t", (Orbit("E", 3),), {"E": OrbitState((0, 1, 2), (0,) * 3)},
+    ...                {"A": {"E": OrbitState((1, 2, 0), (0,) * 3)}})
+    >>> apply_alg(d, "A2'")["E"].pieces
+    (1, 2, 0)
+    """
+    from permgroup.formats.alg import expand
+
+    named = named_positions(definition) if named is None else named
+    position = dict(definition.solved if start is None else start)
+    for name, k in expand(text, named.__contains__, "moves"):
+        position = compose(definition, position, power(definition, named[name], k))
+    return position
