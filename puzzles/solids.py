@@ -1,0 +1,225 @@
+"""Puzzles cut from solids: Skewb, Dino cube, Pyraminx, Megaminx, from geometry.
+
+A piece is a point in space and the faces it shows (outward normals); a move
+turns every piece on one side of a plane through an axis by ``360/order``
+degrees.  Stickers are (piece, face) pairs, listed counter-clockwise around
+the piece as seen from outside, so a rotation keeps each piece's cyclic order;
+each move's permutation is found by rotating the points and matching them, so
+no permutation is typed in by hand.  The definitions in ``puzzles/definitions``
+are written from these (:func:`write_library`), and checked against the
+published counts in the tests.
+
+>>> skewb().group().order()
+3149280
+"""
+from __future__ import annotations
+
+import math
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+
+from permgroup.puzzle import Puzzle
+
+PHI = (1 + 5 ** 0.5) / 2
+LIBRARY = Path(__file__).resolve().parent / "definitions"
+
+Piece = tuple[tuple[float, ...], list[tuple[float, ...]]]  # centre, face normals
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, dtype=float)
+    return v / np.linalg.norm(v)
+
+
+def _rotation(axis, angle: float) -> np.ndarray:
+    """Rotation by ``angle`` (radians) clockwise as seen from the tip of ``axis``."""
+    x, y, z = _unit(axis)
+    c, s = math.cos(-angle), math.sin(-angle)
+    return np.array([
+        [c + x * x * (1 - c), x * y * (1 - c) - z * s, x * z * (1 - c) + y * s],
+        [y * x * (1 - c) + z * s, c + y * y * (1 - c), y * z * (1 - c) - x * s],
+        [z * x * (1 - c) - y * s, z * y * (1 - c) + x * s, c + z * z * (1 - c)],
+    ])
+
+
+def _around(centre, normals) -> list:
+    """The normals in counter-clockwise order seen from outside, starting from the
+    first (a rotation keeps this order)."""
+    c = _unit(centre)
+    ref = _unit(normals[0]) - np.dot(_unit(normals[0]), c) * c
+    if np.linalg.norm(ref) < 1e-9:  # a piece showing one face
+        return list(normals)
+    ref = _unit(ref)
+    other = np.cross(c, ref)
+
+    def angle(n):
+        v = _unit(n)
+        return math.atan2(np.dot(v, other), np.dot(v, ref)) % (2 * math.pi)
+
+    return sorted(normals, key=angle)
+
+
+def cut_puzzle(name: str, pieces: dict[str, list[Piece]],
+               moves: dict[str, tuple[tuple[float, ...], int, float]]) -> Puzzle:
+    """The puzzle whose move ``name -> (axis, order, depth)`` turns, clockwise
+    seen from the axis, every piece whose centre lies beyond ``depth`` along it.
+
+    >>> coin = cut_puzzle("coin", {"side": [((0, 0, 1), [(0, 0, 1)]), ((0, 0, -1), [(0, 0, -1)])]},
+    ...                   {"F": ((1, 0, 0), 2, -2.0)})
+    >>> coin.generators["F"]
+    (1, 0)
+    """
+    stickers, kinds = [], {}
+    for kind, kind_pieces in pieces.items():
+        tuples = []
+        for centre, normals in kind_pieces:
+            ids = []
+            for n in _around(centre, normals):
+                ids.append(len(stickers))
+                stickers.append((np.asarray(centre, float), _unit(n)))
+            tuples.append(tuple(ids))
+        kinds[kind] = tuple(tuples)
+    points = np.array([np.concatenate([c, n]) for c, n in stickers])
+    generators = {}
+    for move, (axis, order, depth) in moves.items():
+        turn = _rotation(axis, 2 * math.pi / order)
+        image = list(range(len(stickers)))
+        for i, (c, n) in enumerate(stickers):
+            if np.dot(c, _unit(axis)) > depth:
+                target = np.concatenate([turn @ c, turn @ n])
+                j = int(np.argmin(np.linalg.norm(points - target, axis=1)))
+                if np.linalg.norm(points[j] - target) > 1e-6:
+                    raise ValueError(f"{name}: move {move} takes sticker {i} off the puzzle")
+                image[i] = j
+        generators[move] = tuple(image)
+    return Puzzle(name, len(stickers), generators, solved=tuple(range(len(stickers))),
+                  pieces=kinds)
+
+
+CUBE_FACES = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+CORNERS = [c for c in product((1, -1), repeat=3)]
+
+
+def _cube_pieces(centres) -> list[Piece]:
+    return [(c, [f for f in CUBE_FACES if np.dot(f, c) > 0]) for c in centres]
+
+
+def skewb(fixed_corner: bool = True) -> Puzzle:
+    """The Skewb: 8 corners and 6 centres, turned about the corners' axes by a cut
+    through the centre.  With ``fixed_corner`` (the usual count) only the four
+    turns that leave the down-left-back corner alone: 3,149,280 positions."""
+    keep = (-1, -1, -1)
+    moves = {_corner_name(c): (c, 3, 0.0) for c in CORNERS
+             if not fixed_corner or np.dot(c, keep) < 0}
+    pieces = {"corner": _cube_pieces(CORNERS),
+              "centre": [(f, [f]) for f in CUBE_FACES]}
+    return cut_puzzle("skewb", pieces, moves)
+
+
+def dino() -> Puzzle:
+    """The Dino cube: 12 edges turned in threes about the 8 corners' axes."""
+    edges = [e for e in product((1, 0, -1), repeat=3) if sum(map(abs, e)) == 2]
+    return cut_puzzle("dino", {"edge": _cube_pieces(edges)},
+                      {_corner_name(c): (c, 3, 0.5) for c in CORNERS})
+
+
+def _corner_name(c) -> str:
+    return ("U" if c[1] > 0 else "D") + ("R" if c[0] > 0 else "L") + ("F" if c[2] > 0 else "B")
+
+
+TETRA = {"U": (1, 1, 1), "L": (-1, -1, 1), "R": (1, -1, -1), "B": (-1, 1, -1)}
+
+
+def pyraminx(tips: bool = True) -> Puzzle:
+    """The Pyraminx: 4 tips, 4 axial centres, 6 edges; a vertex turn moves the two
+    layers at a vertex, a tip turn (lower-case) only the tip.  Along a vertex's
+    unit axis the tip lies at 1.56, the centre at 1.04, its three edges at 0.58."""
+    faces = {v: tuple(-x for x in p) for v, p in TETRA.items()}  # face opposite each vertex
+    vertices = list(TETRA.values())
+    tip_pieces = [(tuple(0.9 * x for x in p), [faces[w] for w in TETRA if TETRA[w] != p])
+                  for p in vertices]
+    centres = [(tuple(0.6 * x for x in p), [faces[w] for w in TETRA if TETRA[w] != p])
+               for p in vertices]
+    edges = []
+    for i, p in enumerate(vertices):
+        for q in vertices[i + 1:]:
+            mid = tuple((a + b) / 2 for a, b in zip(p, q))
+            edges.append((mid, [faces[w] for w in TETRA if TETRA[w] not in (p, q)]))
+    pieces = {"centre": centres, "edge": edges}
+    moves = {v: (p, 3, 0.5) for v, p in TETRA.items()}
+    if tips:
+        pieces["tip"] = tip_pieces
+        moves.update({v.lower(): (p, 3, 1.3) for v, p in TETRA.items()})
+    return cut_puzzle("pyraminx" if tips else "pyraminx-notips", pieces, moves)
+
+
+def megaminx() -> Puzzle:
+    """The Megaminx: 20 corners and 30 edges, twelve face turns of 72 degrees."""
+    normals = []
+    for a, b in product((1, -1), repeat=2):
+        normals += [(0, a * PHI, b), (a * PHI, b, 0), (b, 0, a * PHI)]
+    corners = [tuple(c) for c in product((1, -1), repeat=3)]
+    for a, b in product((1, -1), repeat=2):
+        corners += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (b * PHI, 0, a / PHI)]
+
+    def nearest(point, count) -> list:
+        return sorted(normals, key=lambda n: -np.dot(_unit(n), _unit(point)))[:count]
+
+    corner_pieces = [(c, nearest(c, 3)) for c in corners]
+    edge_centres = set()
+    for c in corners:
+        for d in corners:
+            if c < d and abs(np.linalg.norm(np.subtract(c, d)) - 2 / PHI) < 1e-9:
+                edge_centres.add(tuple(round((x + y) / 2, 12) for x, y in zip(c, d)))
+    edge_pieces = [(e, nearest(e, 2)) for e in sorted(edge_centres)]
+    face_names = ["U", "F", "R", "BR", "BL", "L", "D", "DBR", "DBL", "B", "DL", "DR"]
+    order = sorted(normals, key=lambda n: (-n[1], -n[2], n[0]))
+    moves = {face_names[i]: (n, 5, _face_depth(n, corners)) for i, n in enumerate(order)}
+    return cut_puzzle("megaminx", {"corner": corner_pieces, "edge": edge_pieces}, moves)
+
+
+def _face_depth(normal, corners) -> float:
+    """Halfway between the face's own corners and the next ring of corners."""
+    levels = sorted({round(float(np.dot(_unit(normal), c)), 9) for c in corners}, reverse=True)
+    return (levels[0] + levels[1]) / 2
+
+
+def write_library(folder: Path = LIBRARY) -> dict[str, str]:
+    """Write the definitions of the library into ``folder``; the files written
+    (name -> text).  ``python -m puzzles.solids`` rewrites them."""
+    from permgroup.formats.definition import Definition, OrbitState
+    from permgroup.formats.kpuzzle import to_kpuzzle
+    from permgroup.formats.ksolve import to_ksolve
+    from permgroup.formats.stickers import from_puzzle
+    from puzzles import cube3, minicube
+
+    cube = from_puzzle(cube3.PUZZLE, "3x3x3")
+    two_gen = Definition("3x3x3 <R, U>", cube.orbits, cube.solved,
+                         {m: cube.moves[m] for m in ("R", "U")})
+    corners = from_puzzle(minicube.PUZZLE, "2x2x2")
+    layers = tuple(0 if any(minicube.GEOMETRY.face_of(s) == "U" for s in piece) else 1
+                   for piece in minicube.PUZZLE.pieces["corner"])
+    two_colour = Definition("2x2x2 top and bottom", corners.orbits,
+                            {"corner": OrbitState(layers, (0,) * 8)}, corners.moves)
+    files = {
+        "skewb.tws": to_ksolve(from_puzzle(skewb(), "skewb")),
+        "dino.tws": to_ksolve(from_puzzle(dino(), "dino")),
+        "pyraminx.tws": to_ksolve(from_puzzle(pyraminx(), "pyraminx")),
+        "pyraminx-notips.tws": to_ksolve(from_puzzle(pyraminx(False), "pyraminx-notips")),
+        "megaminx.kpuzzle.json": to_kpuzzle(from_puzzle(megaminx(), "megaminx")),
+        "2x2x2.kpuzzle.json": to_kpuzzle(corners),
+        "3x3x3.kpuzzle.json": to_kpuzzle(cube),
+        "3x3x3-2gen.tws": to_ksolve(two_gen),
+        "2x2x2-layers.tws": to_ksolve(two_colour),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    return files
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for written in write_library():
+        print(LIBRARY / written)
