@@ -4,7 +4,12 @@
   the contest output out;
 * ``permgroup table PUZZLE [--metric qtm|htm]``: build or load the distance
   table and print its distribution;
-* ``permgroup order PUZZLE``: the order of the puzzle's group.
+* ``permgroup order PUZZLE``: the order of the puzzle's group;
+* ``permgroup optimal PUZZLE [FILE]``: one optimal solution per line of moves.
+
+PUZZLE is a built-in name (:data:`puzzles.PUZZLES`), a name from the library
+of definitions (:data:`puzzles.LIBRARY`: ``skewb``, ``pyraminx``...), or the
+path of a ``.tws``/``.def``/``.kpuzzle.json`` definition file.
 
 Bad input gets one message on stderr and exit status 2.
 """
@@ -77,17 +82,23 @@ def cmd_table(args: argparse.Namespace) -> int:
     per depth (progress on stderr).  Names are checked against
     :data:`puzzles.PUZZLES` first:
 
+    >>> cmd_table(argparse.Namespace(puzzle="gigaminx", metric="qtm"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    SystemExit: permgroup: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., skewb, or give a .tws, .def or .kpuzzle.json file
     >>> cmd_table(argparse.Namespace(puzzle="megaminx", metric="qtm"))
     Traceback (most recent call last):
     ...
-    SystemExit: permgroup: unknown puzzle 'megaminx'; choose from minicube, cube3, rubiksrevenge, torus, cubic-eight, poj3131
+    permgroup.errors.InputError: megaminx: up to 2.42e+69 positions, too many for a table (permgroup optimal searches instead)
     """
     from permgroup.table import print_progress
-    from puzzles import PUZZLES
 
-    module = _module(PUZZLES, args.puzzle, "puzzle")
+    module, definition = _puzzle(args.puzzle)
     print(f"{args.puzzle} ({args.metric}):", file=sys.stderr)
-    table = module.table(args.metric, progress=print_progress())
+    if definition is not None:
+        table = _definition_table(definition, args.metric, print_progress())
+    else:
+        table = module.table(args.metric, progress=print_progress())
     counts = table.distribution()
     for depth, count in enumerate(counts):
         print(f"{depth}\t{count}")
@@ -109,13 +120,16 @@ def cmd_order(args: argparse.Namespace) -> int:
     order up to whole-puzzle symmetry: 3674160 (symmetry group of order 24)
     0
     """
-    from puzzles import PUZZLES
+    from permgroup.formats.stickers import to_puzzle
 
-    module = _module(PUZZLES, args.puzzle, "puzzle")
-    puzzle = module.PUZZLE
+    module, definition = _puzzle(args.puzzle)
+    puzzle = module.PUZZLE if definition is None else to_puzzle(definition)
     group = puzzle.group()
     order = group.order()
     print(f"order: {order}")
+    if definition is not None and len(set(puzzle.solved)) < puzzle.degree:
+        print("identical pieces: a state is a colouring, so the table counts fewer states "
+              "than the order")
     if puzzle.symmetries:
         symmetry = puzzle.symmetry_group()
         # only symmetries the moves can make merge elements into classes
@@ -124,6 +138,67 @@ def cmd_order(args: argparse.Namespace) -> int:
                   f"(symmetry group of order {symmetry.order()})")
         else:
             print("whole-puzzle symmetries are not in the group: each state is one element")
+    return 0
+
+
+def _puzzle(name: str) -> tuple[ModuleType | None, object]:
+    """A built-in puzzle's module, or the definition of a library name or file."""
+    from permgroup.explore import load_definition
+    from permgroup.formats import is_definition_path
+    from puzzles import LIBRARY, PUZZLES
+
+    if is_definition_path(name) or name in LIBRARY:
+        return None, load_definition(name)
+    if name not in PUZZLES:
+        raise SystemExit(f"permgroup: unknown puzzle {name!r}; choose from "
+                         f"{', '.join([*PUZZLES, *LIBRARY])}, or give a .tws, .def or "
+                         ".kpuzzle.json file")
+    return _module(PUZZLES, name, "puzzle"), None
+
+
+def _definition_table(definition, metric: str, progress):
+    """The God's-algorithm table of a definition (cached), with a clear refusal for
+    a puzzle whose positions cannot fit in one."""
+    from permgroup.optimal import MAX_TABLE, position_bound
+    from permgroup.orbit_table import load_orbit_table
+
+    bound = position_bound(definition)
+    if bound > MAX_TABLE:
+        raise InputError(f"{definition.name}: up to {bound:.3g} positions, too many for a table "
+                         "(permgroup optimal searches instead)")
+    return load_orbit_table(definition, metric, progress=progress)
+
+
+def cmd_optimal(args: argparse.Namespace) -> int:
+    """``permgroup optimal``: for each line of moves in ``args.file`` (stdin without
+    it), one optimal solution of the position those moves make from solved (an
+    empty line for a solved position).
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path = os.path.join(tempfile.mkdtemp(), "moves.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("URF URB\\n\\nURF'\\n")
+    >>> cmd_optimal(argparse.Namespace(puzzle="skewb", file=path, metric="qtm"))
+    URB' URF'
+    <BLANKLINE>
+    URF
+    0
+    """
+    from permgroup.optimal import optimal_solutions
+    from permgroup.table import print_progress
+
+    module, definition = _puzzle(args.puzzle)
+    lines = _read_input(args.file).splitlines()
+    if definition is None:
+        from permgroup.formats.stickers import from_puzzle
+
+        if hasattr(module, "PARTIAL"):
+            raise SystemExit(f"permgroup: {args.puzzle}'s moves depend on the position; "
+                             "use permgroup solve for it")
+        definition = from_puzzle(module.PUZZLE)
+    answers = optimal_solutions(definition, lines, args.metric, progress=print_progress())
+    sys.stdout.write("".join(" ".join(a) + "\n" for a in answers))
     return 0
 
 
@@ -148,6 +223,12 @@ def parser() -> argparse.ArgumentParser:
     o = sub.add_parser("order", help="print the order of a puzzle's group")
     o.add_argument("puzzle")
     o.set_defaults(run=cmd_order)
+    op = sub.add_parser("optimal", help="optimal solutions of the positions that lines of "
+                                        "moves make")
+    op.add_argument("puzzle")
+    op.add_argument("file", nargs="?")
+    op.add_argument("--metric", default="qtm", choices=["qtm", "htm"])
+    op.set_defaults(run=cmd_optimal)
     return p
 
 

@@ -28,6 +28,7 @@ from permgroup.table import CayleyModel, CayleyTable, load_table
 from permgroup.words import parse_word, word_names
 
 if TYPE_CHECKING:  # pragma: no cover
+    from permgroup.formats.definition import Definition
     from sympy.combinatorics import Permutation
 
 #: default largest table built, in entries (one byte each; the BFS needs about
@@ -65,6 +66,45 @@ def define_puzzle(name: str, moves: Mapping[str, Permutation | Sequence[int]], *
                   else {"point": tuple((i,) for i in range(n))})
     return Puzzle(name, n, pad, tuple(solved) if solved is not None else tuple(range(n)),
                   sym_pad, piece_data, renderer)
+
+
+def load_definition(name_or_path: str) -> Definition:
+    """The definition in a ``.tws``/``.def``/``.kpuzzle.json`` file, or of a puzzle in
+    the library (``puzzles.LIBRARY``: ``skewb``, ``pyraminx``, ``dino``...).
+
+    >>> d = load_definition("skewb")
+    >>> [(o.name, o.size, o.orientations) for o in d.orbits], list(d.moves)
+    ([('corner', 8, 3), ('centre', 6, 1)], ['URF', 'URB', 'DRF', 'ULF'])
+    """
+    from permgroup.formats import is_definition_path, read_definition
+
+    if is_definition_path(name_or_path):
+        return read_definition(name_or_path)
+    from puzzles import LIBRARY
+
+    if name_or_path in LIBRARY:
+        return read_definition(LIBRARY[name_or_path])
+    raise InputError(f"unknown puzzle {name_or_path!r}: give a .tws, .def or .kpuzzle.json "
+                     f"file, or one of {', '.join(LIBRARY)}")
+
+
+def load_puzzle(name_or_path: str) -> Puzzle:
+    """A puzzle by name (``puzzles.PUZZLES``: ``minicube``, ``cube3``...; the
+    library: ``skewb``...) or from a definition file, as the engine's
+    :class:`~permgroup.puzzle.Puzzle` (moves over sticker indices).
+
+    >>> order(load_puzzle("pyraminx-notips")), load_puzzle("minicube").degree
+    (933120, 24)
+    """
+    import importlib
+
+    from permgroup.formats import is_definition_path
+    from permgroup.formats.stickers import to_puzzle
+    from puzzles import PUZZLES
+
+    if not is_definition_path(name_or_path) and name_or_path in PUZZLES:
+        return importlib.import_module(PUZZLES[name_or_path]).PUZZLE
+    return to_puzzle(load_definition(name_or_path))
 
 
 def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None) -> Puzzle:
@@ -403,7 +443,7 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
     return make(puzzle_or_state, metric, **options)
 
 
-__all__ = ["define_puzzle", "subgroup", "order", "symmetries_inside", "state_count", "sticker_orbits",
+__all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "symmetries_inside", "state_count", "sticker_orbits",
            "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
            "distribution", "diameter", "shortest_word", "distance", "reachable", "widget",
            "MAX_ENTRIES"]

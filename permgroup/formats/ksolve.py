@@ -103,12 +103,12 @@ def _block(lines: _Lines, orbits: dict[str, Orbit], title: str, start: int,
         if tokens[0] == "End":
             return found
         name = tokens[0]
+        if name in ("Move", "Set", "Solved", "StartState", "Name", "MoveSequence", "MoveAlias"):
+            raise lines.error(start, f"{title} has no End before line {number}")
         if len(tokens) != 1:
             raise lines.error(number, f"{title}: expected a set name alone on its line, "
                                       f"got {' '.join(tokens)!r}")
         if name not in orbits:
-            if name in ("Move", "Set", "Solved", "StartState", "Name"):
-                raise lines.error(start, f"{title} has no End before line {number}")
             raise lines.error(number, f"{title}: unknown set {name!r} "
                                       f"(sets: {', '.join(orbits) or 'none'})")
         if name in found:

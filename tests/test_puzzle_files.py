@@ -1,0 +1,314 @@
+"""Puzzle definition files: reading, writing, the library, the command line.
+
+Facts checked: the formats' composition rule (against the sticker view),
+round trips through both formats, group orders against sympy and published
+counts, God's-algorithm distributions against published ones, and every
+printed optimal solution by applying it.
+"""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from permgroup.errors import InputError
+from permgroup.explore import load_definition, load_puzzle
+from permgroup.formats import read_definition
+from permgroup.formats.alg import expand
+from permgroup.formats.definition import (
+    Definition,
+    Orbit,
+    OrbitState,
+    apply_alg,
+    compose,
+    identity,
+    named_positions,
+)
+from permgroup.formats.kpuzzle import read_kpuzzle, to_kpuzzle
+from permgroup.formats.ksolve import read_ksolve, to_ksolve
+from permgroup.formats.stickers import from_puzzle, sticker_colours, sticker_permutation, to_puzzle
+from permgroup.optimal import optimal_solutions
+from permgroup.perm import act, compose as compose_perm
+from puzzles import LIBRARY, solids
+from tests.conftest import ROOT
+
+SWAP = """# two pieces that swap, one of them twisting
+Name swap2
+Set P 2 3
+Solved
+P
+1 2
+End
+Move A
+P
+2 1
+1 0
+End
+"""
+
+
+def random_position(definition: Definition, rng: random.Random) -> dict:
+    out = {}
+    for o in definition.orbits:
+        pieces = list(range(o.size))
+        rng.shuffle(pieces)
+        out[o.name] = OrbitState(tuple(pieces),
+                                 tuple(rng.randrange(o.orientations) for _ in pieces))
+    return out
+
+
+# --- the model and its sticker view -----------------------------------------------
+
+def test_swap2_is_the_group_of_order_6():
+    d = read_ksolve(SWAP, "swap2.tws")
+    assert d.name == "swap2" and to_puzzle(d).group().order() == 6
+    a = d.moves["A"]
+    assert a["P"] == OrbitState((1, 0), (1, 0))
+    # A sends the piece of slot 2 to slot 1 with +1 twist
+    after = compose(d, d.solved, a)
+    assert after["P"] == OrbitState((1, 0), (1, 0))
+
+
+@pytest.mark.parametrize("name", ["skewb", "pyraminx", "3x3x3", "2x2x2-layers"])
+def test_sticker_permutations_compose_like_the_formula(name):
+    d = load_definition(name)
+    rng = random.Random(name)
+    for _ in range(20):
+        a, b = random_position(d, rng), random_position(d, rng)
+        both = sticker_permutation(d, compose(d, a, b))
+        assert both == compose_perm(sticker_permutation(d, a), sticker_permutation(d, b))
+
+
+@pytest.mark.parametrize("name", sorted(LIBRARY))
+def test_library_round_trips_through_both_formats(name):
+    d = load_definition(name)
+    text = to_ksolve(d)
+    assert read_ksolve(text).fingerprint() == d.fingerprint()
+    assert read_kpuzzle(to_kpuzzle(d)).fingerprint() == d.fingerprint()
+    assert read_kpuzzle(to_kpuzzle(read_ksolve(text))).fingerprint() == d.fingerprint()
+    assert to_ksolve(read_kpuzzle(to_kpuzzle(d))) == text
+
+
+def test_library_files_are_what_the_geometry_writes(tmp_path):
+    written = solids.write_library(tmp_path)
+    assert sorted(written) == sorted(p.name for p in LIBRARY.values())
+    for file, text in written.items():
+        assert (ROOT / "puzzles" / "definitions" / file).read_text() == text, file
+
+
+def test_sticker_view_round_trips():
+    for name in ("skewb", "3x3x3", "dino"):
+        d = load_definition(name)
+        back = from_puzzle(to_puzzle(d), d.name)
+        assert back.moves == d.moves
+
+
+PUBLISHED_ORDERS = {
+    "skewb": 3_149_280,                      # fixed-corner Skewb
+    "pyraminx-notips": 933_120,
+    "pyraminx": 933_120 * 81,
+    "dino": 239_500_800,                     # 12!/2
+    "2x2x2": 88_179_840,
+    "3x3x3": 43_252_003_274_489_856_000,
+    "3x3x3-2gen": 73_483_200,                # <R, U>
+    "2x2x2-layers": 88_179_840,              # the group; its states are colourings
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED_ORDERS))
+def test_orders_match_sympy_and_published_counts(name):
+    assert load_puzzle(name).group().order() == PUBLISHED_ORDERS[name]
+
+
+def test_skewb_with_all_eight_turns_is_twsearchs_count():
+    assert solids.skewb(fixed_corner=False).group().order() == 37_791_360
+
+
+@pytest.mark.slow
+def test_megaminx_order():
+    assert load_puzzle("megaminx").group().order() == (
+        100669616553523347122516032313645505168688116411019768627200000000000)
+
+
+def test_2x2x2_file_agrees_with_the_minicube_module():
+    from puzzles import minicube
+
+    assert load_definition("2x2x2").moves == from_puzzle(minicube.PUZZLE, "2x2x2").moves
+
+
+# --- tables and optimal solutions ---------------------------------------------------
+
+SKEWB_DISTRIBUTION = [1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856, 81028, 90]
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "permgroup", *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_table_of_library_puzzles_matches_published_distributions():
+    skewb = run_cli("table", "skewb")
+    assert skewb.returncode == 0, skewb.stderr
+    lines = skewb.stdout.splitlines()
+    assert [int(x.split("\t")[1]) for x in lines[:-1]] == SKEWB_DISTRIBUTION
+    assert lines[-1] == "# total 3149280, diameter 11"
+    assert "depth" in skewb.stderr  # progress
+    path = ROOT / "puzzles" / "definitions" / "pyraminx-notips.tws"
+    pyraminx = run_cli("table", str(path), "--metric", "htm")
+    assert pyraminx.stdout.splitlines()[-1] == "# total 933120, diameter 11"
+
+
+def solves(definition: Definition, moves: str, answer: list[str]) -> bool:
+    """Whether ``answer`` takes the position ``moves`` made back to solved
+    (as a colouring: identical pieces may trade places)."""
+    named = named_positions(definition)
+    start = apply_alg(definition, moves, named=named)
+    end = apply_alg(definition, " ".join(answer), start, named=named)
+    return sticker_colours(definition, end) == sticker_colours(definition, definition.solved)
+
+
+@pytest.mark.parametrize("name, metric", [("skewb", "qtm"), ("pyraminx", "htm"),
+                                          ("2x2x2-layers", "htm"), ("pyraminx-notips", "qtm")])
+def test_every_optimal_solution_solves_and_is_no_longer_than_the_scramble(name, metric):
+    d = load_definition(name)
+    rng = random.Random(7)
+    names = list(d.moves)
+    lines = [" ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(rng.randrange(9)))
+             for _ in range(60)]
+    answers = optimal_solutions(d, lines, metric)
+    for line, answer in zip(lines, answers):
+        assert solves(d, line, answer), (line, answer)
+        assert len(answer) <= len(line.split())
+    if name != "2x2x2-layers":  # group elements: g and its inverse are equally far
+        inverses = optimal_solutions(d, [" ".join(a) for a in answers], metric)
+        assert [len(a) for a in inverses] == [len(a) for a in answers]
+
+
+def test_optimal_cli_prints_checked_solutions_and_names_a_bad_line():
+    d = load_definition("skewb")
+    good = "URF URB'\n\n[URF, ULF]\n(DRF URB)2\n"
+    run = run_cli("optimal", "skewb", stdin=good + "URF QQ\nURF\n")
+    assert run.returncode == 2
+    answers = run.stdout.splitlines()
+    assert len(answers) == 4 and answers[1] == ""
+    for line, answer in zip(good.splitlines(), answers):
+        assert solves(d, line, answer.split())
+    assert run.stderr.strip().splitlines()[-1].startswith("permgroup: error: line 5: ")
+    assert "'QQ'" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_optimal_by_search_for_a_puzzle_too_big_for_a_table():
+    d = load_definition("3x3x3")
+    lines = ["R U", "R U R' U'", "F2 D", ""]
+    answers = optimal_solutions(d, lines, "htm")
+    assert [len(a) for a in answers] == [2, 4, 2, 0]
+    for line, answer in zip(lines, answers):
+        assert solves(d, line, answer)
+
+
+def test_move_names_the_short_way_round():
+    from permgroup.metric import metric_moves
+
+    mega = load_puzzle("megaminx")
+    assert list(metric_moves(mega.restricted(["U"]), "htm")) == ["U", "U2", "U2'", "U'"]
+    d = load_definition("megaminx")
+    assert apply_alg(d, "U2'") == apply_alg(d, "U3") == apply_alg(d, "U'  U'")
+
+
+# --- alg notation and derived moves -------------------------------------------------
+
+def test_alg_notation():
+    assert expand("[A: B]") == [("A", 1), ("B", 1), ("A", -1)]
+    assert expand("[A, [B: C]]2") == [("A", 1), ("B", 1), ("C", 1), ("B", -1), ("A", -1),
+                                      ("B", 1), ("C", -1), ("B", -1)] * 2
+    with pytest.raises(InputError, match="unclosed"):
+        expand("(A B")
+    with pytest.raises(InputError, match=r"unknown move 'Q'.*character 3"):
+        expand("A Q", {"A"}.__contains__)
+
+
+def kpuzzle_text(**changes) -> str:
+    data = json.loads(to_kpuzzle(read_ksolve(SWAP)))
+    data.update(changes)
+    return json.dumps(data, indent=1)
+
+
+def test_kpuzzle_derived_moves_and_rotations():
+    d = read_kpuzzle(kpuzzle_text(derivedMoves={"B": "[A: A2]", "C": "[B, A]"}))
+    named = named_positions(d)
+    assert named["B"] == compose(d, d.moves["A"], d.moves["A"]) and named["C"] == identity(d)
+    cube = load_definition("3x3x3")
+    data = json.loads(to_kpuzzle(cube))
+    data["derivedMoves"] = {"Rw2": "R2", "sexy": "[R, U]"}
+    again = read_kpuzzle(json.dumps(data))
+    assert apply_alg(again, "sexy") == apply_alg(cube, "R U R' U'")
+
+
+# --- bad files: one message naming the file, the line and the fault ----------------
+
+BAD_KSOLVE = {
+    "unknown set": ("Set P 2 1\nMove A\nQ\n2 1\nEnd\n", r"line 3: Move A: unknown set 'Q'"),
+    "wrong length": ("Set P 3 1\nMove A\nP\n2 1\nEnd\n", r"line 4: .*expected 3 numbers, got 2"),
+    "out of range": ("Set P 2 1\nMove A\nP\n3 1\nEnd\n", r"line 4: .*number 3 is out of range 1..2"),
+    "repeated": ("Set P 3 1\nMove A\nP\n2 2 1\nEnd\n", r"line 4: .*2 appears 2 times"),
+    "orientation": ("Set P 2 3\nMove A\nP\n2 1\n0 3\nEnd\n",
+                    r"line 5: .*orientation 3 is out of range 0..2"),
+    "truncated": ("Set P 2 1\nMove A\nP\n2 1\n", r"line 2: Move A has no End"),
+    "missing End": ("Set P 2 1\nMove A\nP\n2 1\nMove B\nP\n2 1\nEnd\n",
+                    r"line 2: Move A has no End before line 5"),
+    "not a number": ("Set P 2 1\nMove A\nP\n2 x\nEnd\n", r"line 4: .*'x' is not a number"),
+    "unknown keyword": ("Set P 2 1\nTwist A\n", r"line 2: unknown keyword 'Twist'"),
+    "derived unknown": ("Set P 2 1\nMove A\nP\n2 1\nEnd\nMoveSequence B A C\n",
+                        r"line 6: derived move 'B': unknown move 'C'"),
+    "derived loop": ("Set P 2 1\nMove A\nP\n2 1\nEnd\nMoveSequence B C\nMoveSequence C B A\n",
+                     r"line 6: derived move 'B' refers to itself \(B -> C -> B\)"),
+    "ignore": ("Set P 2 1\nIgnore\nP\n1 0\nEnd\n", r"line 2: Ignore blocks are not supported"),
+    "no moves": ("Set P 2 1\n", r"no Move blocks"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(BAD_KSOLVE))
+def test_bad_ksolve_files_are_named_and_located(fault, tmp_path):
+    text, message = BAD_KSOLVE[fault]
+    path = tmp_path / "bad.tws"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message) as caught:
+        read_definition(path)
+    assert str(caught.value).startswith(str(path))
+    run = run_cli("order", str(path))
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith(f"permgroup: error: {path}") and "Traceback" not in run.stderr
+
+
+BAD_KPUZZLE = {
+    "invalid json": ('{"orbits": [', r"line 1, column 13: invalid JSON"),
+    "unknown orbit": (kpuzzle_text(moves={"A": {"Q": {"permutation": [1, 0]}}}),
+                      r"line \d+: moves.A.Q: unknown orbit 'Q'"),
+    "not a permutation": (kpuzzle_text(moves={"A": {"P": {"permutation": [1, 1]}}}),
+                          r"moves.A.P.permutation: 1 appears 2 times"),
+    "out of range": (kpuzzle_text(moves={"A": {"P": {"permutation": [2, 0]}}}),
+                     r"moves.A.P.permutation\[0\]: 2 is out of range 0..1"),
+    "orientation": (kpuzzle_text(moves={"A": {"P": {"permutation": [1, 0],
+                                                    "orientationDelta": [0, 5]}}}),
+                    r"orientationDelta\[1\]: 5 is out of range 0..2"),
+    "length": (kpuzzle_text(moves={"A": {"P": {"permutation": [1, 0, 2]}}}),
+               r"expected 2 piece numbers, got 3"),
+    "derived loop": (kpuzzle_text(derivedMoves={"B": "C", "C": "[A: B]"}),
+                     r"derivedMoves.B: derived move 'B' refers to itself"),
+    "derived unknown": (kpuzzle_text(derivedMoves={"B": "A Z"}),
+                        r"derived move 'B': unknown move 'Z'"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(BAD_KPUZZLE))
+def test_bad_kpuzzle_files_are_named_and_located(fault, tmp_path):
+    text, message = BAD_KPUZZLE[fault]
+    path = tmp_path / "bad.kpuzzle.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        read_definition(path)
+    run = run_cli("table", str(path))
+    assert run.returncode == 2 and run.stderr.startswith(f"permgroup: error: {path}")
