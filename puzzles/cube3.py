@@ -497,3 +497,30 @@ def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
     """
     word = solve(state, max_depth, metric)
     return -1 if word is None else len(word)
+
+
+def random_element(rng) -> Perm:
+    """A uniformly random position of the cube (``rng``: a numpy Generator):
+    random corner and edge permutations of equal parity, random twists and
+    flips with the sums fixed, so every position is equally likely.
+
+    >>> import numpy as np
+    >>> g = random_element(np.random.default_rng(1))
+    >>> element(facelets(g)) == g
+    True
+    """
+    while True:
+        c_at, e_at = rng.permutation(8).tolist(), rng.permutation(12).tolist()
+        if parity(c_at) == parity(e_at):
+            break
+    c_tw = rng.integers(0, 3, 8).tolist()
+    c_tw[-1] = -sum(c_tw[:-1]) % 3
+    e_tw = rng.integers(0, 2, 12).tolist()
+    e_tw[-1] = sum(e_tw[:-1]) % 2
+    image = list(range(54))
+    for pieces, at, tw in ((CORNERS, c_at, c_tw), (EDGES, e_at, e_tw)):
+        for j, slot in enumerate(pieces):
+            home = pieces[at[j]]
+            for u in range(len(slot)):
+                image[home[u]] = slot[(u + tw[j]) % len(slot)]
+    return tuple(image)
