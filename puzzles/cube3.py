@@ -14,15 +14,20 @@ invariants hold: the corner twists add up to 0 (mod 3), the edge flips add up
 to 0 (mod 2), and the corner and edge permutations have the same parity.
 :func:`element` names the one that fails.
 
-Distances are far beyond a full table (4.3·10¹⁹ positions), so they come from
+:func:`solve` answers any cube in about 19.5 face turns within a second, by
+the two-phase search through ``<U, D, R2, L2, F2, B2>``
+(:mod:`permgroup.subgroup_chain`).  Exact distances are far beyond a full
+table (4.3·10¹⁹ positions), so they come from
 search (:mod:`permgroup.search`): a cached ball of every position within a few
 moves of solved, met by iterative deepening with pattern-database bounds.
 
 >>> solved = SOLVED
->>> solve(apply_moves(solved, "R U'"), max_depth=4)
+>>> solve(apply_moves(solved, "R U'"), max_depth=4)  # optimal, quarter turns
 ['U', "R'"]
 >>> solve(apply_moves(solved, "R U F D"), max_depth=3) is None
 True
+>>> len(solve(apply_moves(solved, "R U F D")))  # two-phase, face turns
+4
 """
 from __future__ import annotations
 
@@ -472,19 +477,64 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     return out
 
 
-def solve(state: str, max_depth: int = 14, metric: str = "qtm") -> list[str] | None:
-    """An optimal list of turns solving ``state``, or ``None`` if it needs more
-    than ``max_depth``.  The search time grows about ninefold per quarter turn:
-    14 takes a fraction of a second, 16 a few seconds, 18 minutes.
+def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0, *,
+          optimal: bool = False, max_depth: int | None = None,
+          metric: str | None = None) -> list[str] | None:
+    """A list of face turns (``U``, ``U2``, ``U'``) solving any legal cube,
+    found by the two-phase search (:func:`two_phase`) and checked by applying
+    it: the shortest seen within ``timeout`` seconds, stopping early at one of
+    at most ``max_length`` turns.  About 19.5 turns on average with the
+    default second; rarely more than 21.
+
+    ``optimal=True`` (or giving ``max_depth`` or ``metric``) runs the exact
+    search instead: an optimal list of turns in ``metric`` (``"qtm"`` unless
+    given), or ``None`` if it needs more than ``max_depth`` (14 unless given).
+    Its time grows about ninefold per quarter turn: 14 takes a fraction of a
+    second, 16 a few seconds, 18 minutes.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> scrambled = apply_moves(SOLVED, "R U2 F' L D B2")
+    >>> word = solve(scrambled, max_length=6)
+    >>> len(word), apply_moves(scrambled, word) == SOLVED
+    (6, True)
     >>> solve(apply_moves(SOLVED, "F2"), max_depth=3)
     ['F', 'F']
     >>> recoloured = "".join(c * 9 for c in "WRGYOB")  # any six colours
-    >>> solve(apply_moves(recoloured, "R'"), 2)
+    >>> solve(apply_moves(recoloured, "R'"), max_depth=2)
     ['R']
     """
-    return solve_elements([element(state)], max_depth, metric)[0]
+    g = element(state)
+    if optimal or max_depth is not None or metric is not None:
+        return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm")[0]
+    word = two_phase().solve(g, max_length, timeout)
+    if apply_moves(state, word) != "".join(state[i] for i in CENTRES for _ in range(9)):
+        raise AssertionError("cube3: the two-phase answer does not solve the cube")
+    return word
+
+
+#: the subgroup the two-phase search reaches first: the corner and edge
+#: orientations and the middle layer's edges are solved in it
+PHASE_TWO = ("U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2")
+
+
+def two_phase(progress=None):
+    """The chain ``G ⊃ <U, D, R2, L2, F2, B2> ⊃ 1`` in face turns
+    (:class:`permgroup.subgroup_chain.SubgroupChain`), tables from the cache
+    (built in a few seconds the first time).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> [stage.space.sizes for stage in two_phase().stages]
+    [[2187, 2048, 495], [40320, 40320, 24]]
+    """
+    from permgroup.subgroup_chain import SubgroupChain
+
+    if not _TWO_PHASE:  # built or read once per process
+        _TWO_PHASE.append(SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
+                                        {"puzzle": PUZZLE.fingerprint()}, progress))
+    return _TWO_PHASE[0]
+
+
+_TWO_PHASE: list = []
 
 
 def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
@@ -495,7 +545,7 @@ def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
     >>> distance(scrambled, max_depth=3), distance(scrambled, max_depth=2)
     (3, -1)
     """
-    word = solve(state, max_depth, metric)
+    word = solve(state, max_depth=max_depth, metric=metric)
     return -1 if word is None else len(word)
 
 
