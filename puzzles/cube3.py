@@ -517,6 +517,10 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
 PHASE_TWO = ("U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2")
 
 
+#: the radius of the ball of phase-two positions (5.3 million within 8 moves)
+PHASE_TWO_BALL = 8
+
+
 def two_phase(progress=None):
     """The chain ``G ⊃ <U, D, R2, L2, F2, B2> ⊃ 1`` in face turns
     (:class:`permgroup.subgroup_chain.SubgroupChain`), tables from the cache
@@ -530,11 +534,29 @@ def two_phase(progress=None):
 
     if not _TWO_PHASE:  # built or read once per process
         _TWO_PHASE.append(SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
-                                        {"puzzle": PUZZLE.fingerprint()}, progress))
+                                        {"puzzle": PUZZLE.fingerprint()}, progress,
+                                        symmetries=diagonal_turns(), last_stage_cap=10,
+                                        last_stage_ball=PHASE_TWO_BALL))
     return _TWO_PHASE[0]
 
 
 _TWO_PHASE: list = []
+
+
+def diagonal_turns() -> list[Perm]:
+    """The whole-cube turns about the UFR-DBL diagonal (U to R to F, and back):
+    the two-phase search also tries the cube so turned, where its middle layer
+    is another one.
+
+    >>> [[FACES[CENTRES.index(r[c])] for c in CENTRES[:3]] for r in diagonal_turns()]
+    [['R', 'F', 'U'], ['F', 'U', 'R']]
+    """
+    u, r, f = CENTRES[:3]
+    turns = {}
+    for g in PUZZLE.symmetry_elements():
+        if (g[u], g[r], g[f]) in ((r, f, u), (f, u, r)):
+            turns[g[u]] = g
+    return [turns[r], turns[f]]
 
 
 def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
