@@ -443,16 +443,22 @@ class SubgroupChain:
         return out
 
     def solve(self, element: Sequence[int], max_length: int | None = None,
-              timeout: float | None = 1.0, stats: dict | None = None) -> list[str]:
+              timeout: float | None = 1.0, stats: dict | None = None,
+              directions: int | None = None) -> list[str]:
         """A word (move names) taking ``element`` to the identity, checked.
 
         The first stage's solutions are tried shortest first and each batch
         continued by the later stages; the best total is kept until a word of
         at most ``max_length`` moves is found, ``timeout`` seconds have passed
         (after the first answer: there is always one) or no shorter total is
-        left.  ``stats`` (a dict) receives what the search did.
+        left.  ``directions`` limits the search to the first few of
+        :meth:`directions` (1: the element alone).  ``stats`` (a dict)
+        receives what the search did: the first-stage lengths tried, the totals
+        found, and ``split``, the stage lengths of the answer as found (in its
+        direction).
         """
-        word = self._search(element, max_length, timeout, stats if stats is not None else {})
+        word = self._search(element, max_length, timeout, stats if stats is not None else {},
+                            directions)
         check = self.replay(element, np.array(word, dtype=np.int64).reshape(-1, 1))
         if (check[0] != np.arange(self.degree)).any():
             raise AssertionError(f"{self.name}: the chain search returned a word that "
@@ -504,7 +510,7 @@ class SubgroupChain:
         inverses = [index.get(inverse(tuple(int(x) for x in m))) for m in self.move_arrays]
         self._inverse_move = None if None in inverses else inverses
 
-    def _search(self, element, max_length, timeout, stats) -> list[int]:
+    def _search(self, element, max_length, timeout, stats, count) -> list[int]:
         start_time = time.monotonic()
         deadline = None if timeout is None else start_time + timeout
         best: list[int] | None = None
@@ -516,7 +522,7 @@ class SubgroupChain:
                 len(best) <= target or (deadline is not None and time.monotonic() > deadline))
 
         first = self.stages[0]
-        directions = self.directions(element)
+        directions = self.directions(element)[:count]
         starts = [first.of_elements(e[None, :]) for e, _ in directions]
         lows = [int(first.bound(s)[0]) for s in starts]
         later_moves = np.zeros(len(self.move_names), dtype=bool)
@@ -540,6 +546,7 @@ class SubgroupChain:
                     word = self._continue(e, chunk, length, best, stop, stats)
                     if word is not None:
                         best = back(word)
+                        stats["split"] = [length, len(word) - length]
                     chunk, pending, want = [], 0, min(2 * want, 256)
                     if stop() or (best is not None and len(best) <= length):
                         break
@@ -547,6 +554,7 @@ class SubgroupChain:
                     word = self._continue(e, chunk, length, best, stop, stats)
                     if word is not None:
                         best = back(word)
+                        stats["split"] = [length, len(word) - length]
             length += 1
         stats["seconds"] = time.monotonic() - start_time
         return best
