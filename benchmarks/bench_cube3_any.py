@@ -96,12 +96,10 @@ def main() -> None:
     print(f"superflip: {len(word)} moves in {time.perf_counter() - start:.2f} s", flush=True)
 
     # baseline: one direction, no ball, no cap
-    saved = chain._conjugations, chain._inverse_move, chain.last_stage_cap, chain.stages[-1].ball
-    chain._conjugations, chain._inverse_move = chain._conjugations[:1], None
-    chain.last_stage_cap, chain.stages[-1].ball = None, None
-    plain = [len(chain.solve(cube3.element(c), timeout=0.1)) for c in cubes]
-    (chain._conjugations, chain._inverse_move, chain.last_stage_cap,
-     chain.stages[-1].ball) = saved
+    saved = chain.last_stage_cap, chain.first_answer_cap, chain.stages[-1].ball
+    chain.last_stage_cap, chain.first_answer_cap, chain.stages[-1].ball = None, None, None
+    plain = [len(chain.solve(cube3.element(c), timeout=0.1, directions=1)) for c in cubes]
+    chain.last_stage_cap, chain.first_answer_cap, chain.stages[-1].ball = saved
     print(f"baseline, plain two-phase (one direction, no ball), 0.1 s: mean "
           f"{statistics.mean(plain):.2f} moves, max {max(plain)}", flush=True)
     print(machine_note())

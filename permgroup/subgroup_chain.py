@@ -68,6 +68,10 @@ EXACT_LIMIT = 1 << 24
 PAIR_LIMIT = 1 << 23
 #: columns per batch in the depth-first searches
 BATCH = 1 << 14
+#: the bound of a state that cannot reach the goal at all
+NO_PATH = 255
+#: first stages longer than this without any answer mean the chain is broken
+FIRST_STAGE_LIMIT = 64
 
 
 def slot_orbits(coordinate: PieceCoordinate) -> list[tuple[int, ...]]:
@@ -255,10 +259,13 @@ class Stage:
     def add_database(self, database: PatternDatabase) -> None:
         """Use ``database`` in :meth:`bound` (kept a byte per entry: a search
         looks entries up millions of times a second)."""
-        from permgroup.pattern import nibbles_at
+        from permgroup.pattern import UNREACHED, nibbles_at
 
         self.databases.append(database)
-        self._bytes.append(nibbles_at(database.packed, np.arange(database.size)))
+        depths = nibbles_at(database.packed, np.arange(database.size))
+        # a projection the moves never reach from the goal: no path at all
+        depths[depths == UNREACHED] = NO_PATH
+        self._bytes.append(depths)
         self._weights.append([(i, int(prod(self.space.sizes[j] for j in database.which[n + 1:])))
                               for n, i in enumerate(database.which)])
 
@@ -296,9 +303,10 @@ class SubgroupChain:
     ``r⁻¹ m r`` a move, such as turning the whole cube about a diagonal) add
     directions to the search (:meth:`directions`).  ``last_stage_cap`` limits
     the moves the last stage may add to a first-stage path: a deep last stage
-    costs more than trying longer first stages (Kociemba caps it at 10); the
-    cap is lifted once the first stage reaches twice its length, so an
-    answer is always found.  ``last_stage_ball`` (a radius) keeps every
+    costs more than trying longer first stages (Kociemba caps it at 10);
+    ``first_answer_cap`` is the cap until a first answer is found (a looser one
+    finds it sooner), lifted once the first stage reaches twice its length, so
+    an answer is always found.  ``last_stage_ball`` (a radius) keeps every
     position of the last subgroup within that many moves with its exact depth
     (:mod:`permgroup.ball`), so the last stage searches only what lies
     beyond it.
@@ -308,7 +316,7 @@ class SubgroupChain:
                  subgroups: Sequence[Sequence[str]], key: dict | None = None,
                  progress: Callable | None = None, cache: bool = True,
                  symmetries: Sequence[Perm] = (), last_stage_cap: int | None = None,
-                 last_stage_ball: int = 0):
+                 first_answer_cap: int | None = None, last_stage_ball: int = 0):
         self.name = name
         self.move_names = list(moves)
         self.move_arrays = np.array([moves[m] for m in self.move_names], dtype=np.int64)
@@ -322,6 +330,7 @@ class SubgroupChain:
         self.pruning = MovePruning.of(list(moves.values()))
         self._derive_directions(symmetries)
         self.last_stage_cap = last_stage_cap
+        self.first_answer_cap = first_answer_cap
         whole = {kind: PieceCoordinate.from_moves(kind, p, moves) for kind, p in pieces.items()}
         self.stages = [self._stage(k, moves, whole) for k in range(len(self.groups) - 1)]
         self.key = dict(key or {}, chain=self.groups, moves=self.move_names)
@@ -515,7 +524,7 @@ class SubgroupChain:
         deadline = None if timeout is None else start_time + timeout
         best: list[int] | None = None
         target = -1 if max_length is None else max_length
-        stats.update(first_stage=[], totals=[], candidates=0)
+        stats.update(first_stage=[], totals=[], candidates=0, start=start_time, times=[])
 
         def stop() -> bool:
             return best is not None and (
@@ -529,6 +538,10 @@ class SubgroupChain:
         later_moves[self.stages[1].moves if len(self.stages) > 1 else []] = True
         length = min(lows)
         while (best is None or length < len(best)) and not stop():
+            if best is None and length > FIRST_STAGE_LIMIT:
+                raise RuntimeError(
+                    f"{self.name}: no answer with a first stage of up to {FIRST_STAGE_LIMIT} "
+                    "moves: the stage coordinates do not tell the cosets apart (see indices())")
             stats["first_stage"].append(length)
             for (e, back), start, low in zip(directions, starts, lows):
                 if length < low or stop() or (best is not None and length >= len(best)):
@@ -588,7 +601,7 @@ class SubgroupChain:
             return word if best is None or len(word) < len(best) else None
         states = last.of_elements(elements)
         h = last.bound(states).astype(np.int64)
-        cap = self.last_stage_cap
+        cap = self.last_stage_cap if best is not None else self.first_answer_cap
         if cap is not None and length < 2 * cap:
             budget = min(budget, length + cap)
         for total in range(int((used + h).min()), budget + 1):
@@ -600,6 +613,7 @@ class SubgroupChain:
                 i = live[origin[0]]
                 word = words[:used[i], i].tolist() + tail[:, 0].tolist()
                 stats["totals"].append(len(word))
+                stats.setdefault("times", []).append(round(time.monotonic() - stats["start"], 3))
                 return word
         return None
 

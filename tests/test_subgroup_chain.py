@@ -50,6 +50,26 @@ def test_mini_chain_against_the_exact_table(mini_chain):
         assert len(answer) <= 11 + 13
 
 
+def test_a_longer_chain_through_a_middle_stage():
+    # G ⊃ <U, R2, F2> ⊃ <U2, R2, F2> ⊃ 1: the middle coordinate (which slots
+    # hold each orbit's corners) has 35 values for an index of 210, so some
+    # middle-stage ends are not in <U2, R2, F2>; the last stage's exact table
+    # marks them unreachable and the search goes on without them
+    moves = {m: minicube.PUZZLE.move_array(m) for m in MINI_MOVES}
+    chain = SubgroupChain("mini3", moves, {"corner": minicube.CORNERS},
+                          [["U", "U2", "U'", "R2", "F2"], ["U2", "R2", "F2"]])
+    assert chain.orders() == [3674160, 5040, 24, 1]
+    assert chain.indices() == [(729, 729), (210, 35), (24, 144)]
+    rng = random.Random(8)
+    table = minicube.table("htm")
+    identity = tuple(range(24))
+    for _ in range(10):
+        g = compose_all([moves[rng.choice(MINI_MOVES)] for _ in range(20)], 24)
+        answer = chain.solve(g, timeout=None)
+        assert compose_all([g] + [moves[m] for m in answer], 24) == identity
+        assert len(answer) >= table.distance(g, identity)
+
+
 def test_max_length_stops_at_the_first_short_enough_answer(mini_chain):
     g = compose_all([minicube.PUZZLE.move_array(m) for m in "R U F2 R' U2".split()], 24)
     answer = mini_chain.solve(g, max_length=30, timeout=None)
