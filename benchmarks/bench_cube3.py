@@ -134,7 +134,7 @@ def bench_depth12(count: int) -> None:
         ours, plain = [], []
         for state in states:
             start = time.perf_counter()
-            word = cube3.solve(state, 12)
+            word = cube3.solve(state, max_depth=12)
             ours.append(time.perf_counter() - start)
             assert (word is None) == (label != "distance exactly 12")
             if word is not None:

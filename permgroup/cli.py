@@ -63,14 +63,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     module = _module(FORMATS, args.format, "format")
     options = {}
-    if args.max_depth is not None:
-        options["max_depth"] = args.max_depth
+    for option in ("max_depth", "max_length", "timeout"):
+        if getattr(args, option, None) is not None:
+            options[option] = getattr(args, option)
     text = _read_input(args.file)
     try:
         output = module.solve_text(text, **options)
     except TypeError as exc:
-        if "max_depth" in str(exc):
-            raise SystemExit(f"permgroup: format {args.format} takes no --max-depth") from None
+        for option in options:
+            if repr(option) in str(exc):
+                raise SystemExit(f"permgroup: format {args.format} takes no "
+                                 f"--{option.replace('_', '-')}") from None
         raise
     sys.stdout.write(output)
     return 0
@@ -215,6 +218,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("format")
     s.add_argument("file", nargs="?")
     s.add_argument("--max-depth", type=int, default=None)
+    s.add_argument("--max-length", type=int, default=None,
+                   help="stop at the first solution this short (cube3-facelets)")
+    s.add_argument("--timeout", type=float, default=None,
+                   help="seconds per cube (cube3-facelets; default 1)")
     s.set_defaults(run=cmd_solve)
     t = sub.add_parser("table", help="build or load a distance table; print its distribution")
     t.add_argument("puzzle")

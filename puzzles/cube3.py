@@ -14,15 +14,20 @@ invariants hold: the corner twists add up to 0 (mod 3), the edge flips add up
 to 0 (mod 2), and the corner and edge permutations have the same parity.
 :func:`element` names the one that fails.
 
-Distances are far beyond a full table (4.3·10¹⁹ positions), so they come from
+:func:`solve` answers any cube in about 19.5 face turns within a second, by
+the two-phase search through ``<U, D, R2, L2, F2, B2>``
+(:mod:`permgroup.subgroup_chain`).  Exact distances are far beyond a full
+table (4.3·10¹⁹ positions), so they come from
 search (:mod:`permgroup.search`): a cached ball of every position within a few
 moves of solved, met by iterative deepening with pattern-database bounds.
 
 >>> solved = SOLVED
->>> solve(apply_moves(solved, "R U'"), max_depth=4)
+>>> solve(apply_moves(solved, "R U'"), max_depth=4)  # optimal, quarter turns
 ['U', "R'"]
 >>> solve(apply_moves(solved, "R U F D"), max_depth=3) is None
 True
+>>> len(solve(apply_moves(solved, "R U F D")))  # two-phase, face turns
+4
 """
 from __future__ import annotations
 
@@ -475,19 +480,87 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     return out
 
 
-def solve(state: str, max_depth: int = 14, metric: str = "qtm") -> list[str] | None:
-    """An optimal list of turns solving ``state``, or ``None`` if it needs more
-    than ``max_depth``.  The search time grows about ninefold per quarter turn:
-    14 takes a fraction of a second, 16 a few seconds, 18 minutes.
+def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0, *,
+          optimal: bool = False, max_depth: int | None = None,
+          metric: str | None = None) -> list[str] | None:
+    """A list of face turns (``U``, ``U2``, ``U'``) solving any legal cube,
+    found by the two-phase search (:func:`two_phase`) and checked by applying
+    it: the shortest seen within ``timeout`` seconds, stopping early at one of
+    at most ``max_length`` turns.  About 19.5 turns on average with the
+    default second; rarely more than 21.
+
+    ``optimal=True`` (or giving ``max_depth`` or ``metric``) runs the exact
+    search instead: an optimal list of turns in ``metric`` (``"qtm"`` unless
+    given), or ``None`` if it needs more than ``max_depth`` (14 unless given).
+    Its time grows about ninefold per quarter turn: 14 takes a fraction of a
+    second, 16 a few seconds, 18 minutes.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> scrambled = apply_moves(SOLVED, "R U2 F' L D B2")
+    >>> word = solve(scrambled, max_length=6)
+    >>> len(word), apply_moves(scrambled, word) == SOLVED
+    (6, True)
     >>> solve(apply_moves(SOLVED, "F2"), max_depth=3)
     ['F', 'F']
     >>> recoloured = "".join(c * 9 for c in "WRGYOB")  # any six colours
-    >>> solve(apply_moves(recoloured, "R'"), 2)
+    >>> solve(apply_moves(recoloured, "R'"), max_depth=2)
     ['R']
     """
-    return solve_elements([element(state)], max_depth, metric)[0]
+    g = element(state)
+    if optimal or max_depth is not None or metric is not None:
+        return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm")[0]
+    word = two_phase().solve(g, max_length, timeout)
+    if apply_moves(state, word) != "".join(state[i] for i in CENTRES for _ in range(9)):
+        raise AssertionError("cube3: the two-phase answer does not solve the cube")
+    return word
+
+
+#: the subgroup the two-phase search reaches first: the corner and edge
+#: orientations and the middle layer's edges are solved in it
+PHASE_TWO = ("U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2")
+
+
+#: the radius of the ball of phase-two positions (5.3 million within 8 moves)
+PHASE_TWO_BALL = 8
+
+
+def two_phase(progress=None):
+    """The chain ``G ⊃ <U, D, R2, L2, F2, B2> ⊃ 1`` in face turns
+    (:class:`permgroup.subgroup_chain.SubgroupChain`), tables from the cache
+    (built in a few seconds the first time).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> [stage.space.sizes for stage in two_phase().stages]
+    [[2187, 2048, 495], [40320, 40320, 24]]
+    """
+    from permgroup.subgroup_chain import SubgroupChain
+
+    if not _TWO_PHASE:  # built or read once per process
+        _TWO_PHASE.append(SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
+                                        {"puzzle": PUZZLE.fingerprint()}, progress,
+                                        symmetries=diagonal_turns(), last_stage_cap=10,
+                                        first_answer_cap=12,
+                                        last_stage_ball=PHASE_TWO_BALL))
+    return _TWO_PHASE[0]
+
+
+_TWO_PHASE: list = []
+
+
+def diagonal_turns() -> list[Perm]:
+    """The whole-cube turns about the UFR-DBL diagonal (U to R to F, and back):
+    the two-phase search also tries the cube so turned, where its middle layer
+    is another one.
+
+    >>> [[FACES[CENTRES.index(r[c])] for c in CENTRES[:3]] for r in diagonal_turns()]
+    [['R', 'F', 'U'], ['F', 'U', 'R']]
+    """
+    u, r, f = CENTRES[:3]
+    turns = {}
+    for g in PUZZLE.symmetry_elements():
+        if (g[u], g[r], g[f]) in ((r, f, u), (f, u, r)):
+            turns[g[u]] = g
+    return [turns[r], turns[f]]
 
 
 def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
@@ -498,5 +571,32 @@ def distance(state: str, max_depth: int = 14, metric: str = "qtm") -> int:
     >>> distance(scrambled, max_depth=3), distance(scrambled, max_depth=2)
     (3, -1)
     """
-    word = solve(state, max_depth, metric)
+    word = solve(state, max_depth=max_depth, metric=metric)
     return -1 if word is None else len(word)
+
+
+def random_element(rng) -> Perm:
+    """A uniformly random position of the cube (``rng``: a numpy Generator):
+    random corner and edge permutations of equal parity, random twists and
+    flips with the sums fixed, so every position is equally likely.
+
+    >>> import numpy as np
+    >>> g = random_element(np.random.default_rng(1))
+    >>> element(facelets(g)) == g
+    True
+    """
+    while True:
+        c_at, e_at = rng.permutation(8).tolist(), rng.permutation(12).tolist()
+        if parity(c_at) == parity(e_at):
+            break
+    c_tw = rng.integers(0, 3, 8).tolist()
+    c_tw[-1] = -sum(c_tw[:-1]) % 3
+    e_tw = rng.integers(0, 2, 12).tolist()
+    e_tw[-1] = sum(e_tw[:-1]) % 2
+    image = list(range(54))
+    for pieces, at, tw in ((CORNERS, c_at, c_tw), (EDGES, e_at, e_tw)):
+        for j, slot in enumerate(pieces):
+            home = pieces[at[j]]
+            for u in range(len(slot)):
+                image[home[u]] = slot[(u + tw[j]) % len(slot)]
+    return tuple(image)

@@ -170,7 +170,7 @@ def test_rotated_and_recoloured_cubes_read_through_their_centres():
         assert cube3.distance(rotated, max_depth=4) == cube3.distance(state, max_depth=4)
         assert cube3.distance("".join(act(SOLVED, rotation)), max_depth=0) == 0
     state = scramble(rng, 4)
-    assert cube3.solve(recolour(state, "wrgybo"), 4) == cube3.solve(state, 4)
+    assert cube3.solve(recolour(state, "wrgybo"), max_depth=4) == cube3.solve(state, max_depth=4)
 
 
 def _swap(state: str, a: int, b: int) -> str:
@@ -269,9 +269,9 @@ def test_deep_search_agrees_with_meet_in_the_middle_and_bfs(near):
 
 def test_half_turn_metric():
     state = cube3.apply_moves(SOLVED, "R2 U2 F")
-    assert len(cube3.solve(state, 3, "htm")) == 3
-    assert len(cube3.solve(state, 5, "qtm")) == 5
-    assert cube3.solve(state, 4, "qtm") is None
+    assert len(cube3.solve(state, max_depth=3, metric="htm")) == 3
+    assert len(cube3.solve(state, max_depth=5, metric="qtm")) == 5
+    assert cube3.solve(state, max_depth=4, metric="qtm") is None
 
 
 # --- ZOJ 2477 -------------------------------------------------------------------

@@ -12,4 +12,5 @@ FORMATS = {
     "zoj2477": "puzzles.formats.zoj2477",
     "rubiksrevenge": "puzzles.formats.rubiksrevenge",
     "poj3131": "puzzles.formats.poj3131",
+    "cube3-facelets": "puzzles.formats.cube3_facelets",
 }

@@ -1,0 +1,59 @@
+"""``cube3-facelets``: one 3x3x3 cube a line, as 54 facelets in URFDLB order
+(each face read row by row, any six colour letters); out, one solution a line:
+face turns (``U``, ``U2``, ``U'``) separated by spaces, an empty line for a
+solved cube.  Blank input lines are skipped.
+
+Each cube is solved by the two-phase search (:func:`puzzles.cube3.solve`):
+``timeout`` seconds per cube (1 by default), stopping early at a solution of
+at most ``max_length`` turns.  A bad line stops the run: the cubes before it
+are answered, then one message names the line and what is wrong.
+
+>>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+>>> text = cube3.SOLVED + "\\n" + cube3.apply_moves(cube3.SOLVED, "R U2") + "\\n"
+>>> print(solve_text(text, max_length=2), end="")
+<BLANKLINE>
+U2 R'
+"""
+from __future__ import annotations
+
+import sys
+
+from permgroup.errors import InputError
+from puzzles import cube3
+
+
+def _building(stage: int, name: str, depth: int, count: int) -> None:
+    """Progress of the one-time build of the search tables (cached afterwards)."""
+    print(f"cube3-facelets: building the two-phase tables (once, then cached): phase "
+          f"{stage + 1}, {name}: depth {depth}, {count:,} positions",
+          file=sys.stderr, flush=True)
+
+
+def solve_text(text: str, max_length: int | None = None, timeout: float = 1.0) -> str:
+    """Answer every line of a ``cube3-facelets`` input.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> solve_text(cube3.SOLVED + "\\n" + cube3.SOLVED[1:] + "\\n")
+    Traceback (most recent call last):
+        ...
+    permgroup.errors.InputError: line 2: expected 54 stickers, got 53
+    """
+    if max_length is not None and max_length < 0:
+        raise InputError(f"--max-length must be at least 0, got {max_length}")
+    if not timeout > 0:
+        raise InputError(f"--timeout must be more than 0 seconds, got {timeout}")
+    out = []
+    chain = None
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        state = line.strip()
+        if not state:
+            continue
+        try:
+            cube3.element(state, f"line {number}")
+        except InputError as fault:
+            fault.answered = "".join(out)
+            raise
+        if chain is None:  # build or read the tables once, with progress on stderr
+            chain = cube3.two_phase(progress=_building)
+        out.append(" ".join(cube3.solve(state, max_length, timeout)) + "\n")
+    return "".join(out)

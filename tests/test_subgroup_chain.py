@@ -1,0 +1,188 @@
+"""Solving through a chain of subgroups (two-phase), on the 2x2x2 and the 3x3x3.
+
+Every answer is applied and checked here again; lengths are compared with
+exact distances (the 2x2x2's full table, the 3x3x3's optimal search on
+shallow positions): the chain may be longer, never shorter.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from permgroup.cli import main
+from permgroup.errors import InputError, UnreachableError
+from permgroup.perm import compose, compose_all
+from permgroup.subgroup_chain import SubgroupChain, consistent_slots
+from puzzles import cube3, minicube
+from puzzles.formats import cube3_facelets
+
+SOLVED = cube3.SOLVED
+MINI_MOVES = "U U2 U' R R2 R' F F2 F'".split()
+
+
+@pytest.fixture(scope="module")
+def mini_chain():
+    moves = {m: minicube.PUZZLE.move_array(m) for m in MINI_MOVES}
+    return SubgroupChain("mini", moves, {"corner": minicube.CORNERS},
+                         [["U", "U2", "U'", "R2", "F2"]])
+
+
+def test_mini_chain_coordinates_tell_cosets_apart(mini_chain):
+    # |G| = 3,674,160 = 729 twists x 5040 = |<U, R2, F2>| (sympy)
+    assert mini_chain.orders() == [3674160, 5040, 1]
+    assert mini_chain.indices() == [(729, 729), (5040, 5040)]
+
+
+def test_mini_chain_against_the_exact_table(mini_chain):
+    rng = random.Random(3)
+    table = minicube.table("htm")
+    identity = tuple(range(24))
+    for _ in range(40):
+        word = [rng.choice(MINI_MOVES) for _ in range(25)]
+        g = compose_all([minicube.PUZZLE.move_array(m) for m in word], 24)
+        answer = mini_chain.solve(g, timeout=None)
+        assert compose_all([g] + [minicube.PUZZLE.move_array(m) for m in answer], 24) == identity
+        assert len(answer) >= table.distance(g, identity)
+        # nothing shorter than the two phases allow: at most the optimal
+        # first phase plus the optimal second phase's diameter
+        assert len(answer) <= 11 + 13
+
+
+def test_a_longer_chain_through_a_middle_stage():
+    # G ⊃ <U, R2, F2> ⊃ <U2, R2, F2> ⊃ 1: the middle coordinate (which slots
+    # hold each orbit's corners) has 35 values for an index of 210, so some
+    # middle-stage ends are not in <U2, R2, F2>; the last stage's exact table
+    # marks them unreachable and the search goes on without them
+    moves = {m: minicube.PUZZLE.move_array(m) for m in MINI_MOVES}
+    chain = SubgroupChain("mini3", moves, {"corner": minicube.CORNERS},
+                          [["U", "U2", "U'", "R2", "F2"], ["U2", "R2", "F2"]])
+    assert chain.orders() == [3674160, 5040, 24, 1]
+    assert chain.indices() == [(729, 729), (210, 35), (24, 144)]
+    rng = random.Random(8)
+    table = minicube.table("htm")
+    identity = tuple(range(24))
+    for _ in range(10):
+        g = compose_all([moves[rng.choice(MINI_MOVES)] for _ in range(20)], 24)
+        answer = chain.solve(g, timeout=None)
+        assert compose_all([g] + [moves[m] for m in answer], 24) == identity
+        assert len(answer) >= table.distance(g, identity)
+
+
+def test_max_length_stops_at_the_first_short_enough_answer(mini_chain):
+    g = compose_all([minicube.PUZZLE.move_array(m) for m in "R U F2 R' U2".split()], 24)
+    answer = mini_chain.solve(g, max_length=30, timeout=None)
+    assert compose_all([g] + [minicube.PUZZLE.move_array(m) for m in answer], 24) == \
+        tuple(range(24))
+
+
+def test_consistent_slots_turn_pieces_for_the_subgroup():
+    # the face turns of <U, D, R2, L2, F2, B2> keep a consistent reference
+    # sticker on every edge; a quarter turn of F flips edges, so <F> has none
+    # that every power of F keeps together with ... (F F F F = 1: it does)
+    moves = cube3.moves("htm")
+    h = {m: moves[m] for m in cube3.PHASE_TWO}
+    assert consistent_slots(cube3.EDGES, h) is not None
+    assert consistent_slots(cube3.CORNERS, h) is not None
+    assert consistent_slots(cube3.EDGES, moves) is None  # G flips edges in place
+
+
+@pytest.fixture(scope="module")
+def chain():
+    return cube3.two_phase()
+
+
+def test_cube3_chain_indices_match_sympy(chain):
+    assert chain.indices() == [(2217093120, 2217093120), (19508428800, 39016857600)]
+
+
+def test_random_cubes_are_solved_and_checked(chain):
+    rng = np.random.default_rng(11)
+    for _ in range(8):
+        state = cube3.facelets(cube3.random_element(rng))
+        word = cube3.solve(state, timeout=0.2)
+        assert cube3.apply_moves(state, word) == SOLVED
+        assert len(word) <= 24
+        assert all(m[0] in "URFDLB" and m[1:] in ("", "2", "'") for m in word)
+
+
+def test_recoloured_cubes_are_read_through_their_centres(chain):
+    state = cube3.apply_moves("".join(c * 9 for c in "WRGYOB"), "R U F' D2 L B")
+    word = cube3.solve(state, timeout=0.2)
+    assert cube3.apply_moves(state, word) == "".join(c * 9 for c in "WRGYOB")
+
+
+def test_never_shorter_than_optimal_on_shallow_positions(chain):
+    rng = random.Random(4)
+    htm = list(cube3.moves("htm"))
+    for length in range(0, 6):
+        state = cube3.apply_moves(SOLVED, [rng.choice(htm) for _ in range(length)])
+        optimal = cube3.solve(state, max_depth=length, metric="htm")
+        word = cube3.solve(state, timeout=0.3)
+        assert cube3.apply_moves(state, word) == SOLVED
+        assert len(optimal) <= len(word) <= length
+
+
+def test_illegal_cubes_keep_their_named_errors():
+    twisted = cube3.apply_moves(SOLVED, "R")  # then twist the URF corner in place
+    corner = cube3.CORNERS[1]
+    s = list(twisted)
+    a, b, c = (s[i] for i in corner)
+    s[corner[0]], s[corner[1]], s[corner[2]] = c, a, b
+    with pytest.raises(UnreachableError, match="corner twist sum"):
+        cube3.solve("".join(s))
+    with pytest.raises(InputError, match="expected 54 stickers"):
+        cube3.solve(SOLVED + "U")
+
+
+@pytest.mark.slow
+def test_superflip_within_21(chain):
+    superflip = ("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2")
+    state = cube3.apply_moves(SOLVED, superflip)
+    word = cube3.solve(state, timeout=2.0)
+    assert cube3.apply_moves(state, word) == SOLVED
+    assert len(word) <= 21
+
+
+# --- the cube3-facelets format ----------------------------------------------------
+
+def test_format_answers_each_line(chain, tmp_path, capsys):
+    states = [cube3.apply_moves(SOLVED, w) for w in ("R U", "F2 D' L")]
+    path = tmp_path / "in.txt"
+    path.write_text(states[0] + "\n\n" + SOLVED + "\r\n" + states[1] + "\n")
+    assert main(["solve", "cube3-facelets", str(path), "--max-length", "3",
+                 "--timeout", "0.5"]) == 0
+    lines = capsys.readouterr().out.split("\n")
+    assert lines[-1] == "" and len(lines) == 4
+    assert lines[1] == ""  # the solved cube
+    for state, line in zip(states, [lines[0], lines[2]]):
+        assert cube3.apply_moves(state, line.split()) == SOLVED
+        assert 0 < len(line.split()) <= 3
+
+
+@pytest.mark.parametrize("bad, message", [
+    (SOLVED[:50], "line 2: expected 54 stickers, got 50"),
+    (SOLVED[:53] + "X", "line 2: every colour must appear 9 times"),
+    (cube3.apply_moves(SOLVED, "R")[:9] + SOLVED[9:], "line 2: "),
+    (SOLVED[:7] + "F" + SOLVED[8:19] + "U" + SOLVED[20:], "line 2: .*a flipped edge"),
+])
+def test_format_bad_lines(chain, tmp_path, capsys, bad, message):
+    good = cube3.apply_moves(SOLVED, "U")
+    path = tmp_path / "in.txt"
+    path.write_text(good + "\n" + bad + "\n" + good + "\n")
+    assert main(["solve", "cube3-facelets", str(path), "--timeout", "0.1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "U'\n"  # the good line before the bad one is answered
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("permgroup: error: ")
+    import re
+    assert re.search(message, err[0])
+
+
+def test_format_options_are_checked():
+    with pytest.raises(InputError, match="--timeout must be more than 0"):
+        cube3_facelets.solve_text(SOLVED, timeout=0)
+    with pytest.raises(InputError, match="--max-length must be at least 0"):
+        cube3_facelets.solve_text(SOLVED, max_length=-1)
+    assert cube3_facelets.solve_text("") == ""
