@@ -158,6 +158,8 @@ def test_table_of_library_puzzles_matches_published_distributions():
     assert "depth" in skewb.stderr  # progress
     path = ROOT / "puzzles" / "definitions" / "pyraminx-notips.tws"
     pyraminx = run_cli("table", str(path), "--metric", "htm")
+    assert [int(x.split("\t")[1]) for x in pyraminx.stdout.splitlines()[:-1]] == [
+        1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32]
     assert pyraminx.stdout.splitlines()[-1] == "# total 933120, diameter 11"
 
 
