@@ -1,0 +1,177 @@
+"""Tighter, out-of-core and distributed tables against the plain one-byte tables.
+
+Every layer must give exactly the distribution of the plain in-memory table,
+the same codes (depth mod 3, a function of the graph alone), and the same
+distances on random positions.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from permgroup.bfs import FactorSpace, bfs_depths
+from permgroup.colouring_table import colouring_depths
+from permgroup.outofcore import build_out_of_core
+from permgroup.packed import UNSEEN_CODE, packed_depths, read_codes
+from permgroup.statetable import UNSEEN, depth_distribution
+from permgroup.table import CayleyModel, build_table
+from permgroup.table_space import table_space
+from puzzles import minicube, torus
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def expected_codes(depths: np.ndarray) -> np.ndarray:
+    return np.where(depths == UNSEEN, UNSEEN_CODE, depths % 3).astype(np.uint8)
+
+
+@pytest.fixture(scope="module", params=["qtm", "htm"])
+def cube(request):
+    """The normalized 2x2x2 (3,674,160 states): space, source, plain depths."""
+    plain = build_table(minicube.PUZZLE, request.param, anchor=minicube.ANCHOR)
+    space = FactorSpace(plain.model.ranking.factors())
+    source = plain.model.ranking.rank(tuple(range(24)))
+    return space, source, plain.depths
+
+
+@pytest.fixture(scope="module")
+def small_torus():
+    """The 3x4 torus: 369,600 colourings, plain depths from the colouring table."""
+    space, sources, _ = table_space(torus.torus_puzzle(3, 4))
+    depths = colouring_depths(space, [space.solved])
+    return space, sources, depths
+
+
+def test_packed_cube_matches_plain(cube):
+    space, source, depths = cube
+    t = packed_depths(space, [source], block=1 << 18)
+    assert t.distribution() == depth_distribution(depths)
+    assert t.distribution()[:5] in ([1, 6, 27, 120, 534], [1, 9, 54, 321, 1847])
+    assert np.array_equal(read_codes(t.packed, np.arange(space.size)), expected_codes(depths))
+    assert t.nbytes * 4 >= space.size and t.nbytes < space.size // 3
+    ranks = np.random.default_rng(5).integers(0, space.size, 3000)
+    assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+
+
+def test_packed_path_is_optimal(cube):
+    space, source, depths = cube
+    t = packed_depths(space, [source])
+    for rank in np.random.default_rng(6).integers(0, space.size, 20):
+        moves = t.path(int(rank))
+        here = np.array([source])
+        for m in moves:
+            here = space.step(here, m)
+        assert int(here[0]) == rank and len(moves) == depths[rank]
+
+
+def test_packed_torus_matches_colouring_table(small_torus):
+    space, sources, depths = small_torus
+    t = packed_depths(space, sources)
+    assert t.distribution() == depth_distribution(depths)
+    ranks = np.random.default_rng(7).integers(0, space.size, 2000)
+    assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+
+
+def test_minicube_packed_format_answers_like_bytes():
+    import random
+
+    rng = random.Random(3)
+    plain, packed = minicube.table("qtm"), minicube.table("qtm", table_format="packed")
+    assert packed.distribution() == plain.distribution()
+    pairs = [(minicube.scramble(rng), minicube.scramble(rng)) for _ in range(200)]
+    for a, b in pairs:
+        p, q = minicube.pair_elements(a, b)
+        assert packed.distance(p, q) == plain.distance(p, q)
+
+
+def test_out_of_core_cube_matches_packed(cube, tmp_path):
+    space, source, depths = cube
+    progress = []
+    t = build_out_of_core(space, [source], tmp_path, memory="8MB", key="cube",
+                          progress=lambda d, c: progress.append(c))
+    assert t.distribution() == depth_distribution(depths) == progress
+    assert np.array_equal(np.asarray(t.packed), packed_depths(space, [source]).packed)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "table.bin"]
+    # a finished folder is read back, not rebuilt
+    again = build_out_of_core(space, [source], tmp_path, memory="8MB", key="cube")
+    assert again.distribution() == t.distribution()
+
+
+def test_out_of_core_torus(small_torus, tmp_path):
+    space, sources, depths = small_torus
+    t = build_out_of_core(space, sources, tmp_path, shard_ranks=40000, piece_ranks=10000)
+    assert t.distribution() == depth_distribution(depths)
+
+
+def test_stale_lock_and_temporary_files_are_cleared(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / "lock").write_text(str(dead.pid))
+    (tmp_path / "bucket-3-0.bin").write_bytes(b"x" * 16)
+    (tmp_path / "manifest.json.999.tmp").write_bytes(b"{")
+    ring = FactorSpace([__import__("permgroup.coordinates").coordinates.Factor(
+        "cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0], [7, 0, 1, 2, 3, 4, 5, 6]]))])
+    t = build_out_of_core(ring, [0], tmp_path, shard_ranks=4)
+    assert t.distribution() == [1, 2, 2, 2, 1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "table.bin"]
+
+
+def test_live_lock_is_refused(tmp_path):
+    from permgroup.errors import InputError
+
+    (tmp_path / "lock").write_text(str(os.getppid()))
+    ring = FactorSpace([__import__("permgroup.coordinates").coordinates.Factor(
+        "cell", 4, np.array([[1, 2, 3, 0]]))])
+    with pytest.raises(InputError, match="another build"):
+        build_out_of_core(ring, [0], tmp_path, shard_ranks=4)
+
+
+BUILD = """
+import sys
+from permgroup.outofcore import build_out_of_core
+from permgroup.table_space import table_space
+from puzzles import minicube
+space, sources, key = table_space(minicube.PUZZLE, "htm")
+t = build_out_of_core(space, sources, sys.argv[1], memory="4MB", key=key)
+print(t.distribution())
+"""
+
+
+@pytest.mark.slow
+def test_out_of_core_resumes_after_sigkill(tmp_path, cube):
+    folder = tmp_path / "build"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", BUILD, str(folder)], env=env,
+                             stdout=subprocess.PIPE)
+    manifest = folder / "manifest.json"
+    deadline = time.monotonic() + 120
+    level = 0
+    while time.monotonic() < deadline and child.poll() is None:
+        try:  # kill it once a few levels are committed, in the middle of the next
+            level = len(__import__("json").loads(manifest.read_text())["levels"])
+        except (FileNotFoundError, ValueError):
+            level = 0
+        if level >= 7:
+            time.sleep(0.3)
+            break
+        time.sleep(0.02)
+    assert child.poll() is None, "the build ended before it could be killed"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    left = {p.name for p in folder.iterdir()}
+    assert "lock" in left and "table.bin" not in left
+    out = subprocess.run([sys.executable, "-c", BUILD, str(folder)], env=env, check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    plain = build_table(minicube.PUZZLE, "htm", anchor=minicube.ANCHOR)
+    assert out.strip() == str(plain.distribution())
+    space, sources, _ = table_space(minicube.PUZZLE, "htm")
+    resumed = np.fromfile(folder / "table.bin", dtype=np.uint8)
+    assert np.array_equal(resumed, packed_depths(space, sources).packed)
+    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json", "table.bin"]
