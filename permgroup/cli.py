@@ -86,7 +86,15 @@ def cmd_table(args: argparse.Namespace) -> int:
 
     module = _module(PUZZLES, args.puzzle, "puzzle")
     print(f"{args.puzzle} ({args.metric}):", file=sys.stderr)
-    table = module.table(args.metric, progress=print_progress())
+    tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
+    if any(tight):
+        from permgroup.table_space import build_tight_table
+
+        table = build_tight_table(module.PUZZLE, args.metric, memory=args.memory,
+                                  dask=args.dask, workers=args.workers,
+                                  scheduler=args.scheduler, progress=print_progress())
+    else:
+        table = module.table(args.metric, progress=print_progress())
     counts = table.distribution()
     for depth, count in enumerate(counts):
         print(f"{depth}\t{count}")
@@ -143,6 +151,12 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("table", help="build or load a distance table; print its distribution")
     t.add_argument("puzzle")
     t.add_argument("--metric", default="qtm")
+    t.add_argument("--packed", action="store_true", help="2 bits per state (depth mod 3)")
+    t.add_argument("--memory", metavar="SIZE",
+                   help="build out of core in about SIZE of memory (e.g. 4GB)")
+    t.add_argument("--dask", action="store_true", help="build on a Dask cluster")
+    t.add_argument("--workers", type=int, default=2, help="local Dask workers (default 2)")
+    t.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     t.set_defaults(run=cmd_table)
     o = sub.add_parser("order", help="print the order of a puzzle's group")
     o.add_argument("puzzle")

@@ -47,3 +47,67 @@ def table_space(puzzle: Puzzle, metric: Metric = "qtm") -> tuple[object, list[in
     space = FactorSpace(m.ranking.factors())
     identity = m.ranking.rank(tuple(range(puzzle.degree)))
     return space, [identity], dict(key, kind="elements", anchor=m.normalizer.anchor)
+
+
+def build_tight_table(puzzle: Puzzle, metric: Metric = "qtm", *, memory: str | None = None,
+                      dask: bool = False, workers: int = 2, scheduler: str | None = None,
+                      progress=None, stream=None):
+    """The puzzle's 2-bit table (:class:`permgroup.packed.PackedTable`), cached:
+
+    * in memory by default (:func:`permgroup.packed.packed_depths`);
+    * out of core with ``memory`` (``"4GB"``): built in a folder of the cache,
+      resumed there if an earlier build was interrupted;
+    * on Dask with ``dask`` (a local cluster of ``workers``, or ``scheduler``),
+      with a line per level on ``stream``: time and bytes shuffled.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> build_tight_table(necklace).distribution()
+    [1, 2, 2, 1]
+    >>> build_tight_table(necklace, memory="1MB").distribution()   # out of core
+    [1, 2, 2, 1]
+    """
+    import hashlib
+    import json
+    import sys
+
+    import numpy as np
+
+    from permgroup.cache import cache_dir, load_bytes, save_array
+    from permgroup.packed import PackedTable, packed_depths
+
+    space, sources, key = table_space(puzzle, metric)
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    label = f"{puzzle.name}-{key['metric']}-{digest}".replace("'", "i").replace(",", "-")
+    if memory is not None:
+        from permgroup.outofcore import build_out_of_core
+
+        return build_out_of_core(space, sources, cache_dir() / f"{label}.outofcore",
+                                 memory=memory, key=key, progress=progress)
+    path = cache_dir() / f"{label}.packed2"
+    file_key = dict(key, format="packed2", size=space.size)
+    loaded = load_bytes(path, file_key)
+    if loaded is not None:
+        header, data = loaded
+        return PackedTable(space, sources, np.frombuffer(data, dtype=np.uint8),
+                           header["levels"])
+    if dask:
+        from permgroup.dask_bfs import dask_depths
+
+        stream = stream or sys.stderr
+
+        def report(level) -> None:
+            print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
+                  f"{level.shuffled:>14,} bytes shuffled", file=stream, flush=True)
+
+        def connected(client) -> None:
+            print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
+                  f"{client.dashboard_link}", file=stream, flush=True)
+
+        built = dask_depths(space, sources, workers=workers, scheduler=scheduler,
+                            progress=progress, level_report=report, on_connect=connected)
+        table = built.table
+    else:
+        table = packed_depths(space, sources, progress=progress)
+    save_array(path, dict(file_key, levels=table.distribution()), table.packed)
+    return table

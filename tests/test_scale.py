@@ -145,7 +145,7 @@ print(t.distribution())
 
 
 @pytest.mark.slow
-def test_out_of_core_resumes_after_sigkill(tmp_path, cube):
+def test_out_of_core_resumes_after_sigkill(tmp_path):
     folder = tmp_path / "build"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen([sys.executable, "-c", BUILD, str(folder)], env=env,
@@ -175,3 +175,63 @@ def test_out_of_core_resumes_after_sigkill(tmp_path, cube):
     resumed = np.fromfile(folder / "table.bin", dtype=np.uint8)
     assert np.array_equal(resumed, packed_depths(space, sources).packed)
     assert sorted(p.name for p in folder.iterdir()) == ["manifest.json", "table.bin"]
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    pytest.importorskip("dask.distributed", reason="Dask is not installed: "
+                        "pip install 'permgroup[distributed]' to test the distributed BFS")
+    from permgroup.dask_bfs import close, connect
+
+    client = connect(workers=2, processes=False)
+    yield client
+    close(client)
+
+
+def test_dask_cube_matches_plain(cube, dask_client):
+    from permgroup.dask_bfs import dask_depths
+
+    space, source, depths = cube
+    reports = []
+    t = dask_depths(space, [source], client=dask_client, level_report=reports.append)
+    assert t.distribution() == depth_distribution(depths)
+    assert np.array_equal(read_codes(t.table.packed, np.arange(space.size)),
+                          expected_codes(depths))
+    assert t.workers == 2 and [r.count for r in reports] == t.distribution()[1:]
+    assert all(r.shuffled >= 0 for r in reports) and sum(r.shuffled for r in reports) > 0
+    ranks = np.random.default_rng(8).integers(0, space.size, 500)
+    assert t.table.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+
+
+def test_dask_torus_with_more_shards(small_torus, dask_client):
+    from permgroup.dask_bfs import dask_depths
+
+    space, sources, depths = small_torus
+    t = dask_depths(space, sources, client=dask_client, shards_per_worker=3)
+    assert t.distribution() == depth_distribution(depths)
+
+
+def test_command_line_tight_tables_print_the_plain_distribution(tmp_path, monkeypatch, capsys):
+    from permgroup.cli import main
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    assert main(["table", "minicube", "--metric", "htm"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["table", "minicube", "--metric", "htm", "--packed"]) == 0
+    assert capsys.readouterr().out == plain
+    assert main(["table", "minicube", "--metric", "htm", "--memory", "5MB"]) == 0
+    assert capsys.readouterr().out == plain
+    assert main(["table", "minicube", "--memory", "a lot"]) == 2
+    assert "--memory 'a lot'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_command_line_dask_two_local_workers(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("dask.distributed", reason="Dask is not installed")
+    from permgroup.cli import main
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    assert main(["table", "minicube", "--dask", "--workers", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1] == "# total 3674160, diameter 14"
+    assert "2 workers" in captured.err and "bytes shuffled" in captured.err
