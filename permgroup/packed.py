@@ -45,16 +45,13 @@ from permgroup.statetable import UNSEEN, Progress
 #: the code of a state not reached
 UNSEEN_CODE = 3
 #: ranks unpacked per block of a bottom-up level (a multiple of 4)
-BLOCK = 1 << 21
+BLOCK = 1 << 19
 THREADS = min(2, os.cpu_count() or 1)
 #: cost per frontier state and move of a top-down step (step, read, write),
 #: against one unseen state and move of a bottom-up step (back step, read),
 #: which usually stops after part of the moves (measured on the 2x2x2)
 TOP_DOWN_COST = 3
 BOTTOM_UP_COST = 1
-#: the explicit frontier of a top-down level is kept below ``size // FRONTIER_SHARE``
-#: ranks (at 4 bytes, twice the table); a level that finds more goes bottom-up next
-FRONTIER_SHARE = 8
 
 
 def empty_packed(size: int) -> np.ndarray:
@@ -271,6 +268,10 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     """The 2-bit table of ``space`` from ``sources`` by level-synchronous BFS
     (see the module docstring); ``progress(depth, count)`` after each level.
 
+    A top-down level's frontier is a mask with one bit per state, laid out
+    like the table (four states to a byte, in the low four bits): a fixed
+    quarter of the table's size, whatever the frontier's.
+
     >>> from permgroup.bfs import FactorSpace, bfs_depths
     >>> from permgroup.coordinates import Factor
     >>> from permgroup.statetable import depth_distribution
@@ -284,26 +285,25 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
         raise ValueError("block must be a multiple of 4")
     size = space.size
     packed = empty_packed(size)
-    frontier = np.unique(np.asarray(sources, dtype=np.int64))
-    write_codes(packed, frontier, 0)
-    levels = [len(frontier)]
+    start = np.unique(np.asarray(sources, dtype=np.int64))
+    write_codes(packed, start, 0)
+    frontier = np.zeros(len(packed), dtype=np.uint8)
+    set_bits(frontier, start)
+    levels = [len(start)]
     if progress:
-        progress(0, len(frontier))
-    seen, depth, count = len(frontier), 0, len(frontier)
-    dtype = np.int32 if size <= 2**31 else np.int64
+        progress(0, len(start))
+    seen, depth, count = len(start), 0, len(start)
     back_step = getattr(space, "back_step", None)
     bottom = False
-    cap = max(size // FRONTIER_SHARE, 1 << 16) if back_step is not None else None
     while count and depth < max_depth:
         if (not bottom and back_step is not None
                 and TOP_DOWN_COST * count > BOTTOM_UP_COST * (size - seen)):
             bottom = True
+            frontier = None  # a bottom-up level needs no frontier, and stays so
         if bottom:
             count = _bottom_up(space, packed, depth, block)
         else:
-            frontier, count = _top_down(space, packed, frontier.astype(dtype), depth, block,
-                                        cap)
-            bottom = frontier is None
+            frontier, count = _top_down(space, packed, frontier, depth, block)
         depth += 1
         seen += count
         if count:
@@ -313,29 +313,64 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     return PackedTable(space, sources, packed, levels)
 
 
+def set_bits(mask: np.ndarray, ranks: np.ndarray) -> None:
+    """Set the bits of ``ranks`` in a frontier mask (bit ``r mod 4`` of byte
+    ``r // 4``), in four passes as :func:`write_codes` does.
+
+    >>> mask = np.zeros(2, dtype=np.uint8)
+    >>> set_bits(mask, np.array([1, 6, 1]))
+    >>> mask.tolist(), mask_ranks(mask, 0).tolist()
+    ([2, 4], [1, 6])
+    """
+    place = ranks & 3
+    for k in range(4):
+        chosen = ranks[place == k] >> 2
+        if len(chosen):
+            mask[chosen] |= np.uint8(1 << k)
+
+
+def mask_ranks(mask: np.ndarray, first_byte: int) -> np.ndarray:
+    """The ranks whose bits are set in a run of a frontier mask that starts at
+    byte ``first_byte``, in increasing order.
+
+    >>> mask_ranks(np.array([0, 9], dtype=np.uint8), 10).tolist()
+    [44, 47]
+    """
+    at = np.flatnonzero(mask)
+    bits = mask[at]
+    at = (at + first_byte) * 4
+    parts = [at[(bits & np.uint8(1 << k)) != 0] + k for k in range(4)]
+    return np.sort(np.concatenate(parts))
+
+
 def _top_down(space, packed: np.ndarray, frontier: np.ndarray, depth: int,
-              block: int, cap: int | None) -> tuple[np.ndarray | None, int]:
-    """Mark the unseen images of the frontier; the next frontier (``None`` once
-    it passes ``cap`` ranks) and its size."""
+              block: int) -> tuple[np.ndarray, int]:
+    """Mark the unseen images of the frontier; the next frontier and its size."""
     code = (depth + 1) % 3
-    fresh: list[np.ndarray] | None = []
+    dtype = np.int32 if space.size <= 2**31 else np.int64
+    fresh_mask = np.zeros_like(frontier)
     count = 0
-    for lo in range(0, len(frontier), block):
-        part = frontier[lo:lo + block]
+    for lo in range(0, len(frontier), block // 4):
+        part = mask_ranks(frontier[lo:lo + block // 4], lo).astype(dtype)
+        if not len(part):
+            continue
+        first = 4 * lo
+        part, step, _ = _states(space, first, min(space.size, first + block),
+                                part - dtype(first), dtype)
         for m in range(space.n_moves):
-            nxt = space.step(part, m)
+            nxt = step(part, m)
             if len(nxt) and nxt.min() < 0:
                 nxt = nxt[nxt >= 0]
-            nxt = distinct(nxt[read_codes(packed, nxt) == UNSEEN_CODE])
+            nxt = nxt[read_codes(packed, nxt) == UNSEEN_CODE]
             write_codes(packed, nxt, code)
-            count += len(nxt)
-            if fresh is not None:
-                fresh.append(nxt)
-                if cap is not None and count > cap:
-                    fresh = None
-    if fresh is None:
-        return None, count
-    return (np.sort(np.concatenate(fresh)) if fresh else frontier[:0]), count
+            set_bits(fresh_mask, nxt)
+    count = sum(int(POPCOUNT[fresh_mask[lo:lo + block]].sum(dtype=np.int64))
+                for lo in range(0, len(fresh_mask), block))
+    return fresh_mask, count
+
+
+#: bits set in each byte value
+POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
 def distinct(ranks: np.ndarray) -> np.ndarray:
@@ -354,6 +389,17 @@ def distinct(ranks: np.ndarray) -> np.ndarray:
     return s[keep]
 
 
+def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
+    """The states of ranks ``lo + offsets`` and the steps that take them: the
+    space's own form (``states_of``, ``step_states``, ``back_step_states``)
+    where it has one, since listing a rank range can beat unranking each rank;
+    else the ranks themselves with ``step`` and ``back_step``."""
+    states_of = getattr(space, "states_of", None)
+    if states_of is None:
+        return (offsets + lo).astype(dtype), space.step, space.back_step
+    return states_of(lo, hi, offsets), space.step_states, space.back_step_states
+
+
 def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
     last, code = depth % 3, (depth + 1) % 3
     size = space.size
@@ -365,10 +411,10 @@ def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
         todo = np.flatnonzero(codes[:hi - lo] == UNSEEN_CODE)
         if not len(todo):
             return 0
-        ranks = (todo + lo).astype(dtype)
+        ranks, _, back_step = _states(space, lo, hi, todo, dtype)
         found = 0
         for m in range(space.n_moves):
-            before = space.back_step(ranks, m)
+            before = back_step(ranks, m)
             if before.min() >= 0:
                 hit = read_codes(packed, before) == last
             else:
