@@ -235,3 +235,66 @@ def test_command_line_dask_two_local_workers(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out.splitlines()[-1] == "# total 3674160, diameter 14"
     assert "2 workers" in captured.err and "bytes shuffled" in captured.err
+
+
+# --- symmetry classes --------------------------------------------------------
+
+#: classes of the 2x2x2 (3,674,160 positions up to orientation) under its 48
+#: symmetries, and with inversion too (Jerry Bryan; Bruce Norskog, "Antisymmetry
+#: and the 2x2x2 Cube", cube forum, 2007), and the latter's classes per QTM depth
+CLASSES_48, CLASSES_96 = 77802, 40296
+QTM_CLASSES_96 = [1, 1, 3, 4, 13, 35, 126, 398, 1301, 3952, 10086, 14658, 8619, 1091, 8]
+
+
+@pytest.mark.slow
+def test_cube_symmetry_classes_match_published_counts():
+    from permgroup.symmetry_table import (class_depths, conjugation_map, inversion_map,
+                                          symmetry_classes)
+    from puzzles.minicube import GEOMETRY
+
+    plain = build_table(minicube.PUZZLE, "qtm", anchor=minicube.ANCHOR)
+    model = plain.model
+    space = FactorSpace(model.ranking.factors())
+    identity = model.ranking.rank(tuple(range(24)))
+    maps = [conjugation_map(model, s) for s in
+            (GEOMETRY.rotation("U"), GEOMETRY.rotation("R"), GEOMETRY.reflection())]
+    by_48 = symmetry_classes(maps)
+    inverse = inversion_map(model.ranking, identity)
+    by_96 = symmetry_classes(maps + [inverse])
+    assert (len(by_48), len(by_96)) == (CLASSES_48, CLASSES_96)
+    assert by_96.sizes.sum() == model.ranking.size and by_96.sizes.max() == 96
+    t48 = class_depths(space, [identity], by_48)
+    t96 = class_depths(space, [identity], by_96, also_from=inverse)
+    assert t48.distribution() == t96.distribution() == plain.distribution()
+    assert t96.class_distribution() == QTM_CLASSES_96
+    ranks = np.random.default_rng(9).integers(0, space.size, 5000)
+    assert t96.depths_of(ranks).tolist() == plain.depths[ranks].astype(int).tolist()
+
+
+def test_torus_board_symmetries_keep_the_distribution(small_torus):
+    """The 3x4 board's column shifts and left-right mirror fix the solved rows,
+    row shifts fix them up to a renaming of colours; classes under these 24
+    symmetries give the plain distribution with fewer entries."""
+    from permgroup.perm import from_cycles
+    from permgroup.symmetry_table import (class_depths, move_relabelling, symmetry_classes,
+                                          symmetry_map)
+
+    space, sources, depths = small_torus
+    puzzle = torus.torus_puzzle(3, 4)
+    moves = [puzzle.generators[n.rstrip("'")] if not n.endswith("'") else
+             tuple(np.argsort(puzzle.generators[n.rstrip("'")]).tolist())
+             for n in space.move_names]
+    shift = from_cycles([[torus.cell(i, j, 4) for j in range(4)] for i in range(3)], 12)
+    mirror = tuple(torus.cell(k // 4, 3 - k % 4, 4) for k in range(12))
+    down = from_cycles([[torus.cell(i, j, 4) for i in range(3)] for j in range(4)], 12)
+    maps = [symmetry_map(space, sources[0], move_relabelling(moves, s))
+            for s in (shift, mirror, down)]
+    classes = symmetry_classes(maps)
+    t = class_depths(space, sources, classes)
+    assert t.distribution() == depth_distribution(depths)
+    assert space.size / 24 <= t.entries < space.size / 20
+    ranks = np.random.default_rng(10).integers(0, space.size, 2000)
+    assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+    # reversing row 0 alone is no symmetry
+    with pytest.raises(ValueError, match="not a symmetry"):
+        symmetry_map(space, sources[0], [1, 0] + list(range(2, space.n_moves)))
