@@ -42,8 +42,8 @@ from pathlib import Path
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.packed import (UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes,
-                              write_codes)
+from permgroup.packed import (BOTTOM_UP_COST, TOP_DOWN_COST, UNSEEN_CODE, PackedTable, _states,
+                              distinct, empty_packed, pack, read_codes, unpack, write_codes)
 from permgroup.statetable import Progress
 
 MANIFEST = "manifest.json"
@@ -207,8 +207,16 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
         if progress:
             for depth, count in enumerate(manifest["levels"]):
                 progress(depth, count)
+        # images already seen are dropped before they are written out when the
+        # table's files fit well within the memory allowed (read through maps)
+        screen = (size + 3) // 4 <= memory // 2
         while manifest["count"] and not manifest.get("table"):
-            manifest = _level(files, space, manifest, piece)
+            unseen = size - sum(manifest["levels"])
+            if (screen and hasattr(space, "back_step")
+                    and TOP_DOWN_COST * manifest["count"] > BOTTOM_UP_COST * unseen):
+                manifest = _level_bottom_up(files, space, manifest, piece)
+            else:
+                manifest = _level(files, space, manifest, piece, screen)
             files.sweep(manifest)
             if progress and manifest["count"]:
                 progress(len(manifest["levels"]) - 1, manifest["count"])
@@ -258,7 +266,7 @@ def _pieces(path: Path, dtype: np.dtype, piece: int):
                           offset=lo * dtype.itemsize)
 
 
-def _level(files: _Folder, space, manifest: dict, piece: int) -> dict:
+def _level(files: _Folder, space, manifest: dict, piece: int, screen: bool = False) -> dict:
     depth = len(manifest["levels"]) - 1
     size, shard, n_shards = manifest["size"], manifest["shard_ranks"], manifest["n_shards"]
     dtype = np.dtype(manifest["dtype"])
@@ -267,6 +275,8 @@ def _level(files: _Folder, space, manifest: dict, piece: int) -> dict:
     bounds = np.arange(1, n_shards, dtype=np.int64) * shard
     # expand: every frontier piece, every move, images routed to their owners
     buckets = {}
+    maps = ([np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
+            if screen else None)
     try:
         for name in manifest["frontier"]:
             for part in _pieces(files.file(name), dtype, piece):
@@ -277,6 +287,9 @@ def _level(files: _Folder, space, manifest: dict, piece: int) -> dict:
                     images = distinct(images.astype(dtype, copy=False))
                     cuts = np.searchsorted(images, bounds)
                     for owner, chunk in enumerate(np.split(images, cuts)):
+                        if len(chunk) and maps is not None:
+                            local = chunk - dtype.type(owner * shard)
+                            chunk = chunk[read_codes(maps[owner], local) == UNSEEN_CODE]
                         if len(chunk):
                             if owner not in buckets:
                                 buckets[owner] = open(files.file(f"bucket-{nxt}-{owner}.bin"),
@@ -285,6 +298,7 @@ def _level(files: _Folder, space, manifest: dict, piece: int) -> dict:
     finally:
         for f in buckets.values():
             f.close()
+        del maps
     # mark: each owner loads its shard and keeps the unseen images
     shards = list(manifest["shards"])
     frontier = []
@@ -308,6 +322,67 @@ def _level(files: _Folder, space, manifest: dict, piece: int) -> dict:
             files.write_atomic(name, table.tobytes())
             shards[owner] = name
             count += found
+    manifest = dict(manifest, shards=shards, frontier=frontier, count=count,
+                    levels=manifest["levels"] + ([count] if count else []))
+    files.commit(manifest)
+    return manifest
+
+
+def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
+    """One level bottom-up: each owner asks of its unseen ranks whether a
+    predecessor is on the last level, reading the committed shards through
+    read-only maps (only when the table fits the memory allowed)."""
+    depth = len(manifest["levels"]) - 1
+    size, shard = manifest["size"], manifest["shard_ranks"]
+    dtype = np.dtype(manifest["dtype"])
+    last, code, nxt = depth % 3, (depth + 1) % 3, depth + 1
+    maps = [np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
+    piece += (-piece) % 4
+
+    def codes_of(ranks: np.ndarray) -> np.ndarray:
+        if len(maps) == 1:
+            return read_codes(maps[0], ranks)
+        owners = ranks // shard
+        out = np.empty(len(ranks), dtype=np.uint8)
+        for o in np.unique(owners):
+            sel = owners == o
+            out[sel] = read_codes(maps[o], ranks[sel] - o * shard)
+        return out
+
+    shards, frontier, count = list(manifest["shards"]), [], 0
+    for owner in range(len(shards)):
+        lo, hi = owner * shard, min(size, (owner + 1) * shard)
+        table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
+        fresh_name = f"frontier-{nxt}-{owner}.bin"
+        found = 0
+        with open(files.file(fresh_name + ".part"), "wb") as out:
+            for a in range(0, hi - lo, piece):
+                b = min(hi - lo, a + piece)
+                codes = unpack(table[a // 4:(b + 3) // 4])
+                todo = np.flatnonzero(codes[:b - a] == UNSEEN_CODE)
+                if not len(todo):
+                    continue
+                states, _, back_step = _states(space, lo + a, lo + b, todo, dtype.type)
+                for m in range(space.n_moves):
+                    before = np.asarray(back_step(states, m))
+                    hit = before >= 0
+                    hit[hit] = codes_of(before[hit]) == last
+                    if hit.any():
+                        codes[todo[hit]] = code
+                        (todo[hit] + (lo + a)).astype(dtype).tofile(out)
+                        found += int(np.count_nonzero(hit))
+                        todo, states = todo[~hit], states[~hit]
+                        if not len(todo):
+                            break
+                table[a // 4:(b + 3) // 4] = pack(codes)
+        if found:
+            os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
+            frontier.append(fresh_name)
+            name = f"shard-{nxt}-{owner}.bin"
+            files.write_atomic(name, table.tobytes())
+            shards[owner] = name
+            count += found
+    del maps
     manifest = dict(manifest, shards=shards, frontier=frontier, count=count,
                     levels=manifest["levels"] + ([count] if count else []))
     files.commit(manifest)
