@@ -268,6 +268,40 @@ def conjugation_map(model, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     return out
 
 
+def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarray:
+    """:func:`symmetry_map` computed directly for a space of colourings
+    (:class:`permgroup.multiset.ColouringSpace`): the cells are permuted by
+    ``cells`` and the colours renamed so that the solved colouring stays
+    solved; ``ValueError`` if no renaming does that.  One pass over the ranks,
+    no BFS.
+
+    >>> from permgroup.multiset import ColouringSpace
+    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "rot'": (3, 0, 1, 2)})
+    >>> sigma = colouring_symmetry_map(s, (2, 3, 0, 1))   # half a turn, then a <-> b
+    >>> [s.decode(w) for w in s.unrank(sigma[s.rank(np.array([s.encode("abab")]))])]
+    [('b', 'a', 'b', 'a')]
+    """
+    ranking = space.ranking
+    solved = ranking.unpack(np.array([space.solved], dtype=space.dtype))[0]
+    where = np.asarray(inverse(cells))
+    moved = solved[where]
+    rename = np.full(len(space.counts), -1, dtype=np.int64)
+    for old, new in zip(moved.tolist(), solved.tolist()):
+        if rename[old] not in (-1, new):
+            raise ValueError("the cell permutation does not keep the solved colouring, "
+                             "up to renaming colours")
+        rename[old] = new
+    rename = rename.astype(np.uint8)
+    size = space.size
+    out = np.empty(size, dtype=np.int32 if size <= 2**31 else np.int64)
+    for lo in range(0, size, block):
+        hi = min(size, lo + block)
+        words = space.states_of(lo, hi, np.arange(hi - lo))
+        colours = rename[ranking.unpack(words)[:, where]]
+        out[lo:hi] = space.rank(ranking.pack(colours))
+    return out
+
+
 def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
     """Rank of ``g⁻¹`` for every rank ``g`` of an element ranking
     (:class:`permgroup.coordinates.ElementRanking`), by its ``p⁻¹ q`` ranks.

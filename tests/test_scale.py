@@ -278,8 +278,8 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     row shifts fix them up to a renaming of colours; classes under these 24
     symmetries give the plain distribution with fewer entries."""
     from permgroup.perm import from_cycles
-    from permgroup.symmetry_table import (class_depths, move_relabelling, symmetry_classes,
-                                          symmetry_map)
+    from permgroup.symmetry_table import (class_depths, colouring_symmetry_map,
+                                          move_relabelling, symmetry_classes, symmetry_map)
 
     space, sources, depths = small_torus
     puzzle = torus.torus_puzzle(3, 4)
@@ -291,6 +291,8 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     down = from_cycles([[torus.cell(i, j, 4) for i in range(3)] for j in range(4)], 12)
     maps = [symmetry_map(space, sources[0], move_relabelling(moves, s))
             for s in (shift, mirror, down)]
+    direct = [colouring_symmetry_map(space, s) for s in (shift, mirror, down)]
+    assert all(np.array_equal(a, b) for a, b in zip(maps, direct))
     classes = symmetry_classes(maps)
     t = class_depths(space, sources, classes)
     assert t.distribution() == depth_distribution(depths)
