@@ -226,10 +226,18 @@ def dask_runs(rows: list) -> None:
             runs[workers] = json.loads(out.splitlines()[-1])
             assert runs[workers]["distribution"] == plain
         one, two = runs[1]["seconds"], runs[2]["seconds"]
-        rows.append((f"dask 2x2x2 {metric}: 1 local worker (baseline)", one, "s", None))
-        rows.append((f"dask 2x2x2 {metric}: 2 local workers (ratio = 1/speed-up)", two, "s",
+        rows.append((f"dask 2x2x2 {metric}: 1 local worker, with start-up (baseline)", one,
+                     "s", None))
+        rows.append((f"dask 2x2x2 {metric}: 2 local workers, with start-up", two, "s",
                      two / one))
-        report(rows[-2:])
+        levels = [sum(s for _, s, _ in runs[w]["levels"]) for w in (1, 2)]
+        rows.append((f"dask 2x2x2 {metric}: 1 local worker, levels only (baseline)",
+                     levels[0], "s", None))
+        rows.append((f"dask 2x2x2 {metric}: 2 local workers, levels only (1/speed-up)",
+                     levels[1], "s", levels[1] / levels[0]))
+        rows.append((f"dask 2x2x2 {metric}: bytes shuffled, all levels, 2 workers",
+                     sum(b for _, _, b in runs[2]["levels"]), "B", None))
+        report(rows[-5:])
         print(f"  per level with 2 workers (depth, seconds, bytes shuffled): "
               + ", ".join(f"{d}: {s:.2f} s {b:,} B" for d, s, b in runs[2]["levels"]),
               flush=True)

@@ -275,7 +275,8 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     >>> from permgroup.bfs import FactorSpace, bfs_depths
     >>> from permgroup.coordinates import Factor
     >>> from permgroup.statetable import depth_distribution
-    >>> s = FactorSpace([Factor("a", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0] * 5])),
+    >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
+    >>> s = FactorSpace([Factor("a", 5, a),
     ...                  Factor("b", 3, np.array([[0, 1, 2], [0, 1, 2], [1, 2, 0]]))])
     >>> t = packed_depths(s, [0], block=4)
     >>> t.distribution() == depth_distribution(bfs_depths(s.size, [0], s.n_moves, s.step))
