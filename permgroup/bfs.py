@@ -9,7 +9,11 @@ states and ask whether a predecessor is on the last level), which saves most
 of the work near the end.  ``dense_step(mask, m)``, where a space offers it,
 maps a boolean set of all states at once; for a frontier holding a good share
 of the space it beats both (:class:`FactorSpace` does it with one gather per
-factor).
+factor).  A space whose ranks are rows of ``inner_size`` cells, each move
+sending a row onto a row with its cells permuted (:class:`RowSpace`), offers
+``rows``: a large level is then *pulled* row block by row block (each unseen
+state asks whether a predecessor is on the last level, reading whole rows),
+in working memory bounded by the block, not by the level.
 
 Depths live in a dense ``uint8`` array indexed by rank; ``UNSEEN`` (255) marks
 states not reached.
@@ -21,6 +25,7 @@ states not reached.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -120,12 +125,32 @@ def _inverse_rows(table: np.ndarray) -> np.ndarray:
 #: candidate usually stops after half the moves)
 TOP_DOWN_COST = 12
 BOTTOM_UP_COST = 6
+#: a pulled level reads whole rows, about a dense step's cost per state and move
+#: (measured on the Skewb and the Pyraminx: the row gather stays in cache)
+PULL_COST = 1
+#: states handled at once by the chunked steps (bounds their working memory)
+BLOCK = 1 << 21
+
+
+class RowSpace(Protocol):  # pragma: no cover - a description, not code
+    """A space whose rank is ``row * inner_size + cell``, where move ``m`` maps
+    rows ``first..last-1`` onto rows, their cells permuted
+    (:class:`permgroup.orbit_space.OrbitSpace`)."""
+
+    inner_size: int
+    outer_size: int
+    n_moves: int
+
+    def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
+        """``values`` (shape ``(outer_size, inner_size)``) at the predecessors by
+        move ``m`` of the states in rows ``first..last-1``."""
 
 
 def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, step: Step,
                back_step: Step | None = None, progress: Progress | None = None,
                max_depth: int = UNSEEN - 1,
-               dense_step: Callable[[np.ndarray, int], np.ndarray] | None = None) -> np.ndarray:
+               dense_step: Callable[[np.ndarray, int], np.ndarray] | None = None,
+               rows: RowSpace | None = None) -> np.ndarray:
     """Depth of every rank from the sources; ``UNSEEN`` where unreachable.
 
     ``progress(depth, count)`` is called after each level that reaches new states.
@@ -160,14 +185,18 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
             costs["bottom"] = BOTTOM_UP_COST * (size - seen)
         if dense_step is not None:
             costs["dense"] = size
+        if rows is not None:
+            costs["pull"] = PULL_COST * size  # blocks with any unseen state are read whole
         method = min(costs, key=costs.get)
-        if method == "dense":
+        if method == "pull":
+            count = _pull(depths, depth, rows)
+        elif method == "dense":
             count = _dense(depths, depth, n_moves, dense_step)
         elif method == "bottom":
             count = _bottom_up(depths, depth, n_moves, back_step)
         else:
             if frontier is None:
-                frontier = np.flatnonzero(depths == depth)
+                frontier = _ranks_at(depths, depth)
             if size_fits_int32(size):
                 frontier = frontier.astype(np.int32)
             count = _top_down(depths, frontier, depth, n_moves, step)
@@ -199,22 +228,53 @@ def _dense(depths: np.ndarray, depth: int, n_moves: int,
     return int(np.count_nonzero(reached))
 
 
+def _ranks_at(depths: np.ndarray, depth: int) -> np.ndarray:
+    """The ranks at ``depth``, scanned block by block (no full-size temporary)."""
+    found = [np.flatnonzero(depths[start:start + BLOCK] == depth) + start
+             for start in range(0, len(depths), BLOCK)]
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
 def _top_down(depths: np.ndarray, frontier: np.ndarray, depth: int, n_moves: int,
               step: Step) -> int:
-    count = 0
-    for m in range(n_moves):
-        nxt = step(frontier, m)
-        if len(nxt) and nxt.min() < 0:  # some moves are illegal here
-            nxt = nxt[nxt >= 0]
-        fresh = nxt[depths[nxt] == UNSEEN]
-        if len(fresh):
-            depths[fresh] = depth + 1
-    count = int(np.count_nonzero(depths == depth + 1))
-    return count
+    for start in range(0, len(frontier), BLOCK):
+        chunk = frontier[start:start + BLOCK]
+        for m in range(n_moves):
+            nxt = step(chunk, m)
+            if len(nxt) and nxt.min() < 0:  # some moves are illegal here
+                nxt = nxt[nxt >= 0]
+            fresh = nxt[depths[nxt] == UNSEEN]
+            if len(fresh):
+                depths[fresh] = depth + 1
+    return sum(int(np.count_nonzero(depths[start:start + BLOCK] == depth + 1))
+               for start in range(0, len(depths), BLOCK))
+
+
+def _pull(depths: np.ndarray, depth: int, rows: RowSpace) -> int:
+    """One level by rows: every unseen state with a predecessor at ``depth`` gets
+    ``depth + 1``.  A block's moves stop once all its unseen states are found."""
+    table = depths.reshape(rows.outer_size, rows.inner_size)
+    per_block = max(1, BLOCK // rows.inner_size)
+    found = 0
+    for first in range(0, rows.outer_size, per_block):
+        last = min(rows.outer_size, first + per_block)
+        block = table[first:last]
+        todo = block == UNSEEN
+        if not todo.any():
+            continue
+        hit = np.zeros_like(todo)
+        for m in range(rows.n_moves):
+            hit |= rows.row_pull(table, first, last, m) == depth
+            if m % 4 == 3 and not (todo & ~hit).any():
+                break
+        hit &= todo
+        block[hit] = depth + 1
+        found += int(np.count_nonzero(hit))
+    return found
 
 
 def _bottom_up(depths: np.ndarray, depth: int, n_moves: int, back_step: Step) -> int:
-    candidates = np.flatnonzero(depths == UNSEEN)
+    candidates = _ranks_at(depths, UNSEEN)
     if size_fits_int32(len(depths)):
         candidates = candidates.astype(np.int32)
     found = 0

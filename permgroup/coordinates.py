@@ -67,9 +67,13 @@ def lehmer_ranks(perms: np.ndarray) -> np.ndarray:
     import numpy as np
 
     k, n = perms.shape
+    # one column at a time: a reduction along short rows is slow in numpy
+    columns = np.ascontiguousarray(perms.T)
     ranks = np.zeros(k, dtype=np.int64)
     for i in range(n - 1):
-        smaller_after = (perms[:, i + 1 :] < perms[:, i : i + 1]).sum(axis=1)
+        smaller_after = np.zeros(k, dtype=np.int64)
+        for j in range(i + 1, n):
+            smaller_after += columns[j] < columns[i]
         ranks += smaller_after * factorial(n - 1 - i)
     return ranks
 

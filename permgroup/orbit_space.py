@@ -1,0 +1,653 @@
+"""The ranked state space of a puzzle defined piece by piece (:mod:`permgroup.formats.definition`).
+
+A position splits into *factors*: for each orbit, the arrangement of its pieces
+(a permutation, or a multiset arrangement when pieces are identical) and the
+vector of their orientations.  A move acts on each factor on its own (the new
+arrangement depends only on the old arrangement, the new orientations only on
+the old orientations), so every factor gets a move table of its own and the
+rank of a position is mixed radix over the factors, as in
+:class:`permgroup.bfs.FactorSpace`.
+
+Ranks are *tight*: every rank below :attr:`OrbitSpace.size` is a reachable
+position as far as the factors can tell.
+
+* A factor small enough to list (at most :data:`LIST_LIMIT` raw values) is
+  listed by a breadth-first search of its own values, so parity and
+  orientation-sum laws drop out by themselves, whatever they are.
+* Two such factors whose joint reachable set is smaller than the product of
+  their own (the corner arrangements of two orbits that always move
+  together, orientation sums tied across orbits, parities tied) are merged into
+  one factor listing the reachable pairs.
+* A permutation too large to list (twelve pieces: 479,001,600 values) is split
+  into two digits: where pieces ``0..h-1`` sit (the *placement*, an ordered
+  choice of ``h`` slots), and the order of the remaining pieces in the
+  remaining slots (a permutation of ``r = n - h``, ranked by Lehmer code, and
+  halved when every move is even on the orbit: the parity of the whole
+  arrangement then fixes the parity of that remainder).  A move sends the
+  placement through a table, and the remainder through a permutation of its
+  ``r`` places that depends on the placement only, so both remain table look-ups.
+
+The rank is ``outer * inner_size + inner``: the *inner* digit (one small factor,
+or the remainder of a split permutation) varies fastest, so a block of ranks is
+a block of whole rows and a move maps a row onto one row, its entries permuted
+by a small table (:meth:`OrbitSpace.row_pull`).  That is what lets a level of
+the breadth-first search run row by row in bounded memory.
+
+Moves are named as twsearch and cubing.js write them: every power ``X^j`` of a
+generator of order ``n`` as ``Xj`` or, when ``n - j`` is smaller, ``X(n-j)'``
+(``X2``, ``X'``, ``X2'``; the exponent 1 is not written).  The metric ``"htm"``
+counts each power as one move, ``"qtm"`` the generator and its inverse.
+
+>>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+>>> swap = Definition(
+...     "swap2", (Orbit("P", 2, 3),),
+...     {"P": OrbitState((0, 1), (0, 0))},
+...     {"A": {"P": OrbitState((1, 0), (1, 0))}})
+>>> space = OrbitSpace(swap, "htm")
+>>> space.size, space.move_names
+(6, ['A', 'A2', 'A3', "A2'", "A'"])
+>>> space.rank(space.position_of(["A", "A"])) == int(space.step(space.step([0], 0), 0)[0])
+True
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import combinations
+from math import factorial, prod
+
+import numpy as np
+
+from permgroup.bfs import FactorSpace
+from permgroup.coordinates import Factor, lehmer_ranks, lehmer_unranks
+from permgroup.errors import InputError
+from permgroup.formats.definition import (
+    Definition,
+    OrbitState,
+    Position,
+    compose,
+    identity,
+    move_order,
+)
+
+#: a factor with at most this many raw values is listed by its own BFS
+LIST_LIMIT = 1 << 21
+#: two factors are tried together when the product of their sizes is at most this
+MERGE_LIMIT = 1 << 22
+#: the inner digit's size is kept at most this (rows fit the processor's cache)
+INNER_LIMIT = 1 << 16
+#: pieces left in the remainder of a split permutation (6! = 720 orders)
+REMAINDER = 6
+
+METRICS = ("qtm", "htm")
+
+
+def power_name(name: str, j: int, n: int) -> str:
+    """The name of ``X^j`` for a generator ``X`` of order ``n``: the shorter of
+    ``j`` and ``n - j`` turns, a prime for the inverse direction.
+
+    >>> [power_name("X", j, 5) for j in range(1, 5)]
+    ['X', 'X2', "X2'", "X'"]
+    >>> [power_name("X", j, 4) for j in range(1, 4)]
+    ['X', 'X2', "X'"]
+    """
+    if n - j < j:
+        return name + ("'" if n - j == 1 else f"{n - j}'")
+    return name if j == 1 else f"{name}{j}"
+
+
+_POWER = re.compile(r"^(.*?)(\d*)('?)$")
+
+
+def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple[str, int]]:
+    """The moves that count as one in ``metric``: name -> (generator, power).
+
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> d = Definition("c4", (Orbit("P", 4),), {"P": OrbitState((0, 1, 2, 3), (0,) * 4)},
+    ...                {"T": {"P": OrbitState((1, 2, 3, 0), (0,) * 4)}})
+    >>> metric_moves(d, "htm"), metric_moves(d, "qtm")
+    ({'T': ('T', 1), 'T2': ('T', 2), "T'": ('T', 3)}, {'T': ('T', 1), "T'": ('T', 3)})
+    """
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}: use 'qtm' or 'htm'")
+    moves = {}
+    for name in definition.moves:
+        n = move_order(definition, name)
+        powers = range(1, n) if metric == "htm" else sorted({1, n - 1} - {0})
+        for j in powers:
+            moves[power_name(name, j, n)] = (name, j)
+    return moves
+
+
+def parse_move(definition: Definition, token: str) -> tuple[str, int]:
+    """``(generator, power)`` of a move written ``X``, ``X2``, ``X'``, ``X2'``...
+    (any power is accepted, whatever the metric).
+
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> d = Definition("c4", (Orbit("P", 4),), {"P": OrbitState((0, 1, 2, 3), (0,) * 4)},
+    ...                {"T": {"P": OrbitState((1, 2, 3, 0), (0,) * 4)}})
+    >>> parse_move(d, "T2'"), parse_move(d, "T")
+    (('T', 2), ('T', 1))
+    """
+    if token in definition.moves:
+        return token, 1
+    base, digits, prime = _POWER.match(token).groups()
+    if base not in definition.moves:
+        raise InputError(f"unknown move {token!r} (moves: {', '.join(definition.moves)})")
+    j = int(digits) if digits else 1
+    n = move_order(definition, base)
+    return base, (-j if prime else j) % n
+
+
+def power(definition: Definition, position: Position, j: int) -> Position:
+    """``position`` composed with itself ``j`` times (``j >= 0``)."""
+    result = identity(definition)
+    for _ in range(j):
+        result = compose(definition, result, position)
+    return result
+
+
+# --- factors: a move table over tight indices, and positions <-> indices ------------
+class ListedFactor:
+    """One orbit's arrangement (``part == "pieces"``) or orientations, every
+    reachable value listed in order of its raw key.
+
+    ``values[i]`` is the raw array of value ``i``; ``table[m, i]`` the index
+    after move ``m``.
+    """
+
+    def __init__(self, orbit: str, part: str, values: np.ndarray, radix: int,
+                 table_of) -> None:
+        self.orbit, self.part = orbit, part
+        self.name = f"{orbit} {part}"
+        self.radix = radix
+        self.weights = radix ** np.arange(values.shape[1] - 1, -1, -1, dtype=np.int64)
+        keys = values.astype(np.int64) @ self.weights
+        order = np.argsort(keys)
+        self.values, self.keys = values[order], keys[order]
+        self.size = len(keys)
+        self.table = np.stack([self.index(table_of(m, self.values)) for m in range(table_of.n)])
+
+    def index(self, raw: np.ndarray) -> np.ndarray:
+        """Indices of raw rows, ``-1`` for a row that is not listed."""
+        keys = raw.astype(np.int64) @ self.weights
+        found = np.minimum(np.searchsorted(self.keys, keys), self.size - 1)
+        return np.where(self.keys[found] == keys, found, -1)
+
+    def encode(self, raws: dict) -> np.ndarray:
+        return self.index(raws[self.orbit, self.part])
+
+    def decode(self, index: np.ndarray, raws: dict) -> None:
+        raws[self.orbit, self.part] = self.values[index]
+
+
+class MergedFactor:
+    """The reachable pairs of two factors whose values are tied, listed by
+    ``first * second.size + second``."""
+
+    def __init__(self, first, second, members: np.ndarray) -> None:
+        self.first, self.second = first, second
+        self.name = f"{first.name} & {second.name}"
+        self.members = np.sort(members)
+        self.size = len(members)
+        s2 = second.size
+        self.table = np.stack([
+            np.searchsorted(self.members, first.table[m][self.members // s2] * s2
+                            + second.table[m][self.members % s2])
+            for m in range(first.table.shape[0])])
+
+    def encode(self, raws: dict) -> np.ndarray:
+        a, b = self.first.encode(raws), self.second.encode(raws)
+        keys = a * self.second.size + b
+        found = np.minimum(np.searchsorted(self.members, keys), self.size - 1)
+        return np.where((a >= 0) & (b >= 0) & (self.members[found] == keys), found, -1)
+
+    def decode(self, index: np.ndarray, raws: dict) -> None:
+        a, b = np.divmod(self.members[index], self.second.size)
+        self.first.decode(a, raws)
+        self.second.decode(b, raws)
+
+
+class SplitPermutation:
+    """A permutation of ``n`` distinct pieces too large to list, as two digits:
+    the placement of pieces ``0..h-1`` and the order of the other ``r`` pieces
+    in the other slots (see the module docstring).
+
+    ``placement_table[m, a]``: the placement after move ``m``;
+    ``remainder_table[select[m, a], b]``: the remainder after move ``m`` from
+    placement ``a``; ``even``: only even arrangements (the remainder halved).
+    """
+
+    def __init__(self, orbit: str, n: int, move_slots: list[np.ndarray], even: bool) -> None:
+        self.orbit, self.part, self.name = orbit, "pieces", f"{orbit} pieces"
+        self.n, self.r = n, min(REMAINDER, n - 1)
+        self.h = n - self.r
+        self.even = even
+        self.radices = list(range(n, self.r, -1))  # choices for pieces 0..h-1
+        self.size_a = prod(self.radices)
+        self.size_b = factorial(self.r) // (2 if even else 1)
+        self.size = self.size_a * self.size_b
+        slots = self._placements(np.arange(self.size_a))  # slot of piece p, per placement
+        self.parity = self._parity(slots)  # parity of the arrangement with remainder 0..r-1
+        rest = self._rest(slots)
+        orders = lehmer_unranks(np.arange(factorial(self.r)), self.r)
+        order_parity = _parities(orders)
+        tables, select = [], []
+        for mp in move_slots:
+            back = np.argsort(mp).astype(np.int8)  # the piece in slot j goes to slot back[j]
+            tables.append(self._rank_placements(back[slots]))
+            # the remainder's places, moved, in increasing order: place j of the new
+            # remainder holds what was in place sigma[j] of the old one
+            sigma = np.argsort(back[rest], axis=1)
+            code = lehmer_ranks(sigma)
+            select.append(code * 2 + self.parity if even else code)
+        self.placement_table = np.stack(tables).astype(np.int32)
+        self.select = np.stack(select).astype(np.int32)
+        self.orders = orders
+        if even:
+            # half[p][q]: the order of parity p whose Lehmer rank halves to q
+            q = np.arange(self.size_b)
+            low = order_parity[2 * q]
+            self.half = [orders[2 * q + (low != p)] for p in (0, 1)]
+            moved = np.stack([np.stack([self.half[p][:, orders[s]] for p in (0, 1)])
+                              for s in range(len(orders))])
+            self.remainder_table = (lehmer_ranks(moved.reshape(-1, self.r)) // 2).reshape(
+                2 * len(orders), self.size_b).astype(np.int32)
+        else:
+            every = orders[:, orders]  # every[b, s]: order b followed by sigma s
+            self.remainder_table = lehmer_ranks(
+                every.transpose(1, 0, 2).reshape(-1, self.r)).reshape(
+                len(orders), len(orders)).astype(np.int32)
+
+    def _placements(self, a: np.ndarray) -> np.ndarray:
+        out = np.empty((len(a), self.h), dtype=np.int8)
+        free = np.ones((len(a), self.n), dtype=bool)
+        rest = a.astype(np.int64)
+        weights = [prod(self.radices[p + 1:]) for p in range(self.h)]
+        for p in range(self.h):
+            digit, rest = np.divmod(rest, weights[p])
+            chosen = np.argmax(np.cumsum(free, axis=1) > digit[:, None], axis=1)
+            out[:, p] = chosen
+            free[np.arange(len(a)), chosen] = False
+        return out
+
+    def _rank_placements(self, slots: np.ndarray) -> np.ndarray:
+        columns = np.ascontiguousarray(slots.T).astype(np.int64)
+        rank = np.zeros(len(slots), dtype=np.int64)
+        for p in range(self.h):
+            digit = columns[p].copy()
+            for q in range(p):
+                digit -= columns[q] < columns[p]
+            rank = rank * self.radices[p] + digit
+        return rank
+
+    def _rest(self, slots: np.ndarray) -> np.ndarray:
+        """The free slots of each placement, in increasing order."""
+        free = np.ones((len(slots), self.n), dtype=bool)
+        np.put_along_axis(free, slots, False, axis=1)
+        return np.nonzero(free)[1].reshape(len(slots), self.r)
+
+    def _arrangements(self, slots: np.ndarray, orders: np.ndarray) -> np.ndarray:
+        labels = np.empty((len(slots), self.n), dtype=np.int64)
+        np.put_along_axis(labels, slots, np.arange(self.h)[None, :].repeat(len(slots), 0), axis=1)
+        np.put_along_axis(labels, self._rest(slots), orders + self.h, axis=1)
+        return labels
+
+    def _parity(self, slots: np.ndarray) -> np.ndarray:
+        base = np.arange(self.r)[None, :].repeat(len(slots), 0)
+        return _parities(self._arrangements(slots, base))
+
+    def encode_digits(self, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        slots = np.argsort(labels, axis=1)[:, :self.h]
+        a = self._rank_placements(slots)
+        rest = np.take_along_axis(labels, self._rest(slots), axis=1) - self.h
+        b = lehmer_ranks(rest)
+        if self.even:
+            ok = _parities(rest) == self.parity[a]
+            b = np.where(ok, b // 2, -1)
+        return a, b
+
+    def decode_digits(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        slots = self._placements(a)
+        if self.even:
+            rows = np.where(self.parity[a][:, None] == 0, self.half[0][b], self.half[1][b])
+        else:
+            rows = self.orders[b]
+        return self._arrangements(slots, rows)
+
+
+def _parities(perms: np.ndarray) -> np.ndarray:
+    """Parity (0 even, 1 odd) of each row of ``perms``.
+
+    >>> _parities(np.array([[0, 1, 2], [1, 0, 2], [1, 2, 0]])).tolist()
+    [0, 1, 0]
+    """
+    columns = np.ascontiguousarray(perms.T)
+    inversions = np.zeros(len(perms), dtype=np.int8)
+    for i in range(perms.shape[1] - 1):
+        for j in range(i + 1, perms.shape[1]):
+            inversions ^= columns[j] < columns[i]
+    return inversions
+
+
+class _Action:
+    """How the metric's moves act on one raw part (arrangement or orientation)."""
+
+    def __init__(self, slots: list[np.ndarray], twists: list[np.ndarray] | None, k: int):
+        self.slots, self.twists, self.k, self.n = slots, twists, k, len(slots)
+
+    def __call__(self, m: int, values: np.ndarray) -> np.ndarray:
+        out = values[:, self.slots[m]]
+        if self.twists is not None:
+            out = (out + self.twists[m]) % self.k
+        return out.astype(values.dtype)
+
+
+def _list_values(start: np.ndarray, act: _Action, radix: int) -> np.ndarray:
+    """Every value reachable from ``start`` under the moves, by BFS."""
+    weights = radix ** np.arange(len(start) - 1, -1, -1, dtype=np.int64)
+    seen = np.array([start.astype(np.int64) @ weights])
+    frontier = start[None, :]
+    found = [frontier]
+    while len(frontier):
+        nxt = np.concatenate([act(m, frontier) for m in range(act.n)])
+        keys, first = np.unique(nxt.astype(np.int64) @ weights, return_index=True)
+        fresh = ~np.isin(keys, seen, assume_unique=True)
+        frontier = nxt[first[fresh]]
+        seen = np.union1d(seen, keys[fresh])
+        found.append(frontier)
+    return np.concatenate(found)
+
+
+def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
+    """Pair keys ``i * sb + j`` reachable from the solved pair ``(sa, sb)``."""
+    seen = np.zeros(a.size * b.size, dtype=bool)
+    frontier = np.array([sa * b.size + sb], dtype=np.int64)
+    seen[frontier] = True
+    while len(frontier):
+        i, j = np.divmod(frontier, b.size)
+        nxt = np.unique(np.concatenate([a.table[m][i] * b.size + b.table[m][j]
+                                        for m in range(a.table.shape[0])]))
+        frontier = nxt[~seen[nxt]]
+        seen[frontier] = True
+    return np.flatnonzero(seen)
+
+
+# --- the space ---------------------------------------------------------------------
+class OrbitSpace:
+    """Tight ranks of the positions of ``definition`` under ``metric``'s moves.
+
+    See the module docstring.  ``step(ranks, m)`` and ``back_step(ranks, m)``
+    make it a space for :func:`permgroup.bfs.bfs_depths`;
+    :meth:`row_pull` serves the row-by-row levels of a large search.
+
+    A gear: two wheels of three teeth turned together, so the pair of
+    arrangements has 3 values, not 9:
+
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> turn = OrbitState((1, 2, 0), (0, 0, 0))
+    >>> gear = Definition("gear", (Orbit("A", 3), Orbit("B", 3)),
+    ...     {"A": OrbitState((0, 1, 2), (0,) * 3), "B": OrbitState((0, 1, 2), (0,) * 3)},
+    ...     {"G": {"A": turn, "B": turn}})
+    >>> space = OrbitSpace(gear, "qtm")
+    >>> space.size, space.move_names, [f.name for f in space.factors]
+    (3, ['G', "G'"], ['A pieces & B pieces'])
+    >>> [space.rank(space.unrank(r)) for r in range(space.size)]
+    [0, 1, 2]
+    """
+
+    def __init__(self, definition: Definition, metric: str = "qtm") -> None:
+        self.definition, self.metric = definition, metric
+        moves = metric_moves(definition, metric)
+        self.move_names = list(moves)
+        self.moves = [power(definition, definition.moves[g], j) for g, j in moves.values()]
+        self.n_moves = len(self.moves)
+        if not self.n_moves:
+            raise InputError(f"{definition.name}: no moves")
+        index = {name: i for i, name in enumerate(self.move_names)}
+        self.inverse = []
+        for g, j in moves.values():
+            n = move_order(definition, g)
+            self.inverse.append(index[power_name(g, n - j, n)])
+        self._build_factors()
+        self._build_rows()
+
+    # --- construction ------------------------------------------------------------
+    def _build_factors(self) -> None:
+        d = self.definition
+        factors: list = []
+        self.split: SplitPermutation | None = None
+        self.fixed: dict = {}  # parts no move changes: their solved values
+        for orbit in d.orbits:
+            solved = d.solved[orbit.name]
+            slots = [np.array(m[orbit.name].pieces) for m in self.moves]
+            twists = [np.array(m[orbit.name].orientation) for m in self.moves]
+            labels = np.array(solved.pieces, dtype=np.int8)
+            moved = any((s != np.arange(orbit.size)).any() for s in slots)
+            if moved:
+                distinct = len(set(solved.pieces)) == orbit.size
+                size = (factorial(orbit.size) if distinct else
+                        _multinomial([solved.pieces.count(x) for x in set(solved.pieces)]))
+                if size <= LIST_LIMIT:
+                    act = _Action(slots, None, 1)
+                    radix = int(labels.max()) + 1
+                    values = _list_values(labels, act, radix)
+                    factors.append(ListedFactor(orbit.name, "pieces", values, radix, act))
+                elif distinct and self.split is None:
+                    even = all(_parities(s[None, :])[0] == 0 for s in slots)
+                    if list(solved.pieces) != list(range(orbit.size)):
+                        raise InputError(f"{d.name}: orbit {orbit.name}: solved pieces must be "
+                                         "numbered in order for a table")
+                    self.split = SplitPermutation(orbit.name, orbit.size, slots, even)
+                else:
+                    raise InputError(f"{d.name}: orbit {orbit.name} has too many arrangements "
+                                     f"({size:,}) for a table")
+            else:
+                self.fixed[orbit.name, "pieces"] = labels
+            k = orbit.orientations
+            start = np.array(solved.orientation, dtype=np.int8)
+            if k > 1 and any(t.any() for t in twists):
+                if k ** orbit.size > LIST_LIMIT:
+                    raise InputError(f"{d.name}: orbit {orbit.name} has too many orientations "
+                                     f"({k ** orbit.size:,}) for a table")
+                act = _Action(slots, twists, k)
+                values = _list_values(start, act, k)
+                factors.append(ListedFactor(orbit.name, "orientation", values, k, act))
+            else:
+                self.fixed[orbit.name, "orientation"] = start
+        for f in factors:
+            if f.size == 1:  # moved, but always back to the same value
+                self.fixed[f.orbit, f.part] = f.values[0]
+        factors = [f for f in factors if f.size > 1]
+        self.factors = _merge_tied(factors, self._solved_indices)
+
+    def _solved_indices(self, factor) -> int:
+        return int(factor.encode(self._raws([self.definition.solved]))[0])
+
+    def _build_rows(self) -> None:
+        """Choose the inner digit and build the row tables (see :meth:`row_step`)."""
+        factors = self.factors
+        if self.split is not None:
+            inner, outer = [], factors
+            self.inner_size = self.split.size_b
+        else:
+            inner = _best_inner(factors)
+            outer = [f for f in factors if f not in inner]
+            self.inner_size = prod(f.size for f in inner)
+        self.outer_factors, self.inner_factors = outer, inner
+        self.outer_size = prod(f.size for f in outer) * (self.split.size_a if self.split else 1)
+        self.size = self.outer_size * self.inner_size
+        if self.size > 2**40:
+            raise InputError(f"{self.definition.name}: {self.size:,} states are too many "
+                             "for a table")
+        self.dtype = np.int32 if self.size < 2**31 else np.int64
+        digits = [Factor(f.name, f.size, f.table) for f in outer]
+        if self.split:
+            digits.append(Factor(self.split.name, self.split.size_a, self.split.placement_table))
+        outer_space = FactorSpace(digits) if digits else None
+        all_outer = np.arange(self.outer_size)
+        self.row_next = np.stack([
+            outer_space.step(all_outer, m) if outer_space else np.zeros(1, dtype=np.int64)
+            for m in range(self.n_moves)]).astype(np.intp)
+        if self.split:
+            a = all_outer % self.split.size_a
+            self.row_select = self.split.select[:, a].astype(np.intp)
+            self.inner_table = self.split.remainder_table.astype(np.intp)
+        else:
+            self.row_select = None
+            if inner:
+                inner_space = FactorSpace([Factor(f.name, f.size, f.table) for f in inner])
+                cells = np.arange(self.inner_size)
+                self.inner_table = np.stack([inner_space.step(cells, m)
+                                             for m in range(self.n_moves)]).astype(np.intp)
+            else:
+                self.inner_table = np.zeros((self.n_moves, 1), dtype=np.intp)
+
+    # --- stepping ---------------------------------------------------------------------
+    def step(self, ranks: np.ndarray | Sequence[int], m: int) -> np.ndarray:
+        """Ranks after move ``m``."""
+        ranks = np.asarray(ranks).astype(self.dtype, copy=False)
+        outer, inner = np.divmod(ranks, self.dtype(self.inner_size))
+        row = m if self.row_select is None else self.row_select[m][outer]
+        return (self.row_next[m][outer].astype(self.dtype) * self.dtype(self.inner_size)
+                + self.inner_table[row, inner].astype(self.dtype))
+
+    def back_step(self, ranks: np.ndarray | Sequence[int], m: int) -> np.ndarray:
+        """Ranks from which move ``m`` leads to ``ranks``."""
+        return self.step(ranks, self.inverse[m])
+
+    def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
+        """``values`` (an array of shape ``(outer_size, inner_size)``, a depth
+        table say) read at the predecessors by move ``m`` of every state in rows
+        ``first..last-1``: one gather of whole rows, then the cells of each row
+        permuted by a small table (see :class:`permgroup.bfs.RowSpace`)."""
+        back = self.inverse[m]
+        rows = values[self.row_next[back][first:last]]
+        if self.row_select is None:
+            return np.take(rows, self.inner_table[back], axis=1)
+        cells = self.inner_table[self.row_select[back][first:last]]
+        return np.take_along_axis(rows, cells, axis=1)
+
+    # --- positions -------------------------------------------------------------------
+    def _raws(self, positions: Sequence[Position]) -> dict:
+        raws = {}
+        for orbit in self.definition.orbits:
+            raws[orbit.name, "pieces"] = np.array([p[orbit.name].pieces for p in positions],
+                                                  dtype=np.int64).reshape(len(positions), -1)
+            raws[orbit.name, "orientation"] = np.array(
+                [p[orbit.name].orientation for p in positions],
+                dtype=np.int64).reshape(len(positions), -1)
+        return raws
+
+    def ranks(self, positions: Sequence[Position]) -> np.ndarray:
+        """Ranks of many positions; ``-1`` for a position outside the space
+        (one no sequence of moves reaches)."""
+        raws = self._raws(positions)
+        rank = np.zeros(len(positions), dtype=np.int64)
+        bad = np.zeros(len(positions), dtype=bool)
+        for key, value in self.fixed.items():
+            bad |= (raws[key] != value[None, :]).any(axis=1)
+        for f in self.outer_factors:
+            i = f.encode(raws)
+            bad |= i < 0
+            rank = rank * f.size + i
+        if self.split:
+            a, b = self.split.encode_digits(raws[self.split.orbit, "pieces"])
+            bad |= b < 0
+            rank = (rank * self.split.size_a + a) * self.split.size_b + b
+        for f in self.inner_factors:
+            i = f.encode(raws)
+            bad |= i < 0
+            rank = rank * f.size + i
+        return np.where(bad, -1, rank)
+
+    def rank(self, position: Position) -> int:
+        """The rank of one position.
+
+        >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+        >>> d = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+        ...                {"F": {"E": OrbitState((1, 0), (1, 0))}})
+        >>> space = OrbitSpace(d)
+        >>> space.size, space.rank(space.position_of(["F", "F"]))
+        (4, 1)
+        """
+        r = int(self.ranks([position])[0])
+        if r < 0:
+            raise InputError(f"{self.definition.name}: the position is not reachable "
+                             "with these moves")
+        return r
+
+    def unranks(self, ranks: np.ndarray | Sequence[int]) -> list[Position]:
+        """The positions of many ranks."""
+        rest = np.asarray(ranks, dtype=np.int64)
+        raws = {key: np.repeat(value[None, :], len(rest), 0) for key, value in self.fixed.items()}
+        for f in reversed(self.inner_factors):
+            rest, i = np.divmod(rest, f.size)
+            f.decode(i, raws)
+        if self.split:
+            rest, b = np.divmod(rest, self.split.size_b)
+            rest, a = np.divmod(rest, self.split.size_a)
+            raws[self.split.orbit, "pieces"] = self.split.decode_digits(a, b)
+        for f in reversed(self.outer_factors):
+            rest, i = np.divmod(rest, f.size)
+            f.decode(i, raws)
+        return [{o.name: OrbitState(tuple(int(x) for x in raws[o.name, "pieces"][j]),
+                                    tuple(int(x) for x in raws[o.name, "orientation"][j]))
+                 for o in self.definition.orbits} for j in range(len(rest))]
+
+    def unrank(self, rank: int) -> Position:
+        """The position of one rank."""
+        return self.unranks([rank])[0]
+
+    def position_of(self, moves: Sequence[str]) -> Position:
+        """The position a sequence of moves (any powers, ``X2'`` style) makes from solved."""
+        d = self.definition
+        position = d.solved
+        for token in moves:
+            g, j = parse_move(d, token)
+            position = compose(d, position, power(d, d.moves[g], j))
+        return position
+
+    def fingerprint(self) -> str:
+        return f"{self.definition.fingerprint()}-{self.metric}"
+
+
+def _multinomial(counts: Sequence[int]) -> int:
+    total = factorial(sum(counts))
+    for c in counts:
+        total //= factorial(c)
+    return total
+
+
+def _merge_tied(factors: list, solved_index) -> list:
+    """Merge pairs of factors whose joint reachable set is smaller than the
+    product of their sizes, until no pair is tied (smallest products first)."""
+    factors = list(factors)
+    tried: set = set()
+    while True:
+        pairs = sorted(((a.size * b.size, i, j) for (i, a), (j, b)
+                        in combinations(enumerate(factors), 2)
+                        if a.size * b.size <= MERGE_LIMIT and (a.name, b.name) not in tried))
+        for _, i, j in pairs:
+            a, b = factors[i], factors[j]
+            tried.add((a.name, b.name))
+            members = _joint_members(a, b, solved_index(a), solved_index(b))
+            if len(members) < a.size * b.size:
+                factors = [f for k, f in enumerate(factors) if k not in (i, j)]
+                factors.append(MergedFactor(a, b, members))
+                break
+        else:
+            return factors
+
+
+def _best_inner(factors: list) -> list:
+    """The factors whose product makes the inner digit: the largest product of at
+    most two factors within :data:`INNER_LIMIT` (one factor if it is alone)."""
+    best: list = []
+    best_size = 1
+    for count in (1, 2):
+        for group in combinations(factors, count):
+            size = prod(f.size for f in group)
+            if best_size < size <= INNER_LIMIT:
+                best, best_size = list(group), size
+    return best

@@ -1,0 +1,146 @@
+"""God's algorithm for a puzzle defined piece by piece: the depth of every position.
+
+:func:`build_orbit_table` runs one breadth-first search from the solved
+position over the tight ranks of :class:`permgroup.orbit_space.OrbitSpace`
+(:func:`permgroup.bfs.bfs_depths`, small levels top-down, large ones pulled row
+block by row block), one byte per position.  :func:`load_orbit_table` keeps the
+result in the cache (:mod:`permgroup.cache`), keyed by the definition's
+fingerprint and the metric.  A table answers the distance of a position to
+solved and an optimal move sequence solving it, one position or many at once.
+
+>>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+>>> turn = OrbitState((1, 2, 3, 0), (1, 0, 0, 0))
+>>> wheel = Definition("wheel", (Orbit("P", 4, 2),),
+...     {"P": OrbitState((0, 1, 2, 3), (0,) * 4)}, {"T": {"P": turn}})
+>>> table = build_orbit_table(wheel, "htm")
+>>> table.distribution(), table.diameter
+([1, 7], 1)
+>>> scrambled = table.space.position_of(["T", "T2"])
+>>> table.distance(scrambled), table.solve(scrambled)
+(1, ["T3'"])
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from permgroup.bfs import bfs_depths
+from permgroup.cache import cache_dir, load_bytes, save_array
+from permgroup.errors import InputError
+from permgroup.formats.definition import Definition, Position
+from permgroup.orbit_space import OrbitSpace
+from permgroup.statetable import UNSEEN, DepthTable, Progress
+
+
+class OrbitTable(DepthTable):
+    """The depth of every rank of ``space`` from the solved position."""
+
+    def __init__(self, space: OrbitSpace, depths: np.ndarray):
+        self.space = space
+        self.depths = depths
+
+    def distance(self, position: Position) -> int:
+        """Moves needed to solve ``position`` (an error if no sequence reaches it)."""
+        return int(self.distances([position])[0])
+
+    def distances(self, positions: Sequence[Position]) -> np.ndarray:
+        """:meth:`distance` of many positions."""
+        return self.depths[self._ranks(positions)].astype(np.int64)
+
+    def _ranks(self, positions: Sequence[Position]) -> np.ndarray:
+        ranks = self.space.ranks(positions)
+        bad = ranks < 0
+        bad[~bad] = self.depths[ranks[~bad]] == UNSEEN
+        if bad.any():
+            which = int(np.flatnonzero(bad)[0])
+            raise InputError(f"{self.space.definition.name}: position {which + 1} is not "
+                             "reachable with these moves")
+        return ranks
+
+    def solve(self, position: Position) -> list[str]:
+        """An optimal move sequence taking ``position`` to solved."""
+        return self.solve_many([position])[0]
+
+    def solve_many(self, positions: Sequence[Position]) -> list[list[str]]:
+        """:meth:`solve` for many positions at once: every position steps down one
+        level per round, all of them in one array operation per move."""
+        space = self.space
+        here = self._ranks(positions)
+        depth = self.depths[here].astype(np.int64)
+        paths: list[list[str]] = [[] for _ in positions]
+        active = np.flatnonzero(depth > 0)
+        while len(active):
+            ranks, need = here[active], depth[active] - 1
+            chosen = np.full(len(active), -1)
+            nxt = np.zeros(len(active), dtype=np.int64)
+            for m in range(space.n_moves):
+                open_ = chosen < 0
+                if not open_.any():
+                    break
+                after = space.step(ranks[open_], m)
+                ok = self.depths[after] == need[open_]
+                idx = np.flatnonzero(open_)[ok]
+                chosen[idx] = m
+                nxt[idx] = after[ok]
+            if (chosen < 0).any():  # pragma: no cover - a consistent table always steps down
+                raise RuntimeError("depth table is inconsistent")
+            for j, m in zip(active.tolist(), chosen.tolist()):
+                paths[j].append(space.move_names[m])
+            here[active] = nxt
+            depth[active] -= 1
+            active = active[depth[active] > 0]
+        return paths
+
+
+def build_orbit_table(definition: Definition, metric: str = "qtm", *,
+                      progress: Progress | None = None) -> OrbitTable:
+    """The table by one breadth-first search (no cache).
+
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> build_orbit_table(flip, "qtm").distribution()
+    [1, 2, 1]
+    """
+    space = OrbitSpace(definition, metric)
+    solved = space.rank(definition.solved)
+    depths = bfs_depths(space.size, [solved], space.n_moves, space.step, space.back_step,
+                        progress=progress, rows=space)
+    return OrbitTable(space, depths)
+
+
+def _cache(space: OrbitSpace) -> tuple:
+    d = space.definition
+    key = {"definition": d.fingerprint(), "metric": space.metric, "size": space.size,
+           "table": "orbit-depths"}
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in d.name)[:40] or "puzzle"
+    return cache_dir() / f"{name}-{space.metric}-{d.fingerprint()[:16]}.orbit.table", key
+
+
+def load_orbit_table(definition: Definition, metric: str = "qtm", *,
+                     progress: Progress | None = None, cache: bool = True) -> OrbitTable:
+    """The table from the cache if a valid file is there, else built and cached.
+
+    >>> import os, tempfile
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> built = load_orbit_table(flip)                  # built, then written
+    >>> read = load_orbit_table(flip)                   # read back from the file
+    >>> read.distribution(), read.solve(read.space.position_of(["F"]))
+    ([1, 2, 1], ["F'"])
+    """
+    space = OrbitSpace(definition, metric)
+    if cache:
+        path, key = _cache(space)
+        loaded = load_bytes(path, key)
+        if loaded is not None and loaded[0]["shape"] == [space.size]:
+            return OrbitTable(space, np.frombuffer(loaded[1], dtype=np.uint8))
+    solved = space.rank(definition.solved)
+    depths = bfs_depths(space.size, [solved], space.n_moves, space.step, space.back_step,
+                        progress=progress, rows=space)
+    if cache:
+        save_array(path, key, depths)
+    return OrbitTable(space, depths)
