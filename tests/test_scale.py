@@ -302,3 +302,85 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     # reversing row 0 alone is no symmetry
     with pytest.raises(ValueError, match="not a symmetry"):
         symmetry_map(space, sources[0], [1, 0] + list(range(2, space.n_moves)))
+
+
+# --- the Skewb, defined piece by piece -----------------------------------------
+
+#: the Skewb's positions per depth with one corner held (Jaap Scherphuis's
+#: puzzle pages; God's number 11)
+SKEWB = [1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856, 81028, 90]
+
+
+def skewb_definition():
+    """The Skewb as orbits of pieces (a :class:`Definition`, what the readers of
+    twsearch and KPuzzle files make), derived from its geometry: corner
+    ``(-1, -1, -1)`` held still, turns of 120 degrees about the four corners
+    that do not touch it."""
+    import itertools
+
+    from permgroup.formats.definition import Definition, Orbit, OrbitState
+
+    corners = [c for c in itertools.product((-1, 1), repeat=3) if c != (-1, -1, -1)]
+    corners = [(-1, -1, -1)] + corners
+    normals = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+
+    def stickers(c):
+        # the corner's three face normals, the y one first, then going round
+        ns = [(0, c[1], 0), (c[0], 0, 0), (0, 0, c[2])]
+        if np.linalg.det(np.array(ns)) * c[0] * c[1] * c[2] < 0:
+            ns = [ns[0], ns[2], ns[1]]
+        return ns
+
+    def turn(axis):
+        s = np.array(axis)
+        return lambda v: tuple(int(x) for x in s * np.roll(s * np.array(v), 1))
+
+    moves = {}
+    for name, axis in zip("ABCD", [(1, 1, 1), (1, 1, -1), (1, -1, 1), (-1, 1, 1)]):
+        rot = turn(axis)
+        half = lambda v: np.dot(v, axis) > 0
+        pieces, orient = list(range(8)), [0] * 8
+        for j, c in enumerate(corners):
+            if half(c):
+                i = corners.index(rot(c))
+                pieces[i] = j
+                orient[i] = stickers(rot(c)).index(rot(stickers(c)[0]))
+        cpieces = list(range(6))
+        for j, n in enumerate(normals):
+            if half(n):
+                cpieces[normals.index(rot(n))] = j
+        moves[name] = {"CORNERS": OrbitState(tuple(pieces), tuple(orient)),
+                       "CENTERS": OrbitState(tuple(cpieces), (0,) * 6)}
+    solved = {"CORNERS": OrbitState(tuple(range(8)), (0,) * 8),
+              "CENTERS": OrbitState(tuple(range(6)), (0,) * 6)}
+    return Definition("skewb", (Orbit("CORNERS", 8, 3), Orbit("CENTERS", 6, 1)), solved, moves)
+
+
+@pytest.fixture(scope="module")
+def skewb():
+    from permgroup.orbit_space import OrbitSpace
+
+    definition = skewb_definition()
+    space = OrbitSpace(definition, "qtm")
+    sources = [space.rank(definition.solved)]
+    return space, sources, bfs_depths(space.size, sources, space.n_moves, space.step,
+                                      space.back_step)
+
+
+@pytest.mark.slow
+def test_skewb_every_layer_matches_plain(skewb, tmp_path, dask_client):
+    from permgroup.dask_bfs import dask_depths
+
+    space, sources, depths = skewb
+    assert depth_distribution(depths) == SKEWB and space.size == sum(SKEWB)
+    packed = packed_depths(space, sources)
+    assert packed.distribution() == SKEWB
+    assert np.array_equal(read_codes(packed.packed, np.arange(space.size)),
+                          expected_codes(depths))
+    ranks = np.random.default_rng(12).integers(0, space.size, 3000)
+    assert packed.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+    out = build_out_of_core(space, sources, tmp_path, memory="1MB", shard_ranks=1 << 20,
+                            piece_ranks=1 << 16)
+    assert np.array_equal(np.asarray(out.packed), packed.packed)
+    on_dask = dask_depths(space, sources, client=dask_client, shards_per_worker=2)
+    assert np.array_equal(on_dask.table.packed, packed.packed)
