@@ -98,7 +98,17 @@ def cmd_table(args: argparse.Namespace) -> int:
 
     module, definition = _puzzle(args.puzzle)
     print(f"{args.puzzle} ({args.metric}):", file=sys.stderr)
-    if definition is not None:
+    tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
+    if any(tight):
+        from permgroup.table_space import build_tight_table
+
+        if definition is not None:
+            _check_table_size(definition)
+        table = build_tight_table(module.PUZZLE if definition is None else definition,
+                                  args.metric, memory=args.memory, dask=args.dask,
+                                  workers=args.workers, scheduler=args.scheduler,
+                                  progress=print_progress())
+    elif definition is not None:
         table = _definition_table(definition, args.metric, print_progress())
     else:
         table = module.table(args.metric, progress=print_progress())
@@ -159,16 +169,21 @@ def _puzzle(name: str) -> tuple[ModuleType | None, object]:
     return _module(PUZZLES, name, "puzzle"), None
 
 
-def _definition_table(definition, metric: str, progress):
-    """The God's-algorithm table of a definition (cached), with a clear refusal for
-    a puzzle whose positions cannot fit in one."""
+def _check_table_size(definition) -> None:
+    """Refuse, clearly, a puzzle whose positions cannot fit in any table."""
     from permgroup.optimal import MAX_TABLE, position_bound
-    from permgroup.orbit_table import load_orbit_table
 
     bound = position_bound(definition)
     if bound > MAX_TABLE:
         raise InputError(f"{definition.name}: up to {bound:.3g} positions, too many for a table "
                          "(permgroup optimal searches instead)")
+
+
+def _definition_table(definition, metric: str, progress):
+    """The God's-algorithm table of a definition (cached)."""
+    from permgroup.orbit_table import load_orbit_table
+
+    _check_table_size(definition)
     return load_orbit_table(definition, metric, progress=progress)
 
 
@@ -226,6 +241,12 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("table", help="build or load a distance table; print its distribution")
     t.add_argument("puzzle")
     t.add_argument("--metric", default="qtm")
+    t.add_argument("--packed", action="store_true", help="2 bits per state (depth mod 3)")
+    t.add_argument("--memory", metavar="SIZE",
+                   help="build out of core in about SIZE of memory (e.g. 4GB)")
+    t.add_argument("--dask", action="store_true", help="build on a Dask cluster")
+    t.add_argument("--workers", type=int, default=2, help="local Dask workers (default 2)")
+    t.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     t.set_defaults(run=cmd_table)
     o = sub.add_parser("order", help="print the order of a puzzle's group")
     o.add_argument("puzzle")

@@ -382,6 +382,60 @@ class ElementRanking:
             parts.append(part)
         return parts[::-1]
 
+    def elements(self, ranks: np.ndarray, degree: int) -> np.ndarray:
+        """The elements (rows in array form, ``degree`` positions) of many
+        ranks; positions of no ranked piece stay in place.
+
+        >>> import numpy as np
+        >>> from permgroup.perm import from_cycles
+        >>> a = from_cycles([(0, 1, 2)], 3)
+        >>> r = ElementRanking([PieceCoordinate.from_moves("dot", ((0,), (1,), (2,)), {"a": a})])
+        >>> r.elements(np.array([r.rank(a)]), 3).tolist() == [list(a)]
+        True
+        """
+        import numpy as np
+
+        out = np.tile(np.arange(degree, dtype=np.int16), (len(np.atleast_1d(ranks)), 1))
+        for c, part in zip(self.coordinates, self.split(ranks)):
+            perms, _, twists = c._lookup_tables()
+            perm, twist = np.divmod(part, c.twist_size)
+            at, tw = perms[perm].astype(np.intp), twists[twist].astype(np.intp)
+            slots = np.array(c.slots, dtype=np.int16)
+            columns = np.arange(c.count)
+            for u in range(c.modulus):
+                # piece at[:, j] sends its sticker u to place (u + tw) of slot j
+                home = slots[at, u]
+                place = slots[columns, (u + tw) % c.modulus]
+                np.put_along_axis(out, home.astype(np.intp), place, axis=1)
+        return out
+
+    def ranks_of(self, elements: np.ndarray) -> np.ndarray:
+        """Ranks of many elements given as rows in array form (inverse of
+        :meth:`elements`).
+
+        >>> import numpy as np
+        >>> from permgroup.perm import from_cycles
+        >>> a = from_cycles([(0, 1, 2)], 3)
+        >>> r = ElementRanking([PieceCoordinate.from_moves("dot", ((0,), (1,), (2,)), {"a": a})])
+        >>> r.ranks_of(np.array([a, (0, 1, 2)])).tolist() == [r.rank(a), r.rank((0, 1, 2))]
+        True
+        """
+        import numpy as np
+
+        result = np.zeros(len(elements), dtype=np.int64)
+        rows = np.arange(len(elements))[:, None]
+        for c in self.coordinates:
+            slot_of, place_of = np.array(c.slot_of), np.array(c.place_of)
+            pos = elements[:, list(c.reference)]
+            j = slot_of[pos]
+            at = np.empty((len(elements), c.count), dtype=np.int64)
+            tw = np.empty((len(elements), c.count), dtype=np.int64)
+            at[rows, j] = np.arange(c.count)
+            tw[rows, j] = place_of[pos]
+            c._lookup_tables()
+            result = result * c.size + (c._perm_ranks(at) * c.twist_size + c.twist_ranks(tw))
+        return result
+
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Ranks of ``p⁻¹ q`` for arrays of ranks ``p`` and ``q``."""
         import numpy as np

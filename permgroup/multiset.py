@@ -448,3 +448,29 @@ class ColouringSpace:
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         """Ranks from which move ``m`` leads to ``ranks``."""
         return self.rank(self.unapply(self.unrank(ranks), m))
+
+    def states_of(self, lo: int, hi: int, offsets: np.ndarray) -> np.ndarray:
+        """Words of the ranks ``lo + offsets`` (all below ``hi``): the range is
+        listed in order when they are a good share of it, else they are unranked
+        (for builders that walk the rank range in blocks, with
+        :meth:`step_states` and :meth:`back_step_states`).
+
+        >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
+        >>> s.states_of(2, 6, np.array([0, 3])).tolist() == s.unrank(np.array([2, 5])).tolist()
+        True
+        """
+        if 4 * len(offsets) < hi - lo:
+            return self.unrank(offsets + lo)
+        ranking = self.ranking
+        first = int(np.searchsorted(ranking.first_starts, lo, side="right")) - 1
+        last = int(np.searchsorted(ranking.first_starts, hi, side="left"))
+        start, words = ranking.block(first, last)
+        return words[offsets + (lo - start)]
+
+    def step_states(self, words: np.ndarray, m: int) -> np.ndarray:
+        """Ranks after move ``m`` from words."""
+        return self.rank(self.apply(words, m))
+
+    def back_step_states(self, words: np.ndarray, m: int) -> np.ndarray:
+        """Ranks from which move ``m`` leads to the words."""
+        return self.rank(self.unapply(words, m))

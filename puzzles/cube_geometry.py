@@ -108,6 +108,17 @@ class CubeGeometry:
         """Whole-cube quarter rotation, clockwise as seen from ``face``."""
         return self._turn(NORMALS[face], None)
 
+    def reflection(self) -> Perm:
+        """The mirror image through the plane between L and R (x to -x): a
+        whole-cube symmetry that is no rotation.
+
+        >>> g = CubeGeometry(2)
+        >>> g.reflection()[g.index("L", 0, 0)] == g.index("R", 0, 1)
+        True
+        """
+        return tuple(self._index[((-cx, cy, cz), (-nx, ny, nz))]
+                     for (cx, cy, cz), (nx, ny, nz) in self.positions)
+
     def cubies(self) -> list[tuple[int, ...]]:
         """Stickers grouped by the cubie they sit on, corners and edges only.
 

@@ -45,20 +45,32 @@ PUZZLE = Puzzle(
 )
 
 
-_TABLES: dict[str, CayleyTable] = {}
+_TABLES: dict[tuple[str, str], CayleyTable] = {}
 
 
-def table(metric: str = "qtm", progress=None) -> CayleyTable:
-    """The distance table (loaded from the cache, or built and cached).
+def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> CayleyTable:
+    """The distance table (loaded from the cache, or built and cached);
+    ``table_format="packed"`` gives the 2-bit form
+    (:class:`permgroup.packed_table.PackedCayleyTable`, a quarter of the size).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> t = table()  # about half a second to build, then cached
     >>> t.diameter, t.distribution()[:5]
     (14, [1, 6, 27, 120, 534])
+    >>> table(table_format="packed").distribution() == t.distribution()
+    True
     """
-    if metric not in _TABLES:
-        _TABLES[metric] = load_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
-    return _TABLES[metric]
+    if (metric, table_format) not in _TABLES:
+        if table_format == "packed":
+            from permgroup.packed_table import load_packed_table
+
+            loaded = load_packed_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
+        elif table_format == "bytes":
+            loaded = load_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
+        else:
+            raise ValueError(f"unknown table format {table_format!r}: 'bytes' or 'packed'")
+        _TABLES[metric, table_format] = loaded
+    return _TABLES[metric, table_format]
 
 
 # --- colourings -------------------------------------------------------------

@@ -47,15 +47,22 @@ def read_cases(text: str) -> list[str]:
     return cases
 
 
-def solve_text(text: str) -> str:
-    """Answer every case of a UVa 11007 input.
+def solve_text(text: str, table_format: str = "bytes") -> str:
+    """Answer every case of a UVa 11007 input (``table_format="packed"``: from
+    the 2-bit table, all cases walked down together).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> solved = "WWWWYYYYRRRRBBBBGGGGOOOO"
     >>> solve_text(write_cases([minicube.apply_moves(solved, "F R'"), solved]))
     '2\\n0\\n'
+    >>> solve_text(write_cases([minicube.apply_moves(solved, "F R'"), solved]), "packed")
+    '2\\n0\\n'
     """
-    t = minicube.table("qtm")
+    t = minicube.table("qtm", table_format=table_format)
+    if table_format == "packed":
+        elements = [minicube.element(state, SCHEME, f"case {number}")
+                    for number, state in enumerate(read_cases(text), 1)]
+        return "".join(f"{d}\n" for d in t.depths(elements).tolist())
     out = []
     for number, state in enumerate(read_cases(text), 1):
         what = f"case {number}"

@@ -1,0 +1,320 @@
+"""Benchmark of tables past one machine's memory: 2-bit tables, symmetry classes,
+out-of-core and Dask builds, each against the plain one-byte table measured in
+the same run.
+
+Run: ``nice python benchmarks/bench_scale.py`` (about ten minutes; ``--quick``
+skips the 4x4 torus's symmetry classes and the out-of-core run in 20 MB;
+``--only=2bit,uva,outofcore,symmetry,dask`` picks sections; ``--only=cuboid``
+builds twsearch's 2x3x3 cuboid sample, 1,625,702,400 positions, out of core in
+4 GB, a stretch goal not in the default run).
+Builds run in child processes, three times each: the figures are medians of
+wall time and of peak resident memory (``VmHWM``).
+"""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import (  # noqa: E402
+    ROOT,
+    fresh_cache_env,
+    machine_note,
+    median_time,
+    permgroup_command,
+    report,
+    run_process,
+)
+
+SETUP = {
+    "cube": ("from dataclasses import replace\n"
+             "from puzzles import minicube\n"
+             "from permgroup.table_space import table_space\n"
+             "puzzle = replace(minicube.PUZZLE, symmetries={})  # 88,179,840 states\n"
+             "space, sources, key = table_space(puzzle)\n"),
+    "torus": ("from puzzles import torus\n"
+              "from permgroup.table_space import table_space\n"
+              "space, sources, key = table_space(torus.PUZZLE)  # 63,063,000 colourings\n"),
+}
+PLAIN = {
+    "cube": ("from permgroup.table import build_table\n"
+             "t = build_table(puzzle, 'qtm')\n"),
+    "torus": ("from permgroup.colouring_table import build_colouring_table\n"
+              "t = build_colouring_table(torus.PUZZLE)\n"),
+}
+PACKED = ("from permgroup.packed import packed_depths\n"
+          "t = packed_depths(space, sources)\n")
+OUT_OF_CORE = ("import tempfile\n"
+               "from permgroup.outofcore import build_out_of_core\n"
+               "t = build_out_of_core(space, sources, tempfile.mkdtemp(), memory='{memory}')\n")
+PROBE = ("import json, time\n"
+         "start = time.perf_counter()\n"
+         "{setup}{build}"
+         "seconds = time.perf_counter() - start\n"
+         "hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
+         "print(json.dumps({{'seconds': seconds, 'mb': int(hwm) / 1024,"
+         " 'distribution': t.distribution()}}))\n")
+
+
+def child(setup: str, build: str) -> dict:
+    code = PROBE.format(setup=setup, build=build)
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, check=True,
+                         cwd=ROOT, env=fresh_cache_env()).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def medians(setup: str, build: str, repeat: int = 3) -> tuple[float, float, list[int]]:
+    runs = [child(setup, build) for _ in range(repeat)]
+    dists = {json.dumps(r["distribution"]) for r in runs}
+    assert len(dists) == 1
+    return (statistics.median(r["seconds"] for r in runs),
+            statistics.median(r["mb"] for r in runs), runs[0]["distribution"])
+
+
+def two_bit_tables(rows: list) -> None:
+    for name in ("cube", "torus"):
+        base_s, base_mb, base_d = medians(SETUP[name], PLAIN[name])
+        s, mb, d = medians(SETUP[name], PACKED)
+        assert d == base_d, f"{name}: the 2-bit table's distribution differs"
+        rows.append((f"{name}: build, one byte per state (baseline)", base_s, "s", None))
+        rows.append((f"{name}: build, 2 bits per state", s, "s", s / base_s))
+        rows.append((f"{name}: peak memory, one byte per state (baseline)", base_mb, "MB", None))
+        rows.append((f"{name}: peak memory, 2 bits per state", mb, "MB", mb / base_mb))
+        report(rows[-4:])
+
+
+def out_of_core(rows: list, quick: bool) -> None:
+    base_s, base_mb, base_d = medians(SETUP["cube"], PACKED, 1)
+    for memory in (["100MB"] if quick else ["100MB", "20MB"]):
+        s, mb, d = medians(SETUP["cube"], OUT_OF_CORE.format(memory=memory), 1)
+        assert d == base_d
+        rows.append((f"cube: out of core, --memory {memory} (vs 2-bit in memory)", s, "s",
+                     s / base_s))
+        rows.append((f"cube: out of core, --memory {memory}: peak memory", mb, "MB",
+                     mb / base_mb))
+        report(rows[-2:])
+
+
+def uva_file(rows: list) -> None:
+    from puzzles import minicube
+    from puzzles.formats import uva11007
+
+    rng = random.Random(11007)
+    solved = "WWWWYYYYRRRRBBBBGGGGOOOO"
+    states = [minicube.scramble(rng, solved=solved) for _ in range(3000)]
+    text = uva11007.write_cases(states)
+    path = Path(tempfile.mkdtemp()) / "uva11007-3000.txt"
+    path.write_text(text)
+    import os
+
+    os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-bench-")
+    plain = uva11007.solve_text(text)
+    assert uva11007.solve_text(text, "packed") == plain
+    base = median_time(lambda: uva11007.solve_text(text), 5)
+    packed = median_time(lambda: uva11007.solve_text(text, "packed"), 5)
+    rows.append(("uva11007, 3,000 cases in process, one-byte table (baseline)", base, "s", None))
+    rows.append(("uva11007, 3,000 cases in process, 2-bit table", packed, "s", packed / base))
+    env = fresh_cache_env()
+    run_process(permgroup_command() + ["solve", "uva11007", str(path)], env=env)  # cache
+    whole = statistics.median(
+        run_process(permgroup_command() + ["solve", "uva11007", str(path)], env=env)[0]
+        for _ in range(3))
+    rows.append(("uva11007, 3,000 cases, whole process, one-byte table (baseline)", whole, "s",
+                 None))
+    env["PYTHONPATH"] = str(ROOT)
+    packed_run = [sys.executable, "-c", "import sys\nfrom puzzles.formats import uva11007\n"
+                  "sys.stdout.write(uva11007.solve_text(open(sys.argv[1]).read(), 'packed'))",
+                  str(path)]
+    assert run_process(packed_run, env=env)[1] == plain
+    whole_packed = statistics.median(run_process(packed_run, env=env)[0] for _ in range(3))
+    rows.append(("uva11007, 3,000 cases, whole process, 2-bit table", whole_packed, "s",
+                 whole_packed / whole))
+    report(rows[-4:])
+
+
+def symmetry(rows: list, quick: bool) -> None:
+    import numpy as np
+
+    from permgroup.bfs import FactorSpace
+    from permgroup.symmetry_table import (class_depths, colouring_symmetry_map,
+                                          conjugation_map, inversion_map, symmetry_classes)
+    from permgroup.table import CayleyModel, build_table
+    from puzzles import minicube, torus
+
+    for metric in ("qtm", "htm"):
+        plain = build_table(minicube.PUZZLE, metric, anchor=minicube.ANCHOR)
+        model = plain.model
+        space = FactorSpace(model.ranking.factors())
+        identity = model.ranking.rank(tuple(range(24)))
+        start = time.perf_counter()
+        g = minicube.GEOMETRY
+        maps = [conjugation_map(model, s) for s in
+                (g.rotation("U"), g.rotation("R"), g.reflection())]
+        by_48 = symmetry_classes(maps)
+        inverse = inversion_map(model.ranking, identity)
+        by_96 = symmetry_classes(maps + [inverse])
+        t = class_depths(space, [identity], by_96, also_from=inverse)
+        seconds = time.perf_counter() - start
+        assert t.distribution() == plain.distribution()
+        full = 88_179_840
+        print(f"2x2x2 {metric}: entries {full:,} (every element) -> {model.ranking.size:,} "
+              f"(up to orientation, {full / model.ranking.size:.0f}x) -> {len(by_48):,} "
+              f"(48 symmetries, {model.ranking.size / len(by_48):.1f}x more) -> "
+              f"{len(by_96):,} (and inversion, {len(by_48) / len(by_96):.2f}x more; "
+              f"{full / len(by_96):,.0f}x in all); classes per depth {t.class_distribution()}",
+              flush=True)
+        rows.append((f"2x2x2 {metric}: symmetry maps, classes and class table", seconds, "s",
+                     None))
+    if quick:
+        report(rows[-2:])
+        return
+    space = __import__("permgroup.table_space", fromlist=["x"]).table_space(torus.PUZZLE)[0]
+    from permgroup.perm import from_cycles
+    cell = torus.cell
+    right = from_cycles([[cell(i, j, 4) for j in range(4)] for i in range(4)], 16)
+    down = from_cycles([[cell(i, j, 4) for i in range(4)] for j in range(4)], 16)
+    mirror = tuple(cell(k // 4, 3 - k % 4, 4) for k in range(16))
+    flip = tuple(cell(3 - k // 4, k % 4, 4) for k in range(16))
+    source = int(space.rank(np.array([space.solved], dtype=space.dtype))[0])
+    start = time.perf_counter()
+    maps = [colouring_symmetry_map(space, s) for s in (right, down, mirror, flip)]
+    classes = symmetry_classes(maps)
+    del maps
+    t = class_depths(space, [source], classes)
+    seconds = time.perf_counter() - start
+    print(f"torus 4x4: entries {space.size:,} -> {len(classes):,} under the board's 64 "
+          f"symmetries (shifts, mirrors; {space.size / len(classes):.1f}x); classes per "
+          f"depth {t.class_distribution()}", flush=True)
+    rows.append(("torus 4x4: symmetry maps, classes and class table", seconds, "s", None))
+    report(rows[-3:])
+
+
+DASK = ("from permgroup.dask_bfs import dask_depths\n"
+        "from permgroup.table_space import table_space\n"
+        "from puzzles import minicube\n"
+        "import json, sys, time\n"
+        "space, sources, key = table_space(minicube.PUZZLE, '{metric}')\n"
+        "start = time.perf_counter()\n"
+        "t = dask_depths(space, sources, workers={workers})\n"
+        "print(json.dumps({{'seconds': time.perf_counter() - start,"
+        " 'distribution': t.distribution(),"
+        " 'levels': [[s.depth, s.seconds, s.shuffled] for s in t.stats]}}))\n")
+
+
+def dask_runs(rows: list) -> None:
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        print("# Dask is not installed: pip install 'permgroup[distributed]'")
+        return
+    from permgroup.table import build_table
+    from puzzles import minicube
+
+    for metric in ("qtm", "htm"):
+        plain = build_table(minicube.PUZZLE, metric, anchor=minicube.ANCHOR).distribution()
+        runs = {}
+        for workers in (1, 2):
+            out = subprocess.run([sys.executable, "-c", DASK.format(metric=metric,
+                                                                   workers=workers)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 check=True, cwd=ROOT, env=fresh_cache_env()).stdout
+            runs[workers] = json.loads(out.splitlines()[-1])
+            assert runs[workers]["distribution"] == plain
+        one, two = runs[1]["seconds"], runs[2]["seconds"]
+        rows.append((f"dask 2x2x2 {metric}: 1 local worker, with start-up (baseline)", one,
+                     "s", None))
+        rows.append((f"dask 2x2x2 {metric}: 2 local workers, with start-up", two, "s",
+                     two / one))
+        levels = [sum(s for _, s, _ in runs[w]["levels"]) for w in (1, 2)]
+        rows.append((f"dask 2x2x2 {metric}: 1 local worker, levels only (baseline)",
+                     levels[0], "s", None))
+        rows.append((f"dask 2x2x2 {metric}: 2 local workers, levels only (1/speed-up)",
+                     levels[1], "s", levels[1] / levels[0]))
+        rows.append((f"dask 2x2x2 {metric}: bytes shuffled, all levels, 2 workers",
+                     sum(b for _, _, b in runs[2]["levels"]), "B", None))
+        report(rows[-5:])
+        print(f"  per level with 2 workers (depth, seconds, bytes shuffled): "
+              + ", ".join(f"{d}: {s:.2f} s {b:,} B" for d, s, b in runs[2]["levels"]),
+              flush=True)
+
+
+CUBOID = ("from permgroup.orbit_space import OrbitSpace\n"
+          "from benchmarks.bench_scale import cuboid_definition\n"
+          "definition = cuboid_definition()\n"
+          "space = OrbitSpace(definition, 'htm')\n"
+          "sources = [space.rank(definition.solved)]\n")
+
+
+def cuboid_definition():
+    """twsearch's 2x3x3 cuboid sample, derived from geometry (not from its file):
+    8 corners and 8 edges, U and D turning the 3x3 faces, R2 L2 F2 B2 the 2x3 ones;
+    8!·8! = 1,625,702,400 positions."""
+    import itertools
+
+    from permgroup.formats.definition import Definition, Orbit, OrbitState
+
+    corners = [c for c in itertools.product((-1, 1), repeat=3)]
+    edges = [(x, y, z) for y in (-1, 1) for (x, z) in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    def quarter_y(v):  # 90 degrees about the y axis
+        x, y, z = v
+        return (-z, y, x)
+    turns = {
+        "U": (lambda v: v[1] > 0, quarter_y),
+        "D": (lambda v: v[1] < 0, quarter_y),
+        "R2": (lambda v: v[0] > 0, lambda v: (v[0], -v[1], -v[2])),
+        "L2": (lambda v: v[0] < 0, lambda v: (v[0], -v[1], -v[2])),
+        "F2": (lambda v: v[2] > 0, lambda v: (-v[0], -v[1], v[2])),
+        "B2": (lambda v: v[2] < 0, lambda v: (-v[0], -v[1], v[2])),
+    }
+    moves = {}
+    for name, (inside, rot) in turns.items():
+        state = {}
+        for orbit, slots in (("CORNERS", corners), ("EDGES", edges)):
+            pieces = list(range(len(slots)))
+            for j, p in enumerate(slots):
+                if inside(p):
+                    pieces[slots.index(rot(p))] = j
+            state[orbit] = OrbitState(tuple(pieces), (0,) * len(slots))
+        moves[name] = state
+    solved = {o: OrbitState(tuple(range(8)), (0,) * 8) for o in ("CORNERS", "EDGES")}
+    return Definition("cuboid233", (Orbit("CORNERS", 8), Orbit("EDGES", 8)), solved, moves)
+
+
+def cuboid(rows: list) -> None:
+    """Stretch goal: the whole 2x3x3 table out of core in 4 GB (one run)."""
+    s, mb, d = medians(CUBOID, OUT_OF_CORE.format(memory="4GB"), 1)
+    print(f"2x3x3 cuboid: {sum(d):,} positions, diameter {len(d) - 1}, distribution {d}")
+    rows.append(("2x3x3 cuboid (HTM), out of core, --memory 4GB", s, "s", None))
+    rows.append(("2x3x3 cuboid (HTM), out of core, --memory 4GB: peak memory", mb, "MB", None))
+    report(rows[-2:])
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--only=")),
+                ["2bit", "uva", "outofcore", "symmetry", "dask"])
+    rows: list = []
+    if "2bit" in only:
+        two_bit_tables(rows)
+    if "uva" in only:
+        uva_file(rows)
+    if "outofcore" in only:
+        out_of_core(rows, quick)
+    if "symmetry" in only:
+        symmetry(rows, quick)
+    if "dask" in only:
+        dask_runs(rows)
+    if "cuboid" in only:  # not in the default run: several minutes
+        cuboid(rows)
+    print(machine_note("builds in child processes, medians of 3 (out of core: 1 run)"))
+
+
+if __name__ == "__main__":
+    main()

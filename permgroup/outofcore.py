@@ -1,0 +1,405 @@
+"""2-bit depth tables bigger than memory: shards in files, one level at a time.
+
+The table of :mod:`permgroup.packed` is cut into *shards* of ``shard_ranks``
+consecutive ranks, each a file in a build folder.  A level of the BFS runs in
+two phases, both bounded in memory by the ``memory`` option and not by the table:
+
+1. *expand*: each shard's frontier (a file of ranks) is read in pieces; every
+   move is applied to a piece and the images, sorted, are appended to a
+   bucket file of the shard that owns them (``rank // shard_ranks``);
+2. *mark*: each owner loads its one shard, reads its buckets in pieces, gives
+   the unseen images the code ``(d + 1) mod 3`` and writes them out as its part
+   of the next frontier.
+
+This is the owner-computes scheme of :mod:`permgroup.dask_bfs` with files in
+place of workers.
+
+A level is committed by writing ``manifest.json`` (atomically: written under
+another name, then renamed); shards changed by a level are written as new
+files and the manifest names the files of the committed level.  So a build
+killed at any point (SIGKILL included) restarts from the last committed level:
+files the manifest does not name (buckets, half-written shards and frontiers,
+``.tmp`` files) are what a dead writer left, and are deleted when a build
+opens the folder.  A lock file holding the writer's process id keeps two live
+builds out of one folder.
+
+>>> import tempfile
+>>> from permgroup.bfs import FactorSpace
+>>> from permgroup.coordinates import Factor
+>>> ring = FactorSpace([Factor("cell", 10, np.array([[*range(1, 10), 0], [9, *range(9)]]))])
+>>> t = build_out_of_core(ring, [0], tempfile.mkdtemp(), shard_ranks=4)
+>>> t.distribution(), t.depths_of(np.array([5, 9])).tolist()
+([1, 2, 2, 2, 2, 1], [5, 1])
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from permgroup.errors import InputError
+from permgroup.packed import (BOTTOM_UP_COST, TOP_DOWN_COST, UNSEEN_CODE, PackedTable, _states,
+                              distinct, empty_packed, pack, read_codes, unpack, write_codes)
+from permgroup.statetable import Progress
+
+MANIFEST = "manifest.json"
+LOCK = "lock"
+#: bytes of working memory per rank of a piece (the piece, its images, a sort)
+BYTES_PER_PIECE_RANK = 64
+
+_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+
+
+def parse_memory(text: str) -> int:
+    """Bytes in a size such as ``4GB``, ``512MB``, ``1.5GiB`` or ``1000000``.
+
+    >>> parse_memory("4GB"), parse_memory("512 MiB")
+    (4000000000, 536870912)
+    >>> parse_memory("lots")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: --memory 'lots': expected a size such as 4GB or 512MB
+    """
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMGT]?I?B?)\s*", text.upper())
+    if not match or match.group(2) not in _UNITS:
+        raise InputError(f"--memory {text!r}: expected a size such as 4GB or 512MB")
+    return int(float(match.group(1)) * _UNITS[match.group(2)])
+
+
+def plan(size: int, memory: int) -> tuple[int, int]:
+    """Ranks per shard and per piece for a build in ``memory`` bytes: a shard
+    takes a quarter of a byte per rank, a piece :data:`BYTES_PER_PIECE_RANK`.
+
+    >>> plan(10**9, 4 * 10**9)   # the whole table is one shard
+    (1000000000, 31250000)
+    >>> plan(10**9, 10**8)
+    (200000000, 781248)
+    """
+    piece = max(4, (memory // 2 // BYTES_PER_PIECE_RANK) // 4 * 4)
+    shard = max(4, min(size + (-size) % 4, (memory * 2) // 4 * 4))
+    return shard, piece
+
+
+class _Folder:
+    """The files of one build and its manifest."""
+
+    def __init__(self, folder: str | os.PathLike):
+        self.path = Path(folder)
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def file(self, name: str) -> Path:
+        return self.path / name
+
+    def read_manifest(self) -> dict | None:
+        try:
+            return json.loads(self.file(MANIFEST).read_text())
+        except FileNotFoundError:
+            return None
+
+    def write_atomic(self, name: str, data: bytes) -> None:
+        tmp = self.file(f"{name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.file(name))
+
+    def commit(self, manifest: dict) -> None:
+        self.write_atomic(MANIFEST, json.dumps(manifest, sort_keys=True).encode())
+
+    def sweep(self, manifest: dict | None) -> int:
+        """Delete every file the manifest does not name; how many."""
+        keep = {MANIFEST, LOCK}
+        if manifest:
+            keep.update(manifest["shards"])
+            keep.update(manifest["frontier"])
+            if manifest.get("table"):
+                keep.add(manifest["table"])
+        removed = 0
+        for f in self.path.iterdir():
+            if f.name not in keep and f.is_file():
+                f.unlink()
+                removed += 1
+        return removed
+
+    def lock(self) -> None:
+        path = self.file(LOCK)
+        while True:
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    pid = int(path.read_text() or 0)
+                except (FileNotFoundError, ValueError):
+                    pid = 0
+                if pid and pid != os.getpid() and _alive(pid):
+                    raise InputError(f"{self.path}: another build (process {pid}) is "
+                                     "writing this folder") from None
+                path.unlink(missing_ok=True)  # its writer is dead
+                continue
+            with os.fdopen(fd, "w") as f:
+                f.write(str(os.getpid()))
+            return
+
+    def unlock(self) -> None:
+        self.file(LOCK).unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process
+        return True
+    return True
+
+
+def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, *,
+                      memory: int | str = "1GB", key: dict | None = None,
+                      progress: Progress | None = None, shard_ranks: int | None = None,
+                      piece_ranks: int | None = None) -> PackedTable:
+    """The 2-bit table of ``space`` from ``sources``, built (or resumed) in
+    ``folder`` within about ``memory`` bytes of working memory; the result's
+    ``packed`` array is a read-only memory map of the finished table file.
+
+    ``key`` (any JSON data, e.g. the space's fingerprint) is stored in the
+    manifest; a folder holding a build of another key is refused.
+    ``shard_ranks``/``piece_ranks`` override the plan made from ``memory``.
+
+    >>> import tempfile
+    >>> from permgroup.bfs import FactorSpace
+    >>> from permgroup.coordinates import Factor
+    >>> line = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
+    >>> folder = tempfile.mkdtemp()
+    >>> build_out_of_core(line, [0], folder, shard_ranks=4, key="a").distribution()
+    [1, 1, 1, 1, 1, 1]
+    >>> build_out_of_core(line, [0], folder, shard_ranks=4, key="b")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: ...: it holds a build of another table (key 'a', not 'b')
+    """
+    if isinstance(memory, str):
+        memory = parse_memory(memory)
+    size = space.size
+    shard, piece = plan(size, memory)
+    shard = shard_ranks or shard
+    piece = piece_ranks or piece
+    if shard % 4:
+        raise ValueError("shard_ranks must be a multiple of 4")
+    files = _Folder(folder)
+    files.lock()
+    try:
+        manifest = files.read_manifest()
+        if manifest is not None and (manifest["key"] != key or manifest["size"] != size):
+            raise InputError(f"{files.path}: it holds a build of another table "
+                             f"(key {manifest['key']!r}, not {key!r})")
+        if manifest is not None:
+            shard = manifest["shard_ranks"]
+        files.sweep(manifest)
+        if manifest is None:
+            manifest = _start(files, space, sources, key, shard)
+        if progress:
+            for depth, count in enumerate(manifest["levels"]):
+                progress(depth, count)
+        # images already seen are dropped before they are written out when the
+        # table's files fit well within the memory allowed (read through maps)
+        screen = (size + 3) // 4 <= memory // 2
+        while manifest["count"] and not manifest.get("table"):
+            unseen = size - sum(manifest["levels"])
+            if (screen and hasattr(space, "back_step")
+                    and TOP_DOWN_COST * manifest["count"] > BOTTOM_UP_COST * unseen):
+                manifest = _level_bottom_up(files, space, manifest, piece)
+            else:
+                manifest = _level(files, space, manifest, piece, screen)
+            files.sweep(manifest)
+            if progress and manifest["count"]:
+                progress(len(manifest["levels"]) - 1, manifest["count"])
+        if not manifest.get("table"):
+            manifest = _finish(files, manifest)
+            files.sweep(manifest)
+    finally:
+        files.unlock()
+    packed = np.memmap(files.file(manifest["table"]), dtype=np.uint8, mode="r")
+    return PackedTable(space, manifest["sources"], packed, manifest["levels"])
+
+
+def _dtype(size: int) -> np.dtype:
+    return np.dtype(np.int32 if size <= 2**31 else np.int64)
+
+
+def _start(files: _Folder, space, sources: Sequence[int], key, shard: int) -> dict:
+    size = space.size
+    n_shards = -(-size // shard)
+    sources = sorted({int(s) for s in sources})
+    dtype = _dtype(size)
+    manifest = {"key": key, "size": size, "shard_ranks": shard, "n_shards": n_shards,
+                "sources": sources, "levels": [len(sources)], "count": len(sources),
+                "dtype": dtype.str, "shards": [], "frontier": []}
+    ranks = np.array(sources, dtype=dtype)
+    for i in range(n_shards):
+        lo, hi = i * shard, min(size, (i + 1) * shard)
+        part = empty_packed(hi - lo)
+        mine = ranks[(ranks >= lo) & (ranks < hi)]
+        write_codes(part, mine - lo, 0)
+        name = f"shard-0-{i}.bin"
+        files.write_atomic(name, part.tobytes())
+        manifest["shards"].append(name)
+        if len(mine):
+            fname = f"frontier-0-{i}.bin"
+            files.write_atomic(fname, mine.tobytes())
+            manifest["frontier"].append(fname)
+    files.commit(manifest)
+    return manifest
+
+
+def _pieces(path: Path, dtype: np.dtype, piece: int):
+    """A rank file read ``piece`` ranks at a time."""
+    total = path.stat().st_size // dtype.itemsize
+    for lo in range(0, total, piece):
+        yield np.fromfile(path, dtype=dtype, count=min(piece, total - lo),
+                          offset=lo * dtype.itemsize)
+
+
+def _level(files: _Folder, space, manifest: dict, piece: int, screen: bool = False) -> dict:
+    depth = len(manifest["levels"]) - 1
+    size, shard, n_shards = manifest["size"], manifest["shard_ranks"], manifest["n_shards"]
+    dtype = np.dtype(manifest["dtype"])
+    code = (depth + 1) % 3
+    nxt = depth + 1
+    bounds = np.arange(1, n_shards, dtype=np.int64) * shard
+    # expand: every frontier piece, every move, images routed to their owners
+    buckets = {}
+    maps = ([np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
+            if screen else None)
+    try:
+        for name in manifest["frontier"]:
+            for part in _pieces(files.file(name), dtype, piece):
+                for m in range(space.n_moves):
+                    images = np.asarray(space.step(part, m))
+                    if len(images) and images.min() < 0:
+                        images = images[images >= 0]
+                    images = distinct(images.astype(dtype, copy=False))
+                    cuts = np.searchsorted(images, bounds)
+                    for owner, chunk in enumerate(np.split(images, cuts)):
+                        if len(chunk) and maps is not None:
+                            local = chunk - dtype.type(owner * shard)
+                            chunk = chunk[read_codes(maps[owner], local) == UNSEEN_CODE]
+                        if len(chunk):
+                            if owner not in buckets:
+                                buckets[owner] = open(files.file(f"bucket-{nxt}-{owner}.bin"),
+                                                      "ab")
+                            chunk.tofile(buckets[owner])
+    finally:
+        for f in buckets.values():
+            f.close()
+        del maps
+    # mark: each owner loads its shard and keeps the unseen images
+    shards = list(manifest["shards"])
+    frontier = []
+    count = 0
+    for owner in sorted(buckets):
+        lo = owner * shard
+        table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
+        fresh_name = f"frontier-{nxt}-{owner}.bin"
+        found = 0
+        with open(files.file(fresh_name + ".part"), "wb") as out:
+            for part in _pieces(files.file(f"bucket-{nxt}-{owner}.bin"), dtype, piece):
+                local = distinct(part - dtype.type(lo))
+                local = local[read_codes(table, local) == UNSEEN_CODE]
+                write_codes(table, local, code)
+                (local + dtype.type(lo)).tofile(out)
+                found += len(local)
+        if found:
+            os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
+            frontier.append(fresh_name)
+            name = f"shard-{nxt}-{owner}.bin"
+            files.write_atomic(name, table.tobytes())
+            shards[owner] = name
+            count += found
+    manifest = dict(manifest, shards=shards, frontier=frontier, count=count,
+                    levels=manifest["levels"] + ([count] if count else []))
+    files.commit(manifest)
+    return manifest
+
+
+def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
+    """One level bottom-up: each owner asks of its unseen ranks whether a
+    predecessor is on the last level, reading the committed shards through
+    read-only maps (only when the table fits the memory allowed)."""
+    depth = len(manifest["levels"]) - 1
+    size, shard = manifest["size"], manifest["shard_ranks"]
+    dtype = np.dtype(manifest["dtype"])
+    last, code, nxt = depth % 3, (depth + 1) % 3, depth + 1
+    maps = [np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
+    piece += (-piece) % 4
+
+    def codes_of(ranks: np.ndarray) -> np.ndarray:
+        if len(maps) == 1:
+            return read_codes(maps[0], ranks)
+        owners = ranks // shard
+        out = np.empty(len(ranks), dtype=np.uint8)
+        for o in np.unique(owners):
+            sel = owners == o
+            out[sel] = read_codes(maps[o], ranks[sel] - o * shard)
+        return out
+
+    shards, frontier, count = list(manifest["shards"]), [], 0
+    for owner in range(len(shards)):
+        lo, hi = owner * shard, min(size, (owner + 1) * shard)
+        table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
+        fresh_name = f"frontier-{nxt}-{owner}.bin"
+        found = 0
+        with open(files.file(fresh_name + ".part"), "wb") as out:
+            for a in range(0, hi - lo, piece):
+                b = min(hi - lo, a + piece)
+                codes = unpack(table[a // 4:(b + 3) // 4])
+                todo = np.flatnonzero(codes[:b - a] == UNSEEN_CODE)
+                if not len(todo):
+                    continue
+                states, _, back_step = _states(space, lo + a, lo + b, todo, dtype.type)
+                for m in range(space.n_moves):
+                    before = np.asarray(back_step(states, m))
+                    hit = before >= 0
+                    hit[hit] = codes_of(before[hit]) == last
+                    if hit.any():
+                        codes[todo[hit]] = code
+                        (todo[hit] + (lo + a)).astype(dtype).tofile(out)
+                        found += int(np.count_nonzero(hit))
+                        todo, states = todo[~hit], states[~hit]
+                        if not len(todo):
+                            break
+                table[a // 4:(b + 3) // 4] = pack(codes)
+        if found:
+            os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
+            frontier.append(fresh_name)
+            name = f"shard-{nxt}-{owner}.bin"
+            files.write_atomic(name, table.tobytes())
+            shards[owner] = name
+            count += found
+    del maps
+    manifest = dict(manifest, shards=shards, frontier=frontier, count=count,
+                    levels=manifest["levels"] + ([count] if count else []))
+    files.commit(manifest)
+    return manifest
+
+
+def _finish(files: _Folder, manifest: dict) -> dict:
+    """Join the shards into one table file (a shard's bytes end on a whole
+    byte, since shards hold a multiple of 4 ranks)."""
+    name = "table.bin"
+    tmp = files.file(f"{name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as out:
+        for shard in manifest["shards"]:
+            out.write(files.file(shard).read_bytes())
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, files.file(name))
+    manifest = dict(manifest, table=name, frontier=[], shards=[])
+    files.commit(manifest)
+    return manifest

@@ -1,0 +1,436 @@
+"""Depth tables in two bits per state: each state's depth modulo 3.
+
+A one-byte table spends eight bits on a number that walking down never needs
+in full.  Here a state keeps its depth modulo 3 (codes 0, 1, 2) or ``UNSEEN_CODE``
+(3), four states to a byte, rank ``r`` in bits ``2 (r mod 4)`` of byte
+``r // 4``.  The exact depth comes back by walking down: in a graph whose moves
+are closed under inverses, neighbours' depths differ by at most one, so the
+neighbour whose code is one less (mod 3) is exactly one level lower; counting
+the steps to a source gives the depth.  The distribution is recorded level by
+level while the table is built.
+
+The BFS (:func:`packed_depths`) builds the 2-bit table directly, never the
+one-byte one:
+
+* top-down while the frontier is small: the frontier is an explicit array of
+  ranks (a mod-3 code cannot tell depth ``d`` from ``d - 3``), each move's
+  images that are still unseen get code ``(d + 1) mod 3`` and form the next
+  frontier;
+* bottom-up once the frontier is large, and from then on: blocks of ranks are
+  unpacked, their unseen states asked whether a predecessor has code
+  ``d mod 3``.  For an unseen state every predecessor is at depth ``d`` or more,
+  so that code means depth ``d`` exactly.  Blocks write disjoint bytes, so two
+  threads share them.
+
+>>> from permgroup.bfs import FactorSpace
+>>> from permgroup.coordinates import Factor
+>>> ring = FactorSpace([Factor("cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0],
+...                                                 [7, 0, 1, 2, 3, 4, 5, 6]]))])
+>>> t = packed_depths(ring, [0])
+>>> t.distribution(), t.packed.nbytes, t.depths_of(np.arange(8)).tolist()
+([1, 2, 2, 2, 1], 2, [0, 1, 2, 3, 4, 3, 2, 1])
+>>> t.path(5)
+[1, 1, 1]
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from permgroup.statetable import UNSEEN, Progress
+
+#: the code of a state not reached
+UNSEEN_CODE = 3
+#: ranks unpacked per block of a bottom-up level (a multiple of 4)
+BLOCK = 1 << 19
+THREADS = min(2, os.cpu_count() or 1)
+#: cost per frontier state and move of a top-down step (step, read, write),
+#: against one unseen state and move of a bottom-up step (back step, read),
+#: which usually stops after part of the moves (measured on the 2x2x2)
+TOP_DOWN_COST = 3
+BOTTOM_UP_COST = 1
+
+
+def empty_packed(size: int) -> np.ndarray:
+    """A 2-bit table of ``size`` unseen states.
+
+    >>> empty_packed(5).tolist()
+    [255, 255]
+    """
+    return np.full((size + 3) // 4, 0xFF, dtype=np.uint8)
+
+
+def read_codes(packed: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The 2-bit codes of ``ranks``.
+
+    >>> read_codes(np.array([0b11100100], dtype=np.uint8), np.array([0, 1, 2, 3])).tolist()
+    [0, 1, 2, 3]
+    """
+    ranks = np.asarray(ranks)
+    shift = ((ranks & 3) << 1).astype(np.uint8)
+    return (packed[ranks >> 2] >> shift) & 3
+
+
+def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
+    """Give the unseen ``ranks`` the code ``code`` (ranks may repeat).
+
+    Four passes, one per place in a byte: within a pass each byte is named by
+    one rank only (or by copies of it, which write the same value), so
+    numpy's buffered fancy assignment loses nothing.
+
+    >>> packed = empty_packed(4)
+    >>> write_codes(packed, np.array([2, 0, 2]), 1)
+    >>> read_codes(packed, np.arange(4)).tolist()
+    [1, 3, 1, 3]
+    """
+    ranks = np.asarray(ranks)
+    if not len(ranks):
+        return
+    place = ranks & 3
+    for k in range(4):
+        chosen = ranks[place == k] >> 2
+        if len(chosen):
+            packed[chosen] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
+
+
+def unpack(block: np.ndarray) -> np.ndarray:
+    """Codes of all states in a run of bytes (four per byte).
+
+    >>> unpack(np.array([0b11100100, 0xFF], dtype=np.uint8)).tolist()
+    [0, 1, 2, 3, 3, 3, 3, 3]
+    """
+    out = np.empty((len(block), 4), dtype=np.uint8)
+    for k in range(4):
+        np.bitwise_and(block >> np.uint8(2 * k), 3, out=out[:, k])
+    return out.reshape(-1)
+
+
+def pack(codes: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`unpack` (``len(codes)`` a multiple of 4).
+
+    >>> pack(np.array([0, 1, 2, 3], dtype=np.uint8)).tolist()
+    [228]
+    """
+    c = codes.reshape(-1, 4)
+    return c[:, 0] | (c[:, 1] << 2) | (c[:, 2] << 4) | (c[:, 3] << 6)
+
+
+def count_codes(packed: np.ndarray, size: int) -> list[int]:
+    """How many of the first ``size`` states hold each code 0..3.
+
+    >>> count_codes(np.array([0b11100100, 0b11111100], dtype=np.uint8), 6)
+    [2, 1, 1, 2]
+    """
+    counts = np.zeros(4, dtype=np.int64)
+    step = BLOCK // 4
+    for lo in range(0, len(packed), step):
+        counts += np.bincount(unpack(packed[lo:lo + step]), minlength=4)
+    counts[UNSEEN_CODE] -= 4 * len(packed) - size  # the padding of the last byte
+    return counts.tolist()
+
+
+def inverse_closed(space, samples: int = 64, seed: int = 0) -> bool:
+    """Whether every move of ``space`` is undone by some move, checked on a
+    random sample of ranks (walking a mod-3 table down needs it).
+
+    >>> from permgroup.bfs import FactorSpace
+    >>> from permgroup.coordinates import Factor
+    >>> one_way = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0]]))])
+    >>> both = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0], [2, 0, 1]]))])
+    >>> inverse_closed(one_way), inverse_closed(both)
+    (False, True)
+    """
+    rng = np.random.default_rng(seed)
+    ranks = rng.integers(0, space.size, min(samples, space.size))
+    for m in range(space.n_moves):
+        after = space.step(ranks, m)
+        legal = after >= 0
+        if not any(np.array_equal(space.step(after[legal], k), ranks[legal])
+                   for k in range(space.n_moves)):
+            return False
+    return True
+
+
+class PackedTable:
+    """A 2-bit depth table of ``space`` from ``sources``, with its distribution.
+
+    ``space`` needs ``size``, ``n_moves``, ``step`` and ``back_step`` (as in
+    :mod:`permgroup.statetable`); its moves must be closed under inverses.
+
+    >>> from permgroup.bfs import FactorSpace
+    >>> from permgroup.coordinates import Factor
+    >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
+    >>> t = packed_depths(ring, [0])
+    >>> t.depth(3), t.diameter, t.reachable, t.nbytes
+    (2, 2, 5, 2)
+    """
+
+    def __init__(self, space, sources: Sequence[int], packed: np.ndarray, levels: list[int]):
+        self.space = space
+        self.sources = np.unique(np.asarray(sources, dtype=np.int64))
+        self.packed = packed
+        self.levels = list(levels)
+
+    def distribution(self) -> list[int]:
+        """Number of states at each depth (recorded by the BFS)."""
+        return list(self.levels)
+
+    @property
+    def diameter(self) -> int:
+        return len(self.levels) - 1
+
+    @property
+    def reachable(self) -> int:
+        return sum(self.levels)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.packed.nbytes)
+
+    def codes(self, ranks: np.ndarray) -> np.ndarray:
+        return read_codes(self.packed, np.asarray(ranks))
+
+    def depths_of(self, ranks: np.ndarray) -> np.ndarray:
+        """Exact depths of an array of ranks (``-1`` if unreachable), all walked
+        down together: one vectorized step per level and move."""
+        return walk_depths(self.packed, self.sources, np.asarray(ranks), self.space)
+
+    def depth(self, rank: int) -> int:
+        """The exact depth of one rank, ``-1`` if unreachable."""
+        return int(self.depths_of(np.array([rank]))[0])
+
+    def path(self, rank: int) -> list[int]:
+        """Move indices of a shortest path from a source to ``rank``."""
+        here = np.array([rank], dtype=np.int64)
+        code = int(self.codes(here)[0])
+        if code == UNSEEN_CODE:
+            raise ValueError(f"rank {rank} is not reachable from the sources")
+        moves = []
+        while not np.isin(here, self.sources)[0]:
+            want = (code + 2) % 3
+            for m in range(self.space.n_moves):
+                before = self.space.back_step(here, m)
+                if before[0] >= 0 and int(self.codes(before)[0]) == want:
+                    moves.append(m)
+                    here, code = np.asarray(before, dtype=np.int64), want
+                    break
+            else:  # pragma: no cover - a consistent table always has a step down
+                raise RuntimeError("packed table is inconsistent")
+        return moves[::-1]
+
+
+def walk_depths(packed: np.ndarray, sources: np.ndarray, ranks: np.ndarray, space) -> np.ndarray:
+    """Exact depths of ``ranks`` in a 2-bit table: walk every one down at once,
+    counting the levels until it reaches a source.
+
+    >>> from permgroup.bfs import FactorSpace
+    >>> from permgroup.coordinates import Factor
+    >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
+    >>> packed = empty_packed(4)
+    >>> for r, d in [(0, 0), (1, 1), (3, 1), (2, 2)]:
+    ...     write_codes(packed, np.array([r]), d)
+    >>> walk_depths(packed, np.array([0]), np.array([2, 3, 0]), ring).tolist()
+    [2, 1, 0]
+    """
+    here = np.asarray(ranks, dtype=np.int64).copy()
+    codes = read_codes(packed, here).astype(np.int64)
+    out = np.zeros(len(here), dtype=np.int64)
+    out[codes == UNSEEN_CODE] = -1
+    active = np.flatnonzero((codes != UNSEEN_CODE) & ~np.isin(here, sources))
+    while len(active):
+        at = here[active]
+        want = (codes[active] + 2) % 3
+        below = np.full(len(active), -1, dtype=np.int64)
+        todo = np.arange(len(active))
+        for m in range(space.n_moves):
+            before = np.asarray(space.back_step(at[todo], m), dtype=np.int64)
+            ok = before >= 0
+            ok[ok] = read_codes(packed, before[ok]) == want[todo[ok]]
+            below[todo[ok]] = before[ok]
+            todo = todo[~ok]
+            if not len(todo):
+                break
+        if len(todo):  # pragma: no cover - a consistent table always has a step down
+            raise RuntimeError("packed table is inconsistent (are the moves closed "
+                               "under inverses?)")
+        here[active] = below
+        codes[active] = want
+        out[active] += 1
+        active = active[~np.isin(below, sources)]
+    return out
+
+
+def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None,
+                  max_depth: int = UNSEEN - 1, block: int = BLOCK) -> PackedTable:
+    """The 2-bit table of ``space`` from ``sources`` by level-synchronous BFS
+    (see the module docstring); ``progress(depth, count)`` after each level.
+
+    A top-down level's frontier is a mask with one bit per state, laid out
+    like the table (four states to a byte, in the low four bits): a fixed
+    quarter of the table's size, whatever the frontier's.
+
+    >>> from permgroup.bfs import FactorSpace, bfs_depths
+    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.statetable import depth_distribution
+    >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
+    >>> s = FactorSpace([Factor("a", 5, a),
+    ...                  Factor("b", 3, np.array([[0, 1, 2], [0, 1, 2], [1, 2, 0]]))])
+    >>> t = packed_depths(s, [0], block=4)
+    >>> t.distribution() == depth_distribution(bfs_depths(s.size, [0], s.n_moves, s.step))
+    True
+    """
+    if block % 4:
+        raise ValueError("block must be a multiple of 4")
+    size = space.size
+    packed = empty_packed(size)
+    start = np.unique(np.asarray(sources, dtype=np.int64))
+    write_codes(packed, start, 0)
+    frontier = np.zeros(len(packed), dtype=np.uint8)
+    set_bits(frontier, start)
+    levels = [len(start)]
+    if progress:
+        progress(0, len(start))
+    seen, depth, count = len(start), 0, len(start)
+    back_step = getattr(space, "back_step", None)
+    bottom = False
+    while count and depth < max_depth:
+        if (not bottom and back_step is not None
+                and TOP_DOWN_COST * count > BOTTOM_UP_COST * (size - seen)):
+            bottom = True
+            frontier = None  # a bottom-up level needs no frontier, and stays so
+        if bottom:
+            count = _bottom_up(space, packed, depth, block)
+        else:
+            frontier, count = _top_down(space, packed, frontier, depth, block)
+        depth += 1
+        seen += count
+        if count:
+            levels.append(count)
+            if progress:
+                progress(depth, count)
+    return PackedTable(space, sources, packed, levels)
+
+
+def set_bits(mask: np.ndarray, ranks: np.ndarray) -> None:
+    """Set the bits of ``ranks`` in a frontier mask (bit ``r mod 4`` of byte
+    ``r // 4``), in four passes as :func:`write_codes` does.
+
+    >>> mask = np.zeros(2, dtype=np.uint8)
+    >>> set_bits(mask, np.array([1, 6, 1]))
+    >>> mask.tolist(), mask_ranks(mask, 0).tolist()
+    ([2, 4], [1, 6])
+    """
+    place = ranks & 3
+    for k in range(4):
+        chosen = ranks[place == k] >> 2
+        if len(chosen):
+            mask[chosen] |= np.uint8(1 << k)
+
+
+def mask_ranks(mask: np.ndarray, first_byte: int) -> np.ndarray:
+    """The ranks whose bits are set in a run of a frontier mask that starts at
+    byte ``first_byte``, in increasing order.
+
+    >>> mask_ranks(np.array([0, 9], dtype=np.uint8), 10).tolist()
+    [44, 47]
+    """
+    at = np.flatnonzero(mask)
+    bits = mask[at]
+    at = (at + first_byte) * 4
+    parts = [at[(bits & np.uint8(1 << k)) != 0] + k for k in range(4)]
+    return np.sort(np.concatenate(parts))
+
+
+def _top_down(space, packed: np.ndarray, frontier: np.ndarray, depth: int,
+              block: int) -> tuple[np.ndarray, int]:
+    """Mark the unseen images of the frontier; the next frontier and its size."""
+    code = (depth + 1) % 3
+    dtype = np.int32 if space.size <= 2**31 else np.int64
+    fresh_mask = np.zeros_like(frontier)
+    count = 0
+    for lo in range(0, len(frontier), block // 4):
+        part = mask_ranks(frontier[lo:lo + block // 4], lo).astype(dtype)
+        if not len(part):
+            continue
+        first = 4 * lo
+        part, step, _ = _states(space, first, min(space.size, first + block),
+                                part - dtype(first), dtype)
+        for m in range(space.n_moves):
+            nxt = step(part, m)
+            if len(nxt) and nxt.min() < 0:
+                nxt = nxt[nxt >= 0]
+            nxt = nxt[read_codes(packed, nxt) == UNSEEN_CODE]
+            write_codes(packed, nxt, code)
+            set_bits(fresh_mask, nxt)
+    count = sum(int(POPCOUNT[fresh_mask[lo:lo + block]].sum(dtype=np.int64))
+                for lo in range(0, len(fresh_mask), block))
+    return fresh_mask, count
+
+
+#: bits set in each byte value
+POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+
+
+def distinct(ranks: np.ndarray) -> np.ndarray:
+    """The distinct values of ``ranks``, sorted (a sort and a comparison: numpy
+    2's ``unique`` is ten times slower on large integer arrays).
+
+    >>> distinct(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    s = np.sort(ranks)
+    if len(s) < 2:
+        return s
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
+def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
+    """The states of ranks ``lo + offsets`` and the steps that take them: the
+    space's own form (``states_of``, ``step_states``, ``back_step_states``)
+    where it has one, since listing a rank range can beat unranking each rank;
+    else the ranks themselves with ``step`` and ``back_step``."""
+    states_of = getattr(space, "states_of", None)
+    if states_of is None:
+        return (offsets + lo).astype(dtype), space.step, space.back_step
+    return states_of(lo, hi, offsets), space.step_states, space.back_step_states
+
+
+def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
+    last, code = depth % 3, (depth + 1) % 3
+    size = space.size
+    dtype = np.int32 if size <= 2**31 else np.int64
+
+    def one_block(lo: int) -> int:
+        hi = min(size, lo + block)
+        codes = unpack(packed[lo // 4:(hi + 3) // 4])
+        todo = np.flatnonzero(codes[:hi - lo] == UNSEEN_CODE)
+        if not len(todo):
+            return 0
+        ranks, _, back_step = _states(space, lo, hi, todo, dtype)
+        found = 0
+        for m in range(space.n_moves):
+            before = back_step(ranks, m)
+            if before.min() >= 0:
+                hit = read_codes(packed, before) == last
+            else:
+                hit = before >= 0
+                hit[hit] = read_codes(packed, before[hit]) == last
+            if hit.any():
+                codes[todo[hit]] = code
+                found += int(np.count_nonzero(hit))
+                todo, ranks = todo[~hit], ranks[~hit]
+                if not len(todo):
+                    break
+        packed[lo // 4:(hi + 3) // 4] = pack(codes)
+        return found
+
+    # blocks start at multiples of 4 ranks, so they write disjoint bytes; they
+    # read only code ``last``, which no block writes
+    with ThreadPoolExecutor(THREADS) as pool:
+        return sum(pool.map(one_block, range(0, size, block)))

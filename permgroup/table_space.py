@@ -1,0 +1,131 @@
+"""The ranked space and sources behind a puzzle's table, for the tighter,
+out-of-core and distributed builders (:mod:`permgroup.packed`,
+:mod:`permgroup.outofcore`, :mod:`permgroup.dask_bfs`).
+
+* a puzzle without pieces whose solved colouring repeats colours is a space
+  of colourings (:mod:`permgroup.multiset`) with the solved colouring as its
+  source;
+* otherwise the Cayley table's space: normalized elements ranked by the model
+  of :func:`permgroup.explore.model`, from the identity.
+
+>>> from permgroup.puzzle import Puzzle
+>>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+>>> space, sources, key = table_space(necklace)
+>>> space.size, len(sources), key["kind"]
+(20, 1, 'colourings')
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from permgroup.formats.stickers import puzzle_name
+from permgroup.metric import Metric, metric_label
+from permgroup.puzzle import Puzzle
+
+if TYPE_CHECKING:  # pragma: no cover
+    from permgroup.formats.definition import Definition
+
+
+def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
+                ) -> tuple[object, list[int], dict]:
+    """``(space, sources, key)``: the space has ``size``, ``n_moves``, ``step``,
+    ``back_step``; ``key`` identifies the table (for build folders and caches).
+    A puzzle defined piece by piece (:class:`~permgroup.formats.definition.Definition`)
+    is ranked by :class:`~permgroup.orbit_space.OrbitSpace`.
+
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> space, sources, key = table_space(gear)
+    >>> space.size, space.n_moves, key["kind"]
+    (24, 2, 'elements')
+    """
+    import numpy as np
+
+    from permgroup.formats.definition import Definition
+
+    if isinstance(puzzle, Definition):
+        from permgroup.orbit_space import OrbitSpace
+
+        space = OrbitSpace(puzzle, metric)
+        key = {"definition": puzzle.fingerprint(), "metric": metric_label(metric)}
+        return space, [space.rank(puzzle.solved)], dict(key, kind="orbits")
+    key = {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric)}
+    if not puzzle.pieces and puzzle.solved and len(set(puzzle.solved)) < puzzle.degree:
+        from permgroup.colouring_table import colouring_space
+
+        space = colouring_space(puzzle, metric)
+        sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
+        return space, [int(s) for s in sources], dict(key, kind="colourings")
+    from permgroup.bfs import FactorSpace
+    from permgroup.explore import model
+
+    m = model(puzzle, metric)
+    space = FactorSpace(m.ranking.factors())
+    identity = m.ranking.rank(tuple(range(puzzle.degree)))
+    return space, [identity], dict(key, kind="elements", anchor=m.normalizer.anchor)
+
+
+def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, memory: str | None = None,
+                      dask: bool = False, workers: int = 2, scheduler: str | None = None,
+                      progress=None, stream=None):
+    """The puzzle's 2-bit table (:class:`permgroup.packed.PackedTable`), cached:
+
+    * in memory by default (:func:`permgroup.packed.packed_depths`);
+    * out of core with ``memory`` (``"4GB"``): built in a folder of the cache,
+      resumed there if an earlier build was interrupted;
+    * on Dask with ``dask`` (a local cluster of ``workers``, or ``scheduler``),
+      with a line per level on ``stream``: time and bytes shuffled.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> build_tight_table(necklace).distribution()
+    [1, 2, 2, 1]
+    >>> build_tight_table(necklace, memory="1MB").distribution()   # out of core
+    [1, 2, 2, 1]
+    """
+    import hashlib
+    import json
+    import sys
+
+    import numpy as np
+
+    from permgroup.cache import cache_dir, load_bytes, save_array
+    from permgroup.packed import PackedTable, packed_depths
+
+    space, sources, key = table_space(puzzle, metric)
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    name = puzzle_name(puzzle.name)
+    label = f"{name}-{key['metric']}-{digest}".replace("'", "i").replace(",", "-")
+    if memory is not None:
+        from permgroup.outofcore import build_out_of_core
+
+        return build_out_of_core(space, sources, cache_dir() / f"{label}.outofcore",
+                                 memory=memory, key=key, progress=progress)
+    path = cache_dir() / f"{label}.packed2"
+    file_key = dict(key, format="packed2", size=space.size)
+    loaded = load_bytes(path, file_key)
+    if loaded is not None:
+        header, data = loaded
+        return PackedTable(space, sources, np.frombuffer(data, dtype=np.uint8),
+                           header["levels"])
+    if dask:
+        from permgroup.dask_bfs import dask_depths
+
+        stream = stream or sys.stderr
+
+        def report(level) -> None:
+            print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
+                  f"{level.shuffled:>14,} bytes shuffled", file=stream, flush=True)
+
+        def connected(client) -> None:
+            print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
+                  f"{client.dashboard_link}", file=stream, flush=True)
+
+        built = dask_depths(space, sources, workers=workers, scheduler=scheduler,
+                            progress=progress, level_report=report, on_connect=connected)
+        table = built.table
+    else:
+        table = packed_depths(space, sources, progress=progress)
+    save_array(path, dict(file_key, levels=table.distribution()), table.packed)
+    return table

@@ -1,0 +1,386 @@
+"""Tighter, out-of-core and distributed tables against the plain one-byte tables.
+
+Every layer must give exactly the distribution of the plain in-memory table,
+the same codes (depth mod 3, a function of the graph alone), and the same
+distances on random positions.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from permgroup.bfs import FactorSpace, bfs_depths
+from permgroup.colouring_table import colouring_depths
+from permgroup.outofcore import build_out_of_core
+from permgroup.packed import UNSEEN_CODE, packed_depths, read_codes
+from permgroup.statetable import UNSEEN, depth_distribution
+from permgroup.table import CayleyModel, build_table
+from permgroup.table_space import table_space
+from puzzles import minicube, torus
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def expected_codes(depths: np.ndarray) -> np.ndarray:
+    return np.where(depths == UNSEEN, UNSEEN_CODE, depths % 3).astype(np.uint8)
+
+
+@pytest.fixture(scope="module", params=["qtm", "htm"])
+def cube(request):
+    """The normalized 2x2x2 (3,674,160 states): space, source, plain depths."""
+    plain = build_table(minicube.PUZZLE, request.param, anchor=minicube.ANCHOR)
+    space = FactorSpace(plain.model.ranking.factors())
+    source = plain.model.ranking.rank(tuple(range(24)))
+    return space, source, plain.depths
+
+
+@pytest.fixture(scope="module")
+def small_torus():
+    """The 3x4 torus: 369,600 colourings, plain depths from the colouring table."""
+    space, sources, _ = table_space(torus.torus_puzzle(3, 4))
+    depths = colouring_depths(space, [space.solved])
+    return space, sources, depths
+
+
+def test_packed_cube_matches_plain(cube):
+    space, source, depths = cube
+    t = packed_depths(space, [source], block=1 << 18)
+    assert t.distribution() == depth_distribution(depths)
+    assert t.distribution()[:5] in ([1, 6, 27, 120, 534], [1, 9, 54, 321, 1847])
+    assert np.array_equal(read_codes(t.packed, np.arange(space.size)), expected_codes(depths))
+    assert t.nbytes * 4 >= space.size and t.nbytes < space.size // 3
+    ranks = np.random.default_rng(5).integers(0, space.size, 3000)
+    assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+
+
+def test_packed_path_is_optimal(cube):
+    space, source, depths = cube
+    t = packed_depths(space, [source])
+    for rank in np.random.default_rng(6).integers(0, space.size, 20):
+        moves = t.path(int(rank))
+        here = np.array([source])
+        for m in moves:
+            here = space.step(here, m)
+        assert int(here[0]) == rank and len(moves) == depths[rank]
+
+
+def test_packed_torus_matches_colouring_table(small_torus):
+    space, sources, depths = small_torus
+    t = packed_depths(space, sources)
+    assert t.distribution() == depth_distribution(depths)
+    ranks = np.random.default_rng(7).integers(0, space.size, 2000)
+    assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+
+
+def test_minicube_packed_format_answers_like_bytes():
+    import random
+
+    rng = random.Random(3)
+    plain, packed = minicube.table("qtm"), minicube.table("qtm", table_format="packed")
+    assert packed.distribution() == plain.distribution()
+    pairs = [(minicube.scramble(rng), minicube.scramble(rng)) for _ in range(200)]
+    for a, b in pairs:
+        p, q = minicube.pair_elements(a, b)
+        assert packed.distance(p, q) == plain.distance(p, q)
+
+
+def test_out_of_core_cube_matches_packed(cube, tmp_path):
+    space, source, depths = cube
+    progress = []
+    # four shards, and too little memory to screen images against the table
+    t = build_out_of_core(space, [source], tmp_path, memory="1MB", key="cube",
+                          shard_ranks=1 << 20, piece_ranks=1 << 16,
+                          progress=lambda d, c: progress.append(c))
+    assert t.distribution() == depth_distribution(depths) == progress
+    assert np.array_equal(np.asarray(t.packed), packed_depths(space, [source]).packed)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "table.bin"]
+    # a finished folder is read back, not rebuilt
+    again = build_out_of_core(space, [source], tmp_path, memory="1MB", key="cube")
+    assert again.distribution() == t.distribution()
+
+
+def test_out_of_core_torus(small_torus, tmp_path):
+    space, sources, depths = small_torus
+    t = build_out_of_core(space, sources, tmp_path, shard_ranks=40000, piece_ranks=10000)
+    assert t.distribution() == depth_distribution(depths)
+
+
+def test_stale_lock_and_temporary_files_are_cleared(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / "lock").write_text(str(dead.pid))
+    (tmp_path / "bucket-3-0.bin").write_bytes(b"x" * 16)
+    (tmp_path / "manifest.json.999.tmp").write_bytes(b"{")
+    ring = FactorSpace([__import__("permgroup.coordinates").coordinates.Factor(
+        "cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0], [7, 0, 1, 2, 3, 4, 5, 6]]))])
+    t = build_out_of_core(ring, [0], tmp_path, shard_ranks=4)
+    assert t.distribution() == [1, 2, 2, 2, 1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "table.bin"]
+
+
+def test_live_lock_is_refused(tmp_path):
+    from permgroup.errors import InputError
+
+    (tmp_path / "lock").write_text(str(os.getppid()))
+    ring = FactorSpace([__import__("permgroup.coordinates").coordinates.Factor(
+        "cell", 4, np.array([[1, 2, 3, 0]]))])
+    with pytest.raises(InputError, match="another build"):
+        build_out_of_core(ring, [0], tmp_path, shard_ranks=4)
+
+
+BUILD = """
+import sys
+from permgroup.outofcore import build_out_of_core
+from permgroup.table_space import table_space
+from puzzles import minicube
+space, sources, key = table_space(minicube.PUZZLE, "htm")
+t = build_out_of_core(space, sources, sys.argv[1], memory="4MB", key=key)
+print(t.distribution())
+"""
+
+
+@pytest.mark.slow
+def test_out_of_core_resumes_after_sigkill(tmp_path):
+    folder = tmp_path / "build"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", BUILD, str(folder)], env=env,
+                             stdout=subprocess.PIPE)
+    manifest = folder / "manifest.json"
+    deadline = time.monotonic() + 120
+    level = 0
+    while time.monotonic() < deadline and child.poll() is None:
+        try:  # kill it once a few levels are committed, in the middle of the next
+            level = len(__import__("json").loads(manifest.read_text())["levels"])
+        except (FileNotFoundError, ValueError):
+            level = 0
+        if level >= 7:
+            time.sleep(0.3)
+            break
+        time.sleep(0.02)
+    assert child.poll() is None, "the build ended before it could be killed"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    left = {p.name for p in folder.iterdir()}
+    assert "lock" in left and "table.bin" not in left
+    out = subprocess.run([sys.executable, "-c", BUILD, str(folder)], env=env, check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    plain = build_table(minicube.PUZZLE, "htm", anchor=minicube.ANCHOR)
+    assert out.strip() == str(plain.distribution())
+    space, sources, _ = table_space(minicube.PUZZLE, "htm")
+    resumed = np.fromfile(folder / "table.bin", dtype=np.uint8)
+    assert np.array_equal(resumed, packed_depths(space, sources).packed)
+    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json", "table.bin"]
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    pytest.importorskip("dask.distributed", reason="Dask is not installed: "
+                        "pip install 'permgroup[distributed]' to test the distributed BFS")
+    from permgroup.dask_bfs import close, connect
+
+    client = connect(workers=2, processes=False)
+    yield client
+    close(client)
+
+
+def test_dask_cube_matches_plain(cube, dask_client):
+    from permgroup.dask_bfs import dask_depths
+
+    space, source, depths = cube
+    reports = []
+    t = dask_depths(space, [source], client=dask_client, level_report=reports.append)
+    assert t.distribution() == depth_distribution(depths)
+    assert np.array_equal(read_codes(t.table.packed, np.arange(space.size)),
+                          expected_codes(depths))
+    assert t.workers == 2 and [r.count for r in reports] == t.distribution()[1:]
+    assert all(r.shuffled >= 0 for r in reports) and sum(r.shuffled for r in reports) > 0
+    ranks = np.random.default_rng(8).integers(0, space.size, 500)
+    assert t.table.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+
+
+def test_dask_torus_with_more_shards(small_torus, dask_client):
+    from permgroup.dask_bfs import dask_depths
+
+    space, sources, depths = small_torus
+    t = dask_depths(space, sources, client=dask_client, shards_per_worker=3)
+    assert t.distribution() == depth_distribution(depths)
+
+
+def test_command_line_tight_tables_print_the_plain_distribution(tmp_path, monkeypatch, capsys):
+    from permgroup.cli import main
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    assert main(["table", "minicube", "--metric", "htm"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["table", "minicube", "--metric", "htm", "--packed"]) == 0
+    assert capsys.readouterr().out == plain
+    assert main(["table", "minicube", "--metric", "htm", "--memory", "5MB"]) == 0
+    assert capsys.readouterr().out == plain
+    assert main(["table", "minicube", "--memory", "a lot"]) == 2
+    assert "--memory 'a lot'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_command_line_dask_two_local_workers(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("dask.distributed", reason="Dask is not installed")
+    from permgroup.cli import main
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    assert main(["table", "minicube", "--dask", "--workers", "2"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1] == "# total 3674160, diameter 14"
+    assert "2 workers" in captured.err and "bytes shuffled" in captured.err
+
+
+# --- symmetry classes --------------------------------------------------------
+
+#: classes of the 2x2x2 (3,674,160 positions up to orientation) under its 48
+#: symmetries, and with inversion too (Jerry Bryan; Bruce Norskog, "Antisymmetry
+#: and the 2x2x2 Cube", cube forum, 2007), and the latter's classes per QTM depth
+CLASSES_48, CLASSES_96 = 77802, 40296
+QTM_CLASSES_96 = [1, 1, 3, 4, 13, 35, 126, 398, 1301, 3952, 10086, 14658, 8619, 1091, 8]
+
+
+@pytest.mark.slow
+def test_cube_symmetry_classes_match_published_counts():
+    from permgroup.symmetry_table import (class_depths, conjugation_map, inversion_map,
+                                          symmetry_classes)
+    from puzzles.minicube import GEOMETRY
+
+    plain = build_table(minicube.PUZZLE, "qtm", anchor=minicube.ANCHOR)
+    model = plain.model
+    space = FactorSpace(model.ranking.factors())
+    identity = model.ranking.rank(tuple(range(24)))
+    maps = [conjugation_map(model, s) for s in
+            (GEOMETRY.rotation("U"), GEOMETRY.rotation("R"), GEOMETRY.reflection())]
+    by_48 = symmetry_classes(maps)
+    inverse = inversion_map(model.ranking, identity)
+    by_96 = symmetry_classes(maps + [inverse])
+    assert (len(by_48), len(by_96)) == (CLASSES_48, CLASSES_96)
+    assert by_96.sizes.sum() == model.ranking.size and by_96.sizes.max() == 96
+    t48 = class_depths(space, [identity], by_48)
+    t96 = class_depths(space, [identity], by_96, also_from=inverse)
+    assert t48.distribution() == t96.distribution() == plain.distribution()
+    assert t96.class_distribution() == QTM_CLASSES_96
+    ranks = np.random.default_rng(9).integers(0, space.size, 5000)
+    assert t96.depths_of(ranks).tolist() == plain.depths[ranks].astype(int).tolist()
+
+
+def test_torus_board_symmetries_keep_the_distribution(small_torus):
+    """The 3x4 board's column shifts and left-right mirror fix the solved rows,
+    row shifts fix them up to a renaming of colours; classes under these 24
+    symmetries give the plain distribution with fewer entries."""
+    from permgroup.perm import from_cycles
+    from permgroup.symmetry_table import (class_depths, colouring_symmetry_map,
+                                          move_relabelling, symmetry_classes, symmetry_map)
+
+    space, sources, depths = small_torus
+    puzzle = torus.torus_puzzle(3, 4)
+    moves = [puzzle.generators[n.rstrip("'")] if not n.endswith("'") else
+             tuple(np.argsort(puzzle.generators[n.rstrip("'")]).tolist())
+             for n in space.move_names]
+    shift = from_cycles([[torus.cell(i, j, 4) for j in range(4)] for i in range(3)], 12)
+    mirror = tuple(torus.cell(k // 4, 3 - k % 4, 4) for k in range(12))
+    down = from_cycles([[torus.cell(i, j, 4) for i in range(3)] for j in range(4)], 12)
+    maps = [symmetry_map(space, sources[0], move_relabelling(moves, s))
+            for s in (shift, mirror, down)]
+    direct = [colouring_symmetry_map(space, s) for s in (shift, mirror, down)]
+    assert all(np.array_equal(a, b) for a, b in zip(maps, direct))
+    classes = symmetry_classes(maps)
+    t = class_depths(space, sources, classes)
+    assert t.distribution() == depth_distribution(depths)
+    assert space.size / 24 <= t.entries < space.size / 20
+    ranks = np.random.default_rng(10).integers(0, space.size, 2000)
+    assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+    # reversing row 0 alone is no symmetry
+    with pytest.raises(ValueError, match="not a symmetry"):
+        symmetry_map(space, sources[0], [1, 0] + list(range(2, space.n_moves)))
+
+
+# --- the Skewb, defined piece by piece -----------------------------------------
+
+#: the Skewb's positions per depth with one corner held (Jaap Scherphuis's
+#: puzzle pages; God's number 11)
+SKEWB = [1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856, 81028, 90]
+
+
+def skewb_definition():
+    """The Skewb as orbits of pieces (a :class:`Definition`, what the readers of
+    twsearch and KPuzzle files make), derived from its geometry: corner
+    ``(-1, -1, -1)`` held still, turns of 120 degrees about the four corners
+    that do not touch it."""
+    import itertools
+
+    from permgroup.formats.definition import Definition, Orbit, OrbitState
+
+    corners = [c for c in itertools.product((-1, 1), repeat=3) if c != (-1, -1, -1)]
+    corners = [(-1, -1, -1)] + corners
+    normals = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+
+    def stickers(c):
+        # the corner's three face normals, the y one first, then going round
+        ns = [(0, c[1], 0), (c[0], 0, 0), (0, 0, c[2])]
+        if np.linalg.det(np.array(ns)) * c[0] * c[1] * c[2] < 0:
+            ns = [ns[0], ns[2], ns[1]]
+        return ns
+
+    def turn(axis):
+        s = np.array(axis)
+        return lambda v: tuple(int(x) for x in s * np.roll(s * np.array(v), 1))
+
+    moves = {}
+    for name, axis in zip("ABCD", [(1, 1, 1), (1, 1, -1), (1, -1, 1), (-1, 1, 1)]):
+        rot = turn(axis)
+        half = lambda v: np.dot(v, axis) > 0
+        pieces, orient = list(range(8)), [0] * 8
+        for j, c in enumerate(corners):
+            if half(c):
+                i = corners.index(rot(c))
+                pieces[i] = j
+                orient[i] = stickers(rot(c)).index(rot(stickers(c)[0]))
+        cpieces = list(range(6))
+        for j, n in enumerate(normals):
+            if half(n):
+                cpieces[normals.index(rot(n))] = j
+        moves[name] = {"CORNERS": OrbitState(tuple(pieces), tuple(orient)),
+                       "CENTERS": OrbitState(tuple(cpieces), (0,) * 6)}
+    solved = {"CORNERS": OrbitState(tuple(range(8)), (0,) * 8),
+              "CENTERS": OrbitState(tuple(range(6)), (0,) * 6)}
+    return Definition("skewb", (Orbit("CORNERS", 8, 3), Orbit("CENTERS", 6, 1)), solved, moves)
+
+
+@pytest.fixture(scope="module")
+def skewb():
+    from permgroup.orbit_space import OrbitSpace
+
+    definition = skewb_definition()
+    space = OrbitSpace(definition, "qtm")
+    sources = [space.rank(definition.solved)]
+    return space, sources, bfs_depths(space.size, sources, space.n_moves, space.step,
+                                      space.back_step)
+
+
+@pytest.mark.slow
+def test_skewb_every_layer_matches_plain(skewb, tmp_path, dask_client):
+    from permgroup.dask_bfs import dask_depths
+
+    space, sources, depths = skewb
+    assert depth_distribution(depths) == SKEWB and space.size == sum(SKEWB)
+    packed = packed_depths(space, sources)
+    assert packed.distribution() == SKEWB
+    assert np.array_equal(read_codes(packed.packed, np.arange(space.size)),
+                          expected_codes(depths))
+    ranks = np.random.default_rng(12).integers(0, space.size, 3000)
+    assert packed.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+    out = build_out_of_core(space, sources, tmp_path, memory="1MB", shard_ranks=1 << 20,
+                            piece_ranks=1 << 16)
+    assert np.array_equal(np.asarray(out.packed), packed.packed)
+    on_dask = dask_depths(space, sources, client=dask_client, shards_per_worker=2)
+    assert np.array_equal(on_dask.table.packed, packed.packed)
