@@ -106,6 +106,8 @@ class Puzzle:
         """
         if move in self.generators:
             return self.generators[move]
+        if move.endswith("'") and move[:-1] in self.generators:  # "row0'": a name with digits
+            return inverse(self.generators[move[:-1]])
         base, suffix = _split_move_name(move)
         if base not in self.generators:
             raise KeyError(f"{self.name} has no move {move!r}")
