@@ -366,10 +366,13 @@ def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
     seen[frontier] = True
     while len(frontier):
         i, j = np.divmod(frontier, b.size)
-        nxt = np.unique(np.concatenate([a.table[m][i] * b.size + b.table[m][j]
-                                        for m in range(a.table.shape[0])]))
-        frontier = nxt[~seen[nxt]]
-        seen[frontier] = True
+        # a mask, not np.unique: marking is linear, hashing the images was most of the cost
+        fresh = np.zeros_like(seen)
+        for m in range(a.table.shape[0]):
+            fresh[a.table[m][i].astype(np.int64) * b.size + b.table[m][j]] = True
+        fresh &= ~seen
+        seen |= fresh
+        frontier = np.flatnonzero(fresh)
     return np.flatnonzero(seen)
 
 
