@@ -161,6 +161,20 @@ def test_format_answers_each_line(chain, tmp_path, capsys):
         assert 0 < len(line.split()) <= 3
 
 
+def test_format_example_file(chain, capsys):
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "cube3-facelets.txt"
+    cubes = path.read_text().split()
+    assert main(["solve", "cube3-facelets", str(path), "--timeout", "0.1"]) == 0
+    lines = capsys.readouterr().out.split("\n")[:-1]
+    assert len(lines) == len(cubes)
+    for state, line in zip(cubes, lines):
+        solved = "".join(state[i] for i in cube3.CENTRES for _ in range(9))
+        assert cube3.apply_moves(state, line.split()) == solved
+        assert len(line.split()) <= 24
+
+
 @pytest.mark.parametrize("bad, message", [
     (SOLVED[:50], "line 2: expected 54 stickers, got 50"),
     (SOLVED[:53] + "X", "line 2: every colour must appear 9 times"),
