@@ -124,6 +124,14 @@ def test_never_shorter_than_optimal_on_shallow_positions(chain):
         assert len(optimal) <= len(word) <= length
 
 
+def test_optimal_keeps_the_exact_search(chain):
+    state = cube3.apply_moves(SOLVED, "R U' F2")
+    assert cube3.solve(state, optimal=True) == ["F", "F", "U", "R'"]  # quarter turns
+    assert cube3.solve(state, max_depth=3, metric="htm") == ["F2", "U", "R'"]
+    assert cube3.solve(state, max_depth=3) is None
+    assert len(cube3.solve(state, max_length=3)) == 3  # face turns, two-phase
+
+
 def test_illegal_cubes_keep_their_named_errors():
     twisted = cube3.apply_moves(SOLVED, "R")  # then twist the URF corner in place
     corner = cube3.CORNERS[1]
