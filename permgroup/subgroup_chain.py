@@ -49,6 +49,7 @@ of the seven corners, then their permutation.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
@@ -333,7 +334,11 @@ class SubgroupChain:
         self.first_answer_cap = first_answer_cap
         whole = {kind: PieceCoordinate.from_moves(kind, p, moves) for kind, p in pieces.items()}
         self.stages = [self._stage(k, moves, whole) for k in range(len(self.groups) - 1)]
-        self.key = dict(key or {}, chain=self.groups, moves=self.move_names)
+        # the tables depend on the moves and pieces themselves, not only their names
+        definition = repr((self.move_arrays.tolist(), sorted((k, [tuple(p) for p in v])
+                                                             for k, v in pieces.items())))
+        self.key = dict(key or {}, chain=self.groups, moves=self.move_names,
+                        definition=hashlib.sha256(definition.encode()).hexdigest()[:16])
         for k, stage in enumerate(self.stages):
             self._databases(k, stage, progress, cache)
         if last_stage_ball and len(self.stages) > 1:
@@ -532,6 +537,12 @@ class SubgroupChain:
 
         first = self.stages[0]
         directions = self.directions(element)[:count]
+        seen: set[tuple[int, ...]] = set()
+        for i, (e, _) in enumerate(directions):  # a symmetric position repeats itself
+            if tuple(e.tolist()) in seen:
+                directions[i] = None
+            seen.add(tuple(e.tolist()))
+        directions = [d for d in directions if d is not None]
         starts = [first.of_elements(e[None, :]) for e, _ in directions]
         lows = [int(first.bound(s)[0]) for s in starts]
         later_moves = np.zeros(len(self.move_names), dtype=bool)

@@ -539,7 +539,7 @@ def two_phase(progress=None):
         _TWO_PHASE.append(SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
                                         {"puzzle": PUZZLE.fingerprint()}, progress,
                                         symmetries=diagonal_turns(), last_stage_cap=10,
-                                        first_answer_cap=12,
+                                        first_answer_cap=10,
                                         last_stage_ball=PHASE_TWO_BALL))
     return _TWO_PHASE[0]
 

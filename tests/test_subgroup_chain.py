@@ -124,6 +124,14 @@ def test_never_shorter_than_optimal_on_shallow_positions(chain):
         assert len(optimal) <= len(word) <= length
 
 
+def test_optimal_keeps_the_exact_search(chain):
+    state = cube3.apply_moves(SOLVED, "R U' F2")
+    assert cube3.solve(state, optimal=True) == ["F", "F", "U", "R'"]  # quarter turns
+    assert cube3.solve(state, max_depth=3, metric="htm") == ["F2", "U", "R'"]
+    assert cube3.solve(state, max_depth=3) is None
+    assert len(cube3.solve(state, max_length=3)) == 3  # face turns, two-phase
+
+
 def test_illegal_cubes_keep_their_named_errors():
     twisted = cube3.apply_moves(SOLVED, "R")  # then twist the URF corner in place
     corner = cube3.CORNERS[1]
@@ -159,6 +167,20 @@ def test_format_answers_each_line(chain, tmp_path, capsys):
     for state, line in zip(states, [lines[0], lines[2]]):
         assert cube3.apply_moves(state, line.split()) == SOLVED
         assert 0 < len(line.split()) <= 3
+
+
+def test_format_example_file(chain, capsys):
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "cube3-facelets.txt"
+    cubes = path.read_text().split()
+    assert main(["solve", "cube3-facelets", str(path), "--timeout", "0.1"]) == 0
+    lines = capsys.readouterr().out.split("\n")[:-1]
+    assert len(lines) == len(cubes)
+    for state, line in zip(cubes, lines):
+        solved = "".join(state[i] for i in cube3.CENTRES for _ in range(9))
+        assert cube3.apply_moves(state, line.split()) == solved
+        assert len(line.split()) <= 24
 
 
 @pytest.mark.parametrize("bad, message", [
