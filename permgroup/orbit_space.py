@@ -76,6 +76,8 @@ LIST_LIMIT = 1 << 21
 MERGE_LIMIT = 1 << 22
 #: the inner digit's size is kept at most this (rows fit the processor's cache)
 INNER_LIMIT = 1 << 16
+#: largest move tables of the outer digits built (refused past it, not run out of memory)
+MAX_ROW_BYTES = 2 << 30
 #: pieces left in the remainder of a split permutation (6! = 720 orders)
 REMAINDER = 6
 
@@ -483,6 +485,12 @@ class OrbitSpace:
         if self.size > 2**40:
             raise InputError(f"{self.definition.name}: {self.size:,} states are too many "
                              "for a table")
+        row_bytes = self.n_moves * self.outer_size * np.dtype(np.intp).itemsize
+        if row_bytes > MAX_ROW_BYTES:
+            raise InputError(
+                f"{self.definition.name}: its ranks are not tight enough here (factors "
+                f"{', '.join(f'{f.name} {f.size:,}' for f in factors)}; {self.size:,} ranks), "
+                f"and their move tables would take {row_bytes / 2**30:.1f} GiB")
         self.dtype = np.int32 if self.size < 2**31 else np.int64
         digits = [Factor(f.name, f.size, f.table) for f in outer]
         if self.split:
