@@ -51,7 +51,6 @@ True
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import combinations
 from math import factorial, prod
@@ -65,10 +64,11 @@ from permgroup.formats.definition import (
     Definition,
     OrbitState,
     Position,
-    compose,
-    identity,
+    apply_alg,
     move_order,
+    power,
 )
+from permgroup.metric import power_name
 
 #: a factor with at most this many raw values is listed by its own BFS
 LIST_LIMIT = 1 << 21
@@ -84,21 +84,6 @@ REMAINDER = 6
 METRICS = ("qtm", "htm")
 
 
-def power_name(name: str, j: int, n: int) -> str:
-    """The name of ``X^j`` for a generator ``X`` of order ``n``: the shorter of
-    ``j`` and ``n - j`` turns, a prime for the inverse direction.
-
-    >>> [power_name("X", j, 5) for j in range(1, 5)]
-    ['X', 'X2', "X2'", "X'"]
-    >>> [power_name("X", j, 4) for j in range(1, 4)]
-    ['X', 'X2', "X'"]
-    """
-    if n - j < j:
-        return name + ("'" if n - j == 1 else f"{n - j}'")
-    return name if j == 1 else f"{name}{j}"
-
-
-_POWER = re.compile(r"^(.*?)(\d*)('?)$")
 
 
 def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple[str, int]]:
@@ -119,34 +104,6 @@ def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple
         for j in powers:
             moves[power_name(name, j, n)] = (name, j)
     return moves
-
-
-def parse_move(definition: Definition, token: str) -> tuple[str, int]:
-    """``(generator, power)`` of a move written ``X``, ``X2``, ``X'``, ``X2'``...
-    (any power is accepted, whatever the metric).
-
-    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
-    >>> d = Definition("c4", (Orbit("P", 4),), {"P": OrbitState((0, 1, 2, 3), (0,) * 4)},
-    ...                {"T": {"P": OrbitState((1, 2, 3, 0), (0,) * 4)}})
-    >>> parse_move(d, "T2'"), parse_move(d, "T")
-    (('T', 2), ('T', 1))
-    """
-    if token in definition.moves:
-        return token, 1
-    base, digits, prime = _POWER.match(token).groups()
-    if base not in definition.moves:
-        raise InputError(f"unknown move {token!r} (moves: {', '.join(definition.moves)})")
-    j = int(digits) if digits else 1
-    n = move_order(definition, base)
-    return base, (-j if prime else j) % n
-
-
-def power(definition: Definition, position: Position, j: int) -> Position:
-    """``position`` composed with itself ``j`` times (``j >= 0``)."""
-    result = identity(definition)
-    for _ in range(j):
-        result = compose(definition, result, position)
-    return result
 
 
 # --- factors: a move table over tight indices, and positions <-> indices ------------
@@ -612,12 +569,7 @@ class OrbitSpace:
 
     def position_of(self, moves: Sequence[str]) -> Position:
         """The position a sequence of moves (any powers, ``X2'`` style) makes from solved."""
-        d = self.definition
-        position = d.solved
-        for token in moves:
-            g, j = parse_move(d, token)
-            position = compose(d, position, power(d, d.moves[g], j))
-        return position
+        return apply_alg(self.definition, " ".join(moves))
 
     def fingerprint(self) -> str:
         return f"{self.definition.fingerprint()}-{self.metric}"

@@ -1,0 +1,152 @@
+"""Benchmark of puzzles from definition files: God's-algorithm table builds and
+``permgroup optimal``.
+
+Run: ``python benchmarks/bench_puzzle_files.py [--repeat N]`` (a few minutes).
+Each table is built by ``permgroup table FILE --metric htm`` as a whole process
+with an empty cache; time and peak memory (``VmHWM`` of the process) are
+medians.  Baselines: the sticker-level engine (``permgroup.table`` on the same
+puzzle as stickers, normalized pieces) where it can run, measured in the same
+run; and twsearch's own God's-algorithm (``twsearch -g``) figures on this kind
+of machine, as fixed references (twsearch cannot be built here):
+Skewb 37,791,360 states 9.1 s; Pyraminx sample 302,330,880 states 122 s;
+Dino cube 239,500,800 states 160 s.  The definition files are written into a
+temporary folder from :mod:`puzzles.solids`.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import (  # noqa: E402
+    ROOT,
+    fresh_cache_env,
+    machine_note,
+    permgroup_command,
+    report,
+    run_process,
+)
+from permgroup.formats.ksolve import to_ksolve  # noqa: E402
+from permgroup.formats.stickers import from_puzzle  # noqa: E402
+from puzzles import LIBRARY, solids  # noqa: E402
+
+#: twsearch -g on this kind of machine: (states, seconds), by puzzle
+TWSEARCH = {"skewb": (37_791_360, 9.1), "pyraminx": (302_330_880, 122.0),
+            "dino": (239_500_800, 160.0)}
+
+PEAK_WRAPPER = """
+import runpy, sys
+sys.argv = ["permgroup"] + sys.argv[1:]
+try:
+    runpy.run_module("permgroup", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+peak = [line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")][0]
+print(f"# peak {peak}", file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def build(path: Path) -> tuple[float, float, str, int]:
+    """Seconds, peak MB, stdout and exit status of one table build, empty cache."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", PEAK_WRAPPER, "table", str(path), "--metric",
+                           "htm"], capture_output=True, text=True, env=fresh_cache_env(),
+                          cwd=ROOT)
+    seconds = time.perf_counter() - start
+    peaks = [line.split()[2] for line in done.stderr.splitlines() if line.startswith("# peak")]
+    peak = int(peaks[0]) / 1024 if peaks else float("nan")
+    return seconds, peak, done.stdout if done.returncode == 0 else done.stderr, done.returncode
+
+
+def sticker_engine(name: str, repeat: int) -> float | None:
+    """Median in-process time of the sticker-level engine's table of a library puzzle
+    (``None`` where it refuses: more entries than it builds)."""
+    code = ("import time; from permgroup import explore; "
+            f"p = explore.load_puzzle({name!r}); t = time.perf_counter(); "
+            "explore.table(p, 'htm'); print(time.perf_counter() - t)")
+    times = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=fresh_cache_env(), cwd=ROOT)
+        if out.returncode != 0:
+            return None
+        times.append(float(out.stdout.split()[-1]))
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per median")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="definitions-"))
+    files = {
+        "skewb": folder / "skewb-all-turns.tws",
+        "pyraminx": LIBRARY["pyraminx"],
+        "skewb (fixed corner)": LIBRARY["skewb"],
+        "pyraminx (no tips)": LIBRARY["pyraminx-notips"],
+        "2x2x2 (six faces)": LIBRARY["2x2x2"],
+        "dino": LIBRARY["dino"],
+    }
+    files["skewb"].write_text(to_ksolve(from_puzzle(solids.skewb(fixed_corner=False), "skewb")))
+    rows = []
+    for label, path in files.items():
+        runs = [build(path) for _ in range(args.repeat if label != "dino" else 1)]
+        if runs[0][3] != 0:
+            print(f"# {label}: not built: {runs[0][2].strip().splitlines()[-1]}", flush=True)
+            continue
+        seconds = statistics.median(r[0] for r in runs)
+        peak = statistics.median(r[1] for r in runs)
+        states = int(runs[0][2].splitlines()[-1].split()[2].rstrip(","))
+        reference = TWSEARCH.get(label)
+        ratio = None
+        if reference:  # time per state against twsearch's, where the state counts differ
+            ratio = (seconds / states) / (reference[1] / reference[0])
+        rows.append((f"{label}: table build, whole process ({states:,} states)", seconds, "s",
+                     ratio))
+        budget = 1.5 * states / 2**20 + 300
+        rows.append((f"{label}: peak memory (budget 1.5 B/state + 300 MB = {budget:.0f} MB)",
+                     peak, "MB", peak / budget))
+        if label in ("skewb (fixed corner)", "pyraminx (no tips)"):
+            base = sticker_engine("skewb" if label.startswith("skewb") else "pyraminx-notips",
+                                  args.repeat)
+            if base is not None:
+                rows.append((f"{label}: sticker-level engine, in process (baseline)", base, "s",
+                             None))
+        report(rows)
+        rows = []
+    # permgroup optimal on a cached table: sequences per second, whole process
+    env = fresh_cache_env()
+    subprocess.run(permgroup_command() + ["table", "skewb"], env=env, check=True,
+                   capture_output=True)
+    import random
+
+    rng = random.Random(1)
+    names = ["URF", "URB", "DRF", "ULF"]
+    lines = [" ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(14))
+             for _ in range(5000)]
+    moves = folder / "skewb-5000.txt"
+    moves.write_text("\n".join(lines) + "\n")
+    times = []
+    for _ in range(args.repeat):
+        seconds, out = run_process(permgroup_command() + ["optimal", "skewb", str(moves)],
+                                   env=env)
+        assert len(out.splitlines()) == len(lines)
+        times.append(seconds)
+    seconds = statistics.median(times)
+    report([("permgroup optimal skewb, 5,000 sequences, cached table", seconds, "s", None),
+            ("  sequences per second (goal 1,000)", len(lines) / seconds, "/s", None)])
+    print(machine_note(f"{args.repeat} runs per median; ratio of a build: its time per state "
+                       "over twsearch's; of memory: peak over the budget"))
+
+
+if __name__ == "__main__":
+    main()
