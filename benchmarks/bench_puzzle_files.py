@@ -36,6 +36,14 @@ from permgroup.formats.ksolve import to_ksolve  # noqa: E402
 from permgroup.formats.stickers import from_puzzle  # noqa: E402
 from puzzles import LIBRARY, solids  # noqa: E402
 
+#: published God's-algorithm distributions (face turns) the builds must reproduce
+PUBLISHED = {
+    "2x2x2 (six faces)": [1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176,
+                          45391616, 15139616, 64736],
+    "skewb (fixed corner)": [1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856,
+                             81028, 90],
+}
+
 #: twsearch -g on this kind of machine: (states, seconds), by puzzle
 TWSEARCH = {"skewb": (37_791_360, 9.1), "pyraminx": (302_330_880, 122.0),
             "dino": (239_500_800, 160.0)}
@@ -101,11 +109,14 @@ def main() -> None:
     for label, path in files.items():
         runs = [build(path) for _ in range(args.repeat if label != "dino" else 1)]
         if runs[0][3] != 0:
-            print(f"# {label}: not built: {runs[0][2].strip().splitlines()[-1]}", flush=True)
+            why = [line for line in runs[0][2].splitlines() if line.startswith("permgroup:")]
+            print(f"# {label}: not built: {(why or ['?'])[-1]}", flush=True)
             continue
         seconds = statistics.median(r[0] for r in runs)
         peak = statistics.median(r[1] for r in runs)
         states = int(runs[0][2].splitlines()[-1].split()[2].rstrip(","))
+        counts = [int(line.split("\t")[1]) for line in runs[0][2].splitlines()[:-1]]
+        assert counts == PUBLISHED.get(label, counts), f"{label}: {counts}"
         reference = TWSEARCH.get(label)
         ratio = None
         if reference:  # time per state against twsearch's, where the state counts differ

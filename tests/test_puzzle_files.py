@@ -163,6 +163,13 @@ def test_table_of_library_puzzles_matches_published_distributions():
     assert pyraminx.stdout.splitlines()[-1] == "# total 933120, diameter 11"
 
 
+@pytest.mark.slow
+def test_2x2x2_six_faces_has_the_published_face_turn_distribution():
+    run = run_cli("table", "2x2x2", "--metric", "htm")
+    assert [int(x.split("\t")[1]) for x in run.stdout.splitlines()[:-1]] == [
+        1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616, 15139616, 64736]
+
+
 def solves(definition: Definition, moves: str, answer: list[str]) -> bool:
     """Whether ``answer`` takes the position ``moves`` made back to solved
     (as a colouring: identical pieces may trade places)."""
