@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import median_time, report  # noqa: E402
-from permgroup import cayley, explore  # noqa: E402
+from permgroup import cayley, explore# noqa: E402
 from permgroup.elements import Element  # noqa: E402
 from permgroup.metric import metric_moves  # noqa: E402
-from permgroup.normalize import Normalizer  # noqa: E402
+from permgroup.tables.normalize import Normalizer  # noqa: E402
 from permgroup.perm import compose  # noqa: E402
 from permgroup.words import parse_word  # noqa: E402
 from puzzles import minicube  # noqa: E402

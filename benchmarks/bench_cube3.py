@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import (add_seeds_option, left_out, machine_note, run_process,  # noqa: E402
                                seed_program)
-from permgroup.search import SearchStats, ida_star, meet_in_the_middle  # noqa: E402
+from permgroup.search.exact import SearchStats, ida_star, meet_in_the_middle  # noqa: E402
 from puzzles import cube3  # noqa: E402
 from puzzles.formats.zoj2477 import format_case  # noqa: E402
 
@@ -202,7 +202,7 @@ def bench_shallow(cold: bool) -> None:
     print("\n== shallow distribution (balls over digit states) ==")
     for metric, radius, expected in (("qtm", 5, QTM), ("htm", 5, HTM)):
         start = time.perf_counter()
-        from permgroup.ball import build_ball
+        from permgroup.search.ball import build_ball
 
         ball = build_ball(cube3.search_space(metric), cube3.digits([tuple(range(54))], metric),
                           radius)

@@ -28,8 +28,8 @@ from benchmarks.common import (  # noqa: E402
     run_process,
     seed_program,
 )
-from permgroup.bfs import FactorSpace, bfs_depths  # noqa: E402
-from permgroup.table import CayleyModel, build_table, load_table  # noqa: E402
+from permgroup.tables.bfs import FactorSpace, bfs_depths  # noqa: E402
+from permgroup.tables.table import CayleyModel, build_table, load_table  # noqa: E402
 from puzzles import minicube  # noqa: E402
 from puzzles.formats import minicube_pair, uva11007  # noqa: E402
 
@@ -60,7 +60,7 @@ def main() -> None:
     rows = []
     baseline_mem = peak_memory_mb("import numpy")
     build_mem = peak_memory_mb(
-        "from permgroup.table import build_table\nfrom puzzles import minicube\n"
+        "from permgroup.tables.table import build_table\nfrom puzzles import minicube\n"
         "build_table(minicube.PUZZLE, 'qtm', anchor=minicube.ANCHOR)\n"
         "build_table(minicube.PUZZLE, 'htm', anchor=minicube.ANCHOR)")
     rows.append(("peak memory: python + numpy only (baseline)", baseline_mem, "MB", None))

@@ -4,7 +4,7 @@
 Run: ``python benchmarks/bench_puzzle_files.py [--repeat N]`` (a few minutes).
 Each table is built by ``permgroup table FILE --metric htm`` as a whole process
 with an empty cache; time and peak memory (``VmHWM`` of the process) are
-medians.  Baselines: the sticker-level engine (``permgroup.table`` on the same
+medians.  Baselines: the sticker-level engine (``permgroup.tables.table`` on the same
 puzzle as stickers, normalized pieces) where it can run, measured in the same
 run; and twsearch's own God's-algorithm (``twsearch -g``) figures on this kind
 of machine, as fixed references (twsearch cannot be built here):

@@ -36,23 +36,23 @@ from benchmarks.common import (  # noqa: E402
 SETUP = {
     "cube": ("from dataclasses import replace\n"
              "from puzzles import minicube\n"
-             "from permgroup.table_space import table_space\n"
+             "from permgroup.tables.table_space import table_space\n"
              "puzzle = replace(minicube.PUZZLE, symmetries={})  # 88,179,840 states\n"
              "space, sources, key = table_space(puzzle)\n"),
     "torus": ("from puzzles import torus\n"
-              "from permgroup.table_space import table_space\n"
+              "from permgroup.tables.table_space import table_space\n"
               "space, sources, key = table_space(torus.PUZZLE)  # 63,063,000 colourings\n"),
 }
 PLAIN = {
-    "cube": ("from permgroup.table import build_table\n"
+    "cube": ("from permgroup.tables.table import build_table\n"
              "t = build_table(puzzle, 'qtm')\n"),
-    "torus": ("from permgroup.colouring_table import build_colouring_table\n"
+    "torus": ("from permgroup.tables.colouring_table import build_colouring_table\n"
               "t = build_colouring_table(torus.PUZZLE)\n"),
 }
-PACKED = ("from permgroup.packed import packed_depths\n"
+PACKED = ("from permgroup.tables.packed import packed_depths\n"
           "t = packed_depths(space, sources)\n")
 OUT_OF_CORE = ("import tempfile\n"
-               "from permgroup.outofcore import build_out_of_core\n"
+               "from permgroup.tables.outofcore import build_out_of_core\n"
                "t = build_out_of_core(space, sources, tempfile.mkdtemp(), memory='{memory}')\n")
 PROBE = ("import json, time\n"
          "start = time.perf_counter()\n"
@@ -142,10 +142,10 @@ def uva_file(rows: list) -> None:
 def symmetry(rows: list, quick: bool) -> None:
     import numpy as np
 
-    from permgroup.bfs import FactorSpace
-    from permgroup.symmetry_table import (class_depths, colouring_symmetry_map,
+    from permgroup.tables.bfs import FactorSpace
+    from permgroup.tables.symmetry_table import (class_depths, colouring_symmetry_map,
                                           conjugation_map, inversion_map, symmetry_classes)
-    from permgroup.table import CayleyModel, build_table
+    from permgroup.tables.table import CayleyModel, build_table
     from puzzles import minicube, torus
 
     for metric in ("qtm", "htm"):
@@ -175,7 +175,9 @@ def symmetry(rows: list, quick: bool) -> None:
     if quick:
         report(rows[-2:])
         return
-    space = __import__("permgroup.table_space", fromlist=["x"]).table_space(torus.PUZZLE)[0]
+    from permgroup.tables.table_space import table_space
+
+    space = table_space(torus.PUZZLE)[0]
     from permgroup.perm import from_cycles
     cell = torus.cell
     right = from_cycles([[cell(i, j, 4) for j in range(4)] for i in range(4)], 16)
@@ -196,8 +198,8 @@ def symmetry(rows: list, quick: bool) -> None:
     report(rows[-3:])
 
 
-DASK = ("from permgroup.dask_bfs import dask_depths\n"
-        "from permgroup.table_space import table_space\n"
+DASK = ("from permgroup.tables.dask_bfs import dask_depths\n"
+        "from permgroup.tables.table_space import table_space\n"
         "from puzzles import minicube\n"
         "import json, sys, time\n"
         "space, sources, key = table_space(minicube.PUZZLE, '{metric}')\n"
@@ -214,7 +216,7 @@ def dask_runs(rows: list) -> None:
     except ImportError:
         print("# Dask is not installed: pip install 'permgroup[distributed]'")
         return
-    from permgroup.table import build_table
+    from permgroup.tables.table import build_table
     from puzzles import minicube
 
     for metric in ("qtm", "htm"):
@@ -245,7 +247,7 @@ def dask_runs(rows: list) -> None:
               flush=True)
 
 
-CUBOID = ("from permgroup.orbit_space import OrbitSpace\n"
+CUBOID = ("from permgroup.tables.orbit_space import OrbitSpace\n"
           "from benchmarks.bench_scale import cuboid_definition\n"
           "definition = cuboid_definition()\n"
           "space = OrbitSpace(definition, 'htm')\n"

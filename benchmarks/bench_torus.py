@@ -40,7 +40,7 @@ from benchmarks.common import (
     report,
     run_process,
 )
-from permgroup.colouring_table import colouring_depths
+from permgroup.tables.colouring_table import colouring_depths
 from puzzles import torus
 
 DATA = ROOT / "tests" / "data" / "rubiksrevenge"

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from permgroup import explore  # noqa: E402
+from permgroup import explore# noqa: E402
 from puzzles import minicube  # noqa: E402
 from tests.widget_page import Page, chromium_command, find_chromium  # noqa: E402
 

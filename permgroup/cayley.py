@@ -3,7 +3,7 @@ and state graphs of colourings, for puzzles whose moves have guards.
 
 In :func:`cayley_graph` nodes are normalized elements (array-form tuples: the
 canonical element of each class under whole-puzzle symmetries, see
-:mod:`permgroup.normalize`; when no symmetry lies in the group, each class
+:mod:`permgroup.tables.normalize`; when no symmetry lies in the group, each class
 holds one element of the group and the nodes are those plain elements), with a
 ``depth`` attribute (distance from the identity); an edge ``g -> g m`` carries
 the move's name in ``move``.  Moves that coincide after normalization (two
@@ -11,7 +11,7 @@ moves that differ by a whole-puzzle symmetry) give one edge, named after a move
 that needs no re-orientation when there is one.
 
 In :func:`state_graph` nodes are colourings (tuples of colours) and an edge is
-a legal move; with a :class:`permgroup.partial.PartialPuzzle` (pieces that
+a legal move; with a :class:`permgroup.tables.partial.PartialPuzzle` (pieces that
 move into a hole) a move is legal only where its guard holds.
 
 The search is a level-by-level BFS in numpy: a level is an array of rows (one
@@ -34,14 +34,14 @@ import numpy as np
 
 from permgroup.explore import choose_anchor, state_count, working_puzzle
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.normalize import Normalizer
+from permgroup.tables.normalize import Normalizer
 from permgroup.perm import identity, inverse
 from permgroup.puzzle import Puzzle
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
-    from permgroup.partial import PartialPuzzle
+    from permgroup.tables.partial import PartialPuzzle
 
 #: a move on many rows: (indices of the rows where it is legal, the rows after it)
 RowStep = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -220,7 +220,7 @@ def state_graph(puzzle: Puzzle | PartialPuzzle, start: Sequence | None = None,
     by default), or within ``radius`` moves of it.
 
     For a plain puzzle the moves are ``metric``'s; for a
-    :class:`~permgroup.partial.PartialPuzzle` its generators, each legal only
+    :class:`~permgroup.tables.partial.PartialPuzzle` its generators, each legal only
     where its guard holds.  Raises ``ValueError`` past ``limit`` states.
 
     >>> from permgroup.puzzle import Puzzle

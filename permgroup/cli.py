@@ -94,13 +94,13 @@ def cmd_table(args: argparse.Namespace) -> int:
     ...
     permgroup.errors.InputError: megaminx: up to 2.42e+69 positions, too many for a table (permgroup optimal searches instead)
     """
-    from permgroup.table import print_progress
+    from permgroup.tables.table import print_progress
 
     module, definition = _puzzle(args.puzzle)
     print(f"{args.puzzle} ({args.metric}):", file=sys.stderr)
     tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
     if any(tight):
-        from permgroup.table_space import build_tight_table
+        from permgroup.tables.table_space import build_tight_table
 
         if definition is not None:
             _check_table_size(definition)
@@ -181,7 +181,7 @@ def _check_table_size(definition) -> None:
 
 def _definition_table(definition, metric: str, progress):
     """The God's-algorithm table of a definition (cached)."""
-    from permgroup.orbit_table import load_orbit_table
+    from permgroup.tables.orbit_table import load_orbit_table
 
     _check_table_size(definition)
     return load_orbit_table(definition, metric, progress=progress)
@@ -204,7 +204,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     0
     """
     from permgroup.optimal import optimal_solutions
-    from permgroup.table import print_progress
+    from permgroup.tables.table import print_progress
 
     module, definition = _puzzle(args.puzzle)
     lines = _read_input(args.file).splitlines()

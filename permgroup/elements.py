@@ -345,8 +345,8 @@ class Element:
 
     def normalized(self) -> Element:
         """The canonical element of this element's class under whole-puzzle
-        symmetries (see :mod:`permgroup.normalize`)."""
-        from permgroup.normalize import Normalizer
+        symmetries (see :mod:`permgroup.tables.normalize`)."""
+        from permgroup.tables.normalize import Normalizer
 
         return Element(self.puzzle, Normalizer.from_puzzle(self.puzzle).normalize(self.perm),
                        self.letters)

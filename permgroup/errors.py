@@ -26,8 +26,8 @@ class UnreachableError(InputError):
 
     Turning a four-bead necklace never separates its two ``a`` beads:
 
-    >>> from permgroup.colouring_table import search_distance
-    >>> from permgroup.multiset import ColouringSpace
+    >>> from permgroup.tables.colouring_table import search_distance
+    >>> from permgroup.tables.multiset import ColouringSpace
     >>> necklace = ColouringSpace("aabb", {"turn": (1, 2, 3, 0)})
     >>> try:
     ...     search_distance(necklace, "abab", "aabb")

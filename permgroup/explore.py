@@ -4,7 +4,7 @@ A puzzle is a :class:`permgroup.puzzle.Puzzle`; a subgroup is the same puzzle
 with fewer generators (:func:`subgroup`); a puzzle of your own is a few sympy
 permutations (:func:`define_puzzle`).  Orders come from sympy; distributions,
 diameters, distances and optimal words come from the BFS distance table
-(:mod:`permgroup.table`), which is built only when it fits: its size is the
+(:mod:`permgroup.tables.table`), which is built only when it fits: its size is the
 coordinate size, known before anything is built (:func:`table_size`).
 
 >>> from sympy.combinatorics import Permutation
@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 from permgroup.elements import Element, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.normalize import Normalizer, orbit
+from permgroup.tables.normalize import Normalizer, orbit
 from permgroup.puzzle import Puzzle
-from permgroup.table import CayleyModel, CayleyTable, load_table
+from permgroup.tables.table import CayleyModel, CayleyTable, load_table
 from permgroup.words import parse_word, word_names
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -2,7 +2,7 @@
 
 Each position is given as the move sequence that makes it from solved (alg
 notation: ``R U2 R'``, ``[R, U]``, derived moves by name).  The answers come
-from the puzzle's God's-algorithm table (:mod:`permgroup.orbit_table`) when it
+from the puzzle's God's-algorithm table (:mod:`permgroup.tables.orbit_table`) when it
 is cached or small enough to build on the spot, all positions walked down at
 once; otherwise from a bidirectional search (:mod:`permgroup.oracle`), one
 position at a time.
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position, apply_alg, named_positions
-from permgroup.statetable import Progress
+from permgroup.tables.statetable import Progress
 
 #: the largest table (entries) built on the spot to answer a question
 MAX_BUILD = 300_000_000
@@ -87,7 +87,7 @@ def _solve(definition: Definition, positions: list[Position], metric: str,
            progress: Progress | None, max_build: int) -> list[list[str]]:
     bound = position_bound(definition)
     if bound <= max_build or (bound <= MAX_TABLE and cached_table_exists(definition, metric)):
-        from permgroup.orbit_table import load_orbit_table
+        from permgroup.tables.orbit_table import load_orbit_table
 
         return load_orbit_table(definition, metric, progress=progress).solve_many(positions)
     identical = any(len(set(definition.solved[o.name].pieces)) < o.size

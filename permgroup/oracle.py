@@ -5,12 +5,12 @@ means at hand, within a time limit (for live read-outs such as the widget's).
 
 * the Cayley table of the elements (:func:`permgroup.explore.table`) when it is
   in the cache or small enough to build in a moment (``max_build`` entries);
-* else a bidirectional search over elements (:mod:`permgroup.meet`), each
+* else a bidirectional search over elements (:mod:`permgroup.search.meet`), each
   element packed into one Python integer;
 * for a puzzle whose colours do not tell its pieces apart (no pieces declared
   and repeated colours: a torus of rows, two rings of balls), the same two
   ways on colourings instead: a cached or small colouring table
-  (:mod:`permgroup.colouring_table`), else a bidirectional search on them.
+  (:mod:`permgroup.tables.colouring_table`), else a bidirectional search on them.
 
 Distances are up to whole-puzzle symmetry, as in :func:`permgroup.explore.distance`.
 A search checks its *deadline* before each move of a level and gives up with
@@ -123,7 +123,7 @@ class Oracle:
         return self._search_colourings(x, y, deadline)
 
     def _search_elements(self, p, q, deadline):
-        from permgroup.meet import search
+        from permgroup.search.meet import search
 
         m = self._model
         n = self.puzzle.degree
@@ -149,7 +149,7 @@ class Oracle:
         return None if result is None else [m.move_names[k] for k in result.moves]
 
     def _search_colourings(self, x, y, deadline):
-        from permgroup.meet import search
+        from permgroup.search.meet import search
 
         space = self._space
 
@@ -187,8 +187,8 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
     from permgroup import explore
 
     if by_colouring(puzzle):
-        from permgroup.colouring_table import colouring_space, load_colouring_table
-        from permgroup.multiset import MAX_WORD_BITS, bits_per_cell
+        from permgroup.tables.colouring_table import colouring_space, load_colouring_table
+        from permgroup.tables.multiset import MAX_WORD_BITS, bits_per_cell
 
         if puzzle.degree * bits_per_cell(len(set(puzzle.solved))) <= MAX_WORD_BITS:
             space = colouring_space(puzzle, metric)

@@ -16,9 +16,9 @@ to 0 (mod 2), and the corner and edge permutations have the same parity.
 
 :func:`solve` answers any cube in about 19.5 face turns within a second, by
 the two-phase search through ``<U, D, R2, L2, F2, B2>``
-(:mod:`permgroup.subgroup_chain`).  Exact distances are far beyond a full
+(:mod:`permgroup.search.subgroup_chain`).  Exact distances are far beyond a full
 table (4.3·10¹⁹ positions), so they come from
-search (:mod:`permgroup.search`): a cached ball of every position within a few
+search (:mod:`permgroup.search.exact`): a cached ball of every position within a few
 moves of solved, met by iterative deepening with pattern-database bounds.
 
 >>> solved = SOLVED
@@ -36,9 +36,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from permgroup.ball import Ball, load_ball
-from permgroup.coordinates import PieceCoordinate
-from permgroup.digits import DigitSpace, load_digit_space, piece_digits
+from permgroup.search.ball import Ball, load_ball
+from permgroup.tables.coordinates import PieceCoordinate
+from permgroup.search.digits import DigitSpace, load_digit_space, piece_digits
 from permgroup.errors import InputError, UnreachableError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import Perm, act, parity
@@ -392,7 +392,7 @@ def table(metric: str = "qtm", progress=None) -> Ball:
 
 
 def pruning(metric: str = "qtm"):
-    """Which move may follow which (:class:`permgroup.search.MovePruning`).
+    """Which move may follow which (:class:`permgroup.search.exact.MovePruning`).
 
     >>> pruning().count_sequences(3)  # canonical quarter-turn sequences of length 0..3
     [1, 12, 114, 1068]
@@ -403,7 +403,7 @@ def pruning(metric: str = "qtm"):
 
 @lru_cache(maxsize=None)
 def _pruning(metric: str):
-    from permgroup.search import MovePruning
+    from permgroup.search.exact import MovePruning
 
     return MovePruning.of(list(moves(metric).values()))
 
@@ -432,7 +432,7 @@ def corner_database(metric: str = "qtm", progress=None):
     >>> sizes, sizes["corner twist"] * sizes["corner permutation"]
     ({'corner twist': 2187, 'corner permutation': 40320}, 88179840)
     """
-    from permgroup.pattern import load_pattern_database
+    from permgroup.search.pattern import load_pattern_database
 
     if metric not in _CORNER_DATABASES:
         space = search_space(metric)
@@ -461,7 +461,7 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     >>> solve_digits(digits([element(apply_moves(SOLVED, "F"))]), max_depth=2)
     [["F'"]]
     """
-    from permgroup.search import ida_star
+    from permgroup.search.exact import ida_star
 
     space = search_space(metric)
     names = space.move_names
@@ -526,14 +526,14 @@ PHASE_TWO_BALL = 8
 
 def two_phase(progress=None):
     """The chain ``G ⊃ <U, D, R2, L2, F2, B2> ⊃ 1`` in face turns
-    (:class:`permgroup.subgroup_chain.SubgroupChain`), tables from the cache
+    (:class:`permgroup.search.subgroup_chain.SubgroupChain`), tables from the cache
     (built in a few seconds the first time).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> [stage.space.sizes for stage in two_phase().stages]
     [[2187, 2048, 495], [40320, 40320, 24]]
     """
-    from permgroup.subgroup_chain import SubgroupChain
+    from permgroup.search.subgroup_chain import SubgroupChain
 
     if not _TWO_PHASE:  # built or read once per process
         _TWO_PHASE.append(SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],

@@ -17,9 +17,9 @@ of N S E W) is a permutation of the 54 slots: the cube's six slots go to the
 neighbouring cell, turned by the quarter rotation that takes its top face to
 the side it rolls toward (found among the rotations of
 :class:`~puzzles.cube_geometry.CubeGeometry`), and the empty cell's slots come
-back.  Its guard (:mod:`permgroup.partial`): the target cell shows ``E``.
+back.  Its guard (:mod:`permgroup.tables.partial`): the target cell shows ``E``.
 Everything else, the six ways a cube can look and the ranking of the
-9 * 6**8 states, the engine derives (:class:`permgroup.holespace.HoleSpace`).
+9 * 6**8 states, the engine derives (:class:`permgroup.tables.holespace.HoleSpace`).
 
 The goal is a pattern of top colours, ``E`` for the empty cell: it stands for
 2**8 states, and its distance from a start is the least BFS depth among them.
@@ -37,11 +37,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from permgroup.cache import load_bytes, save_array
-from permgroup.holespace import HoleSpace
-from permgroup.partial import PartialPuzzle
+from permgroup.tables.holespace import HoleSpace
+from permgroup.tables.partial import PartialPuzzle
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
-from permgroup.statetable import UNSEEN, Progress, StateTable, table_cache
+from permgroup.tables.statetable import UNSEEN, Progress, StateTable, table_cache
 from puzzles.cube_geometry import FACES, NORMALS, CubeGeometry
 
 SIDE = 3
@@ -244,7 +244,7 @@ def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CE
 
 
 def _load_table(empty: int, progress: Progress | None) -> StateTable:
-    from permgroup.statetable import load_state_table
+    from permgroup.tables.statetable import load_state_table
 
     return load_state_table(SPACE, [start_rank(empty)], _label(empty), progress)
 
@@ -312,7 +312,7 @@ def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH
     >>> search_distance(cell_of(2, 1), "RBWRWWEWW")
     3
     """
-    from permgroup.meet import search
+    from permgroup.search.meet import search
 
     found = search(start_rank(empty), goal_ranks(pattern), SPACE.n_moves, SPACE.step,
                    SPACE.back_step, max_depth)

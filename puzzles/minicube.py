@@ -25,7 +25,7 @@ from permgroup.errors import InputError, UnreachableError, require_string
 from permgroup.metric import Metric
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
-from permgroup.table import CayleyTable, load_table
+from permgroup.tables.table import CayleyTable, load_table
 from puzzles.cube_geometry import FACES, CubeGeometry
 
 GEOMETRY = CubeGeometry(2)
@@ -51,7 +51,7 @@ _TABLES: dict[tuple[str, str], CayleyTable] = {}
 def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> CayleyTable:
     """The distance table (loaded from the cache, or built and cached);
     ``table_format="packed"`` gives the 2-bit form
-    (:class:`permgroup.packed_table.PackedCayleyTable`, a quarter of the size).
+    (:class:`permgroup.tables.packed_table.PackedCayleyTable`, a quarter of the size).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> t = table()  # about half a second to build, then cached
@@ -62,7 +62,7 @@ def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> Ca
     """
     if (metric, table_format) not in _TABLES:
         if table_format == "packed":
-            from permgroup.packed_table import load_packed_table
+            from permgroup.tables.packed_table import load_packed_table
 
             loaded = load_packed_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
         elif table_format == "bytes":
@@ -275,7 +275,7 @@ def table_model():
     >>> model.ranking.size, model.move_names  # D, L, B are these up to a rotation
     (3674160, ['U', "U'", 'R', "R'", 'F', "F'"])
     """
-    from permgroup.table import CayleyModel
+    from permgroup.tables.table import CayleyModel
 
     return CayleyModel.of(PUZZLE, "qtm", anchor=ANCHOR)
 

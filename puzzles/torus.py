@@ -13,7 +13,7 @@ swapping two cells of one colour is odd.
 The solved board has row ``i`` in colour ``COLOURS[i]`` (``RRRR / GGGG / BBBB /
 YYYY``).  A state is a colouring: ``cols`` cells of each of ``rows`` colours,
 ``16! / 4!^4 = 63,063,000`` of them on the 4x4 board, each a coset of the
-colour-preserving subgroup (see :mod:`permgroup.multiset` for why a distance is
+colour-preserving subgroup (see :mod:`permgroup.tables.multiset` for why a distance is
 then not the entry of ``p⁻¹q``).  The distance table of all colourings is built
 by :func:`table` (and cached); without it, :func:`distance` and :func:`solve`
 meet in the middle with a bidirectional search.
@@ -34,16 +34,16 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from permgroup.colouring_lookup import cached_distance
+from permgroup.tables.colouring_lookup import cached_distance
 from permgroup.errors import InputError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import act, compose_all, from_cycles
 from permgroup.puzzle import Puzzle
 
 if TYPE_CHECKING:  # pragma: no cover
-    from permgroup.bfs import Progress
-    from permgroup.colouring_table import ColouringTable
-    from permgroup.multiset import ColouringSpace
+    from permgroup.tables.bfs import Progress
+    from permgroup.tables.colouring_table import ColouringTable
+    from permgroup.tables.multiset import ColouringSpace
 
 #: the colour of each row of the solved board, top to bottom
 COLOURS = "RGBYOWKP"
@@ -107,7 +107,7 @@ def describe(move: str) -> str:
 
 @cache
 def _space(puzzle: Puzzle) -> ColouringSpace:
-    from permgroup.colouring_table import colouring_space
+    from permgroup.tables.colouring_table import colouring_space
 
     return colouring_space(puzzle, "qtm")
 
@@ -177,7 +177,7 @@ def table(metric: str = "qtm", progress: Progress | None = None,
     >>> t.distribution(), t.distance("GRRRRGGG", "RRRRGGGG")
     ([1, 4, 14, 34, 17], 1)
     """
-    from permgroup.colouring_table import load_colouring_table
+    from permgroup.tables.colouring_table import load_colouring_table
 
     if metric != "qtm":
         raise InputError(f"unknown metric {metric!r}: the torus has one metric, 'qtm' "
@@ -198,7 +198,7 @@ def cached_table(puzzle: Puzzle = PUZZLE) -> ColouringTable | None:
     >>> cached_table(small) is built
     True
     """
-    from permgroup.colouring_table import load_colouring_table
+    from permgroup.tables.colouring_table import load_colouring_table
 
     if puzzle not in _TABLES:
         found = load_colouring_table(puzzle, "qtm", build=False)
@@ -228,7 +228,7 @@ def distance(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> int:
     found = cached_distance(puzzle, "qtm", a, b)
     if found is not None:
         return found
-    from permgroup.colouring_table import search_distance
+    from permgroup.tables.colouring_table import search_distance
 
     return search_distance(space(puzzle), a, b)
 
@@ -244,7 +244,7 @@ def solve(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> list[str]:
     >>> solve("RGRRGG", puzzle=torus_puzzle(2, 3))
     ['row1', 'col1']
     """
-    from permgroup.colouring_table import search_path
+    from permgroup.tables.colouring_table import search_path
 
     b = "".join(puzzle.solved) if b is None else b
     check_state(a, puzzle, "first board")

@@ -246,8 +246,8 @@ def test_solutions_are_optimal_against_plain_bfs(near):
 @pytest.mark.slow
 def test_deep_search_agrees_with_meet_in_the_middle_and_bfs(near):
     """Positions past a small ball, by IDA* and by meet in the middle."""
-    from permgroup.ball import build_ball
-    from permgroup.search import ida_star, meet_in_the_middle
+    from permgroup.search.ball import build_ball
+    from permgroup.search.exact import ida_star, meet_in_the_middle
 
     space = cube3.search_space()
     small = build_ball(space, cube3.digits([tuple(range(54))]), 2)

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from permgroup.cli import main
-from permgroup.partial import plain_bfs
+from permgroup.tables.partial import plain_bfs
 from permgroup.perm import act
-from permgroup.statetable import UNSEEN
+from permgroup.tables.statetable import UNSEEN
 from puzzles import cubic_eight as ce
 from puzzles.formats import poj3131
 from tests.conftest import DATA

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from sympy.combinatorics import Permutation
 
-from permgroup.bfs import UNSEEN, FactorSpace, bfs_depths
+from permgroup.tables.bfs import UNSEEN, FactorSpace, bfs_depths
 from permgroup.cache import load_array, save_array
-from permgroup.coordinates import PieceCoordinate, lehmer_ranks, lehmer_unranks
+from permgroup.tables.coordinates import PieceCoordinate, lehmer_ranks, lehmer_unranks
 from permgroup.metric import metric_moves
 from permgroup.perm import act, compose, from_cycles, inverse, order, power
 from permgroup.puzzle import Puzzle
-from permgroup.table import build_table, load_table
+from permgroup.tables.table import build_table, load_table
 from tests.plain import plain_bfs
 
 
@@ -130,6 +130,6 @@ def test_load_table_rebuilds_a_corrupt_cache_file():
 
 
 def test_unseen_marker_is_shared():
-    from permgroup import bfs, colouring_lookup, statetable, table
+    from permgroup.tables import bfs, colouring_lookup, statetable, table
 
     assert table.UNSEEN is bfs.UNSEEN is colouring_lookup.UNSEEN is statetable.UNSEEN

@@ -7,12 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
-from permgroup.holespace import HoleSpace
-from permgroup.meet import search
-from permgroup.partial import PartialPuzzle, plain_bfs
+from permgroup.tables.holespace import HoleSpace
+from permgroup.search.meet import search
+from permgroup.tables.partial import PartialPuzzle, plain_bfs
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
-from permgroup.statetable import UNSEEN, build_state_table
+from permgroup.tables.statetable import UNSEEN, build_state_table
 
 
 def meet_distance(space, sources, targets, max_depth: int) -> int:

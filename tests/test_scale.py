@@ -16,13 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from permgroup.bfs import FactorSpace, bfs_depths
-from permgroup.colouring_table import colouring_depths
-from permgroup.outofcore import build_out_of_core
-from permgroup.packed import UNSEEN_CODE, packed_depths, read_codes
-from permgroup.statetable import UNSEEN, depth_distribution
-from permgroup.table import CayleyModel, build_table
-from permgroup.table_space import table_space
+from permgroup.tables.coordinates import Factor
+from permgroup.tables.bfs import FactorSpace, bfs_depths
+from permgroup.tables.colouring_table import colouring_depths
+from permgroup.tables.outofcore import build_out_of_core
+from permgroup.tables.packed import UNSEEN_CODE, packed_depths, read_codes
+from permgroup.tables.statetable import UNSEEN, depth_distribution
+from permgroup.tables.table import CayleyModel, build_table
+from permgroup.tables.table_space import table_space
 from puzzles import minicube, torus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +119,7 @@ def test_stale_lock_and_temporary_files_are_cleared(tmp_path):
     (tmp_path / "lock").write_text(str(dead.pid))
     (tmp_path / "bucket-3-0.bin").write_bytes(b"x" * 16)
     (tmp_path / "manifest.json.999.tmp").write_bytes(b"{")
-    ring = FactorSpace([__import__("permgroup.coordinates").coordinates.Factor(
+    ring = FactorSpace([Factor(
         "cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0], [7, 0, 1, 2, 3, 4, 5, 6]]))])
     t = build_out_of_core(ring, [0], tmp_path, shard_ranks=4)
     assert t.distribution() == [1, 2, 2, 2, 1]
@@ -129,7 +130,7 @@ def test_live_lock_is_refused(tmp_path):
     from permgroup.errors import InputError
 
     (tmp_path / "lock").write_text(str(os.getppid()))
-    ring = FactorSpace([__import__("permgroup.coordinates").coordinates.Factor(
+    ring = FactorSpace([Factor(
         "cell", 4, np.array([[1, 2, 3, 0]]))])
     with pytest.raises(InputError, match="another build"):
         build_out_of_core(ring, [0], tmp_path, shard_ranks=4)
@@ -137,8 +138,8 @@ def test_live_lock_is_refused(tmp_path):
 
 BUILD = """
 import sys
-from permgroup.outofcore import build_out_of_core
-from permgroup.table_space import table_space
+from permgroup.tables.outofcore import build_out_of_core
+from permgroup.tables.table_space import table_space
 from puzzles import minicube
 space, sources, key = table_space(minicube.PUZZLE, "htm")
 t = build_out_of_core(space, sources, sys.argv[1], memory="4MB", key=key)
@@ -183,7 +184,7 @@ def test_out_of_core_resumes_after_sigkill(tmp_path):
 def dask_client():
     pytest.importorskip("dask.distributed", reason="Dask is not installed: "
                         "pip install 'permgroup[distributed]' to test the distributed BFS")
-    from permgroup.dask_bfs import close, connect
+    from permgroup.tables.dask_bfs import close, connect
 
     client = connect(workers=2, processes=False)
     yield client
@@ -191,7 +192,7 @@ def dask_client():
 
 
 def test_dask_cube_matches_plain(cube, dask_client):
-    from permgroup.dask_bfs import dask_depths
+    from permgroup.tables.dask_bfs import dask_depths
 
     space, source, depths = cube
     reports = []
@@ -206,7 +207,7 @@ def test_dask_cube_matches_plain(cube, dask_client):
 
 
 def test_dask_torus_with_more_shards(small_torus, dask_client):
-    from permgroup.dask_bfs import dask_depths
+    from permgroup.tables.dask_bfs import dask_depths
 
     space, sources, depths = small_torus
     t = dask_depths(space, sources, client=dask_client, shards_per_worker=3)
@@ -250,7 +251,7 @@ QTM_CLASSES_96 = [1, 1, 3, 4, 13, 35, 126, 398, 1301, 3952, 10086, 14658, 8619, 
 
 @pytest.mark.slow
 def test_cube_symmetry_classes_match_published_counts():
-    from permgroup.symmetry_table import (class_depths, conjugation_map, inversion_map,
+    from permgroup.tables.symmetry_table import (class_depths, conjugation_map, inversion_map,
                                           symmetry_classes)
     from puzzles.minicube import GEOMETRY
 
@@ -278,7 +279,7 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     row shifts fix them up to a renaming of colours; classes under these 24
     symmetries give the plain distribution with fewer entries."""
     from permgroup.perm import from_cycles
-    from permgroup.symmetry_table import (class_depths, colouring_symmetry_map,
+    from permgroup.tables.symmetry_table import (class_depths, colouring_symmetry_map,
                                           move_relabelling, symmetry_classes, symmetry_map)
 
     space, sources, depths = small_torus
@@ -358,7 +359,7 @@ def skewb_definition():
 
 @pytest.fixture(scope="module")
 def skewb():
-    from permgroup.orbit_space import OrbitSpace
+    from permgroup.tables.orbit_space import OrbitSpace
 
     definition = skewb_definition()
     space = OrbitSpace(definition, "qtm")
@@ -369,7 +370,7 @@ def skewb():
 
 @pytest.mark.slow
 def test_skewb_every_layer_matches_plain(skewb, tmp_path, dask_client):
-    from permgroup.dask_bfs import dask_depths
+    from permgroup.tables.dask_bfs import dask_depths
 
     space, sources, depths = skewb
     assert depth_distribution(depths) == SKEWB and space.size == sum(SKEWB)

@@ -9,9 +9,9 @@ import warnings
 import numpy as np
 import pytest
 
-from permgroup.ball import UNSEEN, KeySet, build_ball, load_ball, unique_columns
-from permgroup.coordinates import PieceCoordinate
-from permgroup.digits import (
+from permgroup.search.ball import UNSEEN, KeySet, build_ball, load_ball, unique_columns
+from permgroup.tables.coordinates import PieceCoordinate
+from permgroup.search.digits import (
     DigitSpace,
     load_digit_space,
     piece_digits,
@@ -19,14 +19,14 @@ from permgroup.digits import (
     placement_unranks,
 )
 from permgroup.metric import metric_moves
-from permgroup.pattern import (
+from permgroup.search.pattern import (
     build_pattern_database,
     load_pattern_database,
     nibbles_at,
     pack_nibbles,
 )
 from permgroup.perm import Perm, compose, identity
-from permgroup.search import MovePruning, SearchStats, ida_star, meet_in_the_middle
+from permgroup.search.exact import MovePruning, SearchStats, ida_star, meet_in_the_middle
 from puzzles import minicube
 from tests.plain import plain_bfs
 

@@ -14,7 +14,7 @@ import pytest
 from permgroup.cli import main
 from permgroup.errors import InputError, UnreachableError
 from permgroup.perm import compose, compose_all
-from permgroup.subgroup_chain import SubgroupChain, consistent_slots
+from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
 from puzzles import cube3, minicube
 from puzzles.formats import cube3_facelets
 

@@ -19,19 +19,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from permgroup import colouring_table
-from permgroup.bfs import UNSEEN, bfs_depths
+from permgroup.tables import colouring_table
+from permgroup.tables.bfs import UNSEEN, bfs_depths
 from permgroup.cli import main
-from permgroup.colouring_lookup import cache_path, multinomial
-from permgroup.colouring_lookup import lexicographic_rank as lookup_rank
-from permgroup.colouring_table import (
+from permgroup.tables.colouring_lookup import cache_path, multinomial
+from permgroup.tables.colouring_lookup import lexicographic_rank as lookup_rank
+from permgroup.tables.colouring_table import (
     build_colouring_table,
     colouring_depths,
     search_distance,
 )
 from permgroup.errors import InputError
-from permgroup.meet import search
-from permgroup.multiset import MultisetRanking, WordMove
+from permgroup.search.meet import search
+from permgroup.tables.multiset import MultisetRanking, WordMove
 from permgroup.perm import act, compose, inverse
 from puzzles import torus
 from puzzles.formats import rubiksrevenge
@@ -404,7 +404,7 @@ def test_a_damaged_cache_file_is_rebuilt(recwarn):
 
 
 def test_one_entry_lookups_refuse_foreign_or_short_files(recwarn):
-    from permgroup.colouring_lookup import cached_distance
+    from permgroup.tables.colouring_lookup import cached_distance
 
     puzzle = torus.torus_puzzle(2, 4)
     colouring_table.load_colouring_table(puzzle)

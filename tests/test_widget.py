@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("anywidget", reason="the widget needs anywidget: pip install anywidget")
 
-from permgroup import explore  # noqa: E402
+from permgroup import explore# noqa: E402
 from permgroup.elements import Element, State  # noqa: E402
 from permgroup.perm import act  # noqa: E402
 from permgroup.widget import PuzzleWidget, element_of_colouring, pieces_svg  # noqa: E402

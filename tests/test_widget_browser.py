@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("anywidget", reason="the widget needs anywidget: pip install anywidget")
 
-from permgroup import explore  # noqa: E402
+from permgroup import explore# noqa: E402
 from permgroup.widget import picture  # noqa: E402
 from puzzles import minicube  # noqa: E402
 from tests.widget_page import Page, chromium_command, find_chromium  # noqa: E402

@@ -143,7 +143,7 @@ def _progress(empty: int):
         if not sys.stderr.isatty():
             return
         if inner is None:
-            from permgroup.table import print_progress
+            from permgroup.tables.table import print_progress
 
             x, y = cubic_eight.xy_of(empty)
             print(f"poj3131: building the table for the empty square at ({x}, {y}) "

@@ -3,10 +3,10 @@
 A process that answers one question from a cached table (``permgroup solve``)
 should not pay for importing numpy and setting up the vectorized ranking: it
 ranks its one colouring in plain Python (the lexicographic multiset rank of
-:mod:`permgroup.multiset`), checks the cache file's header against the
+:mod:`permgroup.tables.multiset`), checks the cache file's header against the
 puzzle's definition, and reads one byte (:func:`cached_entry`).  The cache key
 and file name of a colouring table are defined here, so that the builder
-(:mod:`permgroup.colouring_table`) and this reader agree.
+(:mod:`permgroup.tables.colouring_table`) and this reader agree.
 
 >>> lexicographic_rank([1, 0, 0, 1], [2, 2])
 3
@@ -20,7 +20,7 @@ from pathlib import Path
 from permgroup.cache import cache_dir, load_byte, load_bytes
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
-from permgroup.statetable import UNSEEN
+from permgroup.tables.statetable import UNSEEN
 
 
 def multinomial(counts: Sequence[int]) -> int:
@@ -122,7 +122,7 @@ def cached_bytes(puzzle: Puzzle, metric: Metric = "qtm") -> bytes | None:
     or ``None`` if it is not cached.
 
     >>> import os, tempfile, warnings
-    >>> from permgroup.colouring_table import load_colouring_table
+    >>> from permgroup.tables.colouring_table import load_colouring_table
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> cached_bytes(p) is None
@@ -148,7 +148,7 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     loaded (:func:`cached_bytes`).
 
     >>> import os, tempfile, warnings
-    >>> from permgroup.colouring_table import load_colouring_table
+    >>> from permgroup.tables.colouring_table import load_colouring_table
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> cached_entry(p, "qtm", 19) is None  # nothing cached yet
@@ -173,7 +173,7 @@ def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
     otherwise (the caller then searches).  ``-1`` if unreachable.
 
     >>> import os, tempfile, warnings
-    >>> from permgroup.colouring_table import load_colouring_table
+    >>> from permgroup.tables.colouring_table import load_colouring_table
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> _ = load_colouring_table(p)

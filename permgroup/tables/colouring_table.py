@@ -1,9 +1,9 @@
 """Distance tables over colourings with repeated colours, and search without one.
 
 A :class:`ColouringTable` holds, for every colouring (by its rank, see
-:mod:`permgroup.multiset`), the least number of moves taking it to one source
+:mod:`permgroup.tables.multiset`), the least number of moves taking it to one source
 colouring, the puzzle's solved state.  Why it cannot answer ``p⁻¹q`` questions
-as a Cayley table does is told in :mod:`permgroup.multiset`; here
+as a Cayley table does is told in :mod:`permgroup.tables.multiset`; here
 ``distance(a, b)`` is a lookup when ``b`` is the source up to renaming colours,
 and a bidirectional search (:func:`search_distance`) otherwise, which also
 serves when no table has been built: it never touches the whole state space.
@@ -14,7 +14,7 @@ The builder (:func:`colouring_depths`) is a level-by-level BFS over ranks:
   the packed words, rank, mark the unseen;
 * bottom-up once ``frontier x moves`` exceeds the unseen states: walk the rank
   range in blocks, list each block's words in order without unranking
-  (:meth:`~permgroup.multiset.MultisetRanking.block`), keep the unseen, and mark
+  (:meth:`~permgroup.tables.multiset.MultisetRanking.block`), keep the unseen, and mark
   those that one move takes onto the last level.
 
 Memory is the ``uint8`` depth array plus one block of words per thread; two
@@ -34,13 +34,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from permgroup.statetable import UNSEEN, DepthTable, Progress, walk_down_by
+from permgroup.tables.statetable import UNSEEN, DepthTable, Progress, walk_down_by
 from permgroup.cache import save_array
-from permgroup.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
+from permgroup.tables.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
-from permgroup.meet import search as bidirectional_search
+from permgroup.search.meet import search as bidirectional_search
 from permgroup.metric import Metric, metric_moves
-from permgroup.multiset import ColouringSpace
+from permgroup.tables.multiset import ColouringSpace
 from permgroup.puzzle import Puzzle
 
 BLOCK = 1 << 20

@@ -1,6 +1,6 @@
 """2-bit depth tables bigger than memory: shards in files, one level at a time.
 
-The table of :mod:`permgroup.packed` is cut into *shards* of ``shard_ranks``
+The table of :mod:`permgroup.tables.packed` is cut into *shards* of ``shard_ranks``
 consecutive ranks, each a file in a build folder.  A level of the BFS runs in
 two phases, both bounded in memory by the ``memory`` option and not by the table:
 
@@ -11,7 +11,7 @@ two phases, both bounded in memory by the ``memory`` option and not by the table
    the unseen images the code ``(d + 1) mod 3`` and writes them out as its part
    of the next frontier.
 
-This is the owner-computes scheme of :mod:`permgroup.dask_bfs` with files in
+This is the owner-computes scheme of :mod:`permgroup.tables.dask_bfs` with files in
 place of workers.
 
 A level is committed by writing ``manifest.json`` (atomically: written under
@@ -24,8 +24,8 @@ opens the folder.  A lock file holding the writer's process id keeps two live
 builds out of one folder.
 
 >>> import tempfile
->>> from permgroup.bfs import FactorSpace
->>> from permgroup.coordinates import Factor
+>>> from permgroup.tables.bfs import FactorSpace
+>>> from permgroup.tables.coordinates import Factor
 >>> ring = FactorSpace([Factor("cell", 10, np.array([[*range(1, 10), 0], [9, *range(9)]]))])
 >>> t = build_out_of_core(ring, [0], tempfile.mkdtemp(), shard_ranks=4)
 >>> t.distribution(), t.depths_of(np.array([5, 9])).tolist()
@@ -42,9 +42,9 @@ from pathlib import Path
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, _states,
+from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, _states,
                               distinct, empty_packed, pack, read_codes, unpack, write_codes)
-from permgroup.statetable import Progress
+from permgroup.tables.statetable import Progress
 
 MANIFEST = "manifest.json"
 LOCK = "lock"
@@ -177,8 +177,8 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     ``shard_ranks``/``piece_ranks`` override the plan made from ``memory``.
 
     >>> import tempfile
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> line = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
     >>> folder = tempfile.mkdtemp()
     >>> build_out_of_core(line, [0], folder, shard_ranks=4, key="a").distribution()

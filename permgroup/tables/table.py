@@ -1,7 +1,7 @@
 """The Cayley-graph distance table of a puzzle group, built by BFS and cached.
 
 The table is a dense ``uint8`` array indexed by the rank of a normalized element
-(:mod:`permgroup.coordinates`): entry ``g`` is the least number of moves in the
+(:mod:`permgroup.tables.coordinates`): entry ``g`` is the least number of moves in the
 chosen metric whose product lies in ``g``'s symmetry class.  Then
 
 * ``distance(p, q)`` is the entry of ``p⁻¹ q``: the moves that take the state of
@@ -29,17 +29,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from permgroup.cache import cache_dir, load_bytes, save_array
-from permgroup.coordinates import ElementRanking, PieceCoordinate
+from permgroup.tables.coordinates import ElementRanking, PieceCoordinate
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.normalize import Normalizer
+from permgroup.tables.normalize import Normalizer
 from permgroup.perm import Perm, compose, inverse
 from permgroup.puzzle import Puzzle
-from permgroup.statetable import UNSEEN, DepthTable, Progress, walk_down
+from permgroup.tables.statetable import UNSEEN, DepthTable, Progress, walk_down
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from permgroup.bfs import FactorSpace
+    from permgroup.tables.bfs import FactorSpace
 
 
 @dataclass
@@ -138,7 +138,7 @@ class CayleyTable(DepthTable):
     @property
     def space(self) -> FactorSpace:
         if self._space is None:
-            from permgroup.bfs import FactorSpace
+            from permgroup.tables.bfs import FactorSpace
 
             self._space = FactorSpace(self.model.ranking.factors())
         return self._space
@@ -189,7 +189,7 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
     >>> t.distribution(), t.depth(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
     ([1, 1, 1], 2)
     """
-    from permgroup.bfs import FactorSpace, bfs_depths
+    from permgroup.tables.bfs import FactorSpace, bfs_depths
 
     model = CayleyModel.of(puzzle, metric, anchor)
     space = FactorSpace(model.ranking.factors())

@@ -8,7 +8,7 @@ elements (2,217,093,120 for the 3x3x3 with ``H_1 = <U, D, R2, L2, F2, B2>``),
 so each stage gets move tables and pattern databases of its own.
 
 The coset coordinates are derived from the pieces and the moves, as
-:mod:`permgroup.coordinates` ranks elements:
+:mod:`permgroup.tables.coordinates` ranks elements:
 
 * **twist**, when ``H_{k+1}`` keeps every piece's orientation and ``H_k`` does
   not.  The reference sticker of each slot is re-chosen so that the moves of
@@ -57,11 +57,11 @@ from math import prod
 
 import numpy as np
 
-from permgroup.coordinates import PieceCoordinate
-from permgroup.digits import Digit, DigitSpace
-from permgroup.pattern import PatternDatabase, load_pattern_database
+from permgroup.tables.coordinates import PieceCoordinate
+from permgroup.search.digits import Digit, DigitSpace
+from permgroup.search.pattern import PatternDatabase, load_pattern_database
 from permgroup.perm import Perm
-from permgroup.search import MovePruning
+from permgroup.search.exact import MovePruning
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24
@@ -260,7 +260,7 @@ class Stage:
     def add_database(self, database: PatternDatabase) -> None:
         """Use ``database`` in :meth:`bound` (kept a byte per entry: a search
         looks entries up millions of times a second)."""
-        from permgroup.pattern import UNREACHED, nibbles_at
+        from permgroup.search.pattern import UNREACHED, nibbles_at
 
         self.databases.append(database)
         depths = nibbles_at(database.packed, np.arange(database.size))
@@ -297,7 +297,7 @@ class SubgroupChain:
 
     ``moves`` are the metric's moves by name (each counts as one), ``pieces``
     the puzzle's pieces by kind (sticker tuples, see
-    :mod:`permgroup.coordinates`), ``subgroups`` the move names generating
+    :mod:`permgroup.tables.coordinates`), ``subgroups`` the move names generating
     each proper subgroup, largest first.  Tables are built (or read from the
     cache) when the chain is made; ``progress(stage, database, depth, count)``
     hears about builds.  ``symmetries`` (sticker permutations ``r`` with every
@@ -309,7 +309,7 @@ class SubgroupChain:
     finds it sooner), lifted once the first stage reaches twice its length, so
     an answer is always found.  ``last_stage_ball`` (a radius) keeps every
     position of the last subgroup within that many moves with its exact depth
-    (:mod:`permgroup.ball`), so the last stage searches only what lies
+    (:mod:`permgroup.search.ball`), so the last stage searches only what lies
     beyond it.
     """
 
@@ -401,7 +401,7 @@ class SubgroupChain:
                 space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache))
 
     def _ball(self, radius: int, progress, cache: bool) -> None:
-        from permgroup.ball import load_ball
+        from permgroup.search.ball import load_ball
 
         k = len(self.stages) - 1
         stage = self.stages[k]

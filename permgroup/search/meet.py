@@ -1,7 +1,7 @@
 """Bidirectional breadth-first search that returns a shortest word, in numpy.
 
 States are integers of any encoding (ranks, packed words); the graph is given,
-as for :func:`permgroup.bfs.bfs_depths`, by ``step(states, m)`` (the states move
+as for :func:`permgroup.tables.bfs.bfs_depths`, by ``step(states, m)`` (the states move
 ``m`` leads to, ``-1`` where it is not legal) and ``back_step(states, m)`` (the
 states move ``m`` leads from).
 One side grows levels around the start with ``step``, the other around the goal

@@ -1,14 +1,14 @@
 """States of groups too large for one rank: rows of digits with small move tables.
 
-A :class:`permgroup.bfs.FactorSpace` ranks a state as one integer, which needs
+A :class:`permgroup.tables.bfs.FactorSpace` ranks a state as one integer, which needs
 the whole group to fit a dense table (and a rank below 2⁶³).  For larger
 groups a state is kept as a column of *digits*, one per
-:class:`~permgroup.coordinates.Factor`, and a move is one gather per digit.
+:class:`~permgroup.tables.coordinates.Factor`, and a move is one gather per digit.
 A batch of ``N`` states is a ``(k, N)`` array, one row per digit, so every
 step is a handful of vectorized table look-ups.
 
 The digits of one kind of piece come from its
-:class:`~permgroup.coordinates.PieceCoordinate`: the permutation digit (the
+:class:`~permgroup.tables.coordinates.PieceCoordinate`: the permutation digit (the
 Lehmer rank of which piece sits in each slot) and the twist digit, or, when the
 permutation digit would need too large a table (12! entries for twelve
 pieces), one *placement* digit per group of pieces: the slots those pieces
@@ -35,9 +35,9 @@ from math import prod
 
 import numpy as np
 
-from permgroup.bfs import FactorSpace
+from permgroup.tables.bfs import FactorSpace
 from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.coordinates import Factor, PieceCoordinate, lehmer_ranks, lehmer_unranks
+from permgroup.tables.coordinates import Factor, PieceCoordinate, lehmer_ranks, lehmer_unranks
 from permgroup.perm import Perm
 
 
@@ -241,7 +241,7 @@ class DigitSpace:
 
     def of_slot_forms(self, forms: dict[str, tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """The ``(k, N)`` digits from each kind's slot forms ``(at, tw)``, rows
-        of ``N`` elements (see :mod:`permgroup.coordinates`)."""
+        of ``N`` elements (see :mod:`permgroup.tables.coordinates`)."""
         n = len(next(iter(forms.values()))[0])
         out = np.empty((len(self.digits), n), dtype=self.dtype)
         for i, d in enumerate(self.digits):

@@ -1,5 +1,5 @@
-"""The Cayley-graph distance table of :mod:`permgroup.table` in two bits per
-element (:mod:`permgroup.packed`): a quarter of the memory and of the cache
+"""The Cayley-graph distance table of :mod:`permgroup.tables.table` in two bits per
+element (:mod:`permgroup.tables.packed`): a quarter of the memory and of the cache
 file, the same answers.  A lookup walks the table down, one vectorized step
 per level, so single lookups cost more than a byte read; :meth:`distances`
 answers a whole batch in one walk.
@@ -18,18 +18,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.bfs import FactorSpace
+from permgroup.tables.bfs import FactorSpace
 from permgroup.cache import load_bytes, save_array
 from permgroup.metric import Metric
-from permgroup.packed import PackedTable, inverse_closed, packed_depths
+from permgroup.tables.packed import PackedTable, inverse_closed, packed_depths
 from permgroup.perm import compose, inverse
 from permgroup.puzzle import Puzzle
-from permgroup.statetable import Progress
-from permgroup.table import CayleyModel
+from permgroup.tables.statetable import Progress
+from permgroup.tables.table import CayleyModel
 
 
 class PackedCayleyTable:
-    """A model and its 2-bit table; answers like :class:`permgroup.table.CayleyTable`.
+    """A model and its 2-bit table; answers like :class:`permgroup.tables.table.CayleyTable`.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)

@@ -1,7 +1,7 @@
 """Level-synchronous BFS of a 2-bit table on a Dask cluster.
 
 The rank range is cut into one shard per worker (or more); each shard's 2-bit
-table (:mod:`permgroup.packed`) and frontier live in its owner's memory as Dask
+table (:mod:`permgroup.tables.packed`) and frontier live in its owner's memory as Dask
 futures and never travel.  A level is two rounds of tasks:
 
 1. *expand* on each owner: every move applied to its frontier, the images
@@ -11,13 +11,13 @@ futures and never travel.  A level is two rounds of tasks:
    and become its next frontier.
 
 The client only gathers counts and shuffle sizes, so it stays small.  This is
-the scheme of :mod:`permgroup.outofcore` with workers in place of files.
+the scheme of :mod:`permgroup.tables.outofcore` with workers in place of files.
 
 Dask is an optional dependency (``pip install 'permgroup[distributed]'``),
 imported only when a build starts.
 
->>> from permgroup.bfs import FactorSpace
->>> from permgroup.coordinates import Factor
+>>> from permgroup.tables.bfs import FactorSpace
+>>> from permgroup.tables.coordinates import Factor
 >>> ring = FactorSpace([Factor("cell", 12, np.array([[*range(1, 12), 0], [11, *range(11)]]))])
 >>> t = dask_depths(ring, [0], workers=2, processes=False)   # doctest: +SKIP
 >>> t.distribution()                                         # doctest: +SKIP
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.packed import UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes, write_codes
-from permgroup.statetable import Progress
+from permgroup.tables.packed import UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes, write_codes
+from permgroup.tables.statetable import Progress
 
 
 @dataclass

@@ -22,8 +22,8 @@ one-byte one:
   so that code means depth ``d`` exactly.  Blocks write disjoint bytes, so two
   threads share them.
 
->>> from permgroup.bfs import FactorSpace
->>> from permgroup.coordinates import Factor
+>>> from permgroup.tables.bfs import FactorSpace
+>>> from permgroup.tables.coordinates import Factor
 >>> ring = FactorSpace([Factor("cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0],
 ...                                                 [7, 0, 1, 2, 3, 4, 5, 6]]))])
 >>> t = packed_depths(ring, [0])
@@ -40,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from permgroup.statetable import UNSEEN, Progress
+from permgroup.tables.statetable import UNSEEN, Progress
 
 #: the code of a state not reached
 UNSEEN_CODE = 3
@@ -136,8 +136,8 @@ def inverse_closed(space, samples: int = 64, seed: int = 0) -> bool:
     """Whether every move of ``space`` is undone by some move, checked on a
     random sample of ranks (walking a mod-3 table down needs it).
 
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> one_way = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0]]))])
     >>> both = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0], [2, 0, 1]]))])
     >>> inverse_closed(one_way), inverse_closed(both)
@@ -158,10 +158,10 @@ class PackedTable:
     """A 2-bit depth table of ``space`` from ``sources``, with its distribution.
 
     ``space`` needs ``size``, ``n_moves``, ``step`` and ``back_step`` (as in
-    :mod:`permgroup.statetable`); its moves must be closed under inverses.
+    :mod:`permgroup.tables.statetable`); its moves must be closed under inverses.
 
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
     >>> t = packed_depths(ring, [0])
     >>> t.depth(3), t.diameter, t.reachable, t.nbytes
@@ -226,8 +226,8 @@ def walk_depths(packed: np.ndarray, sources: np.ndarray, ranks: np.ndarray, spac
     """Exact depths of ``ranks`` in a 2-bit table: walk every one down at once,
     counting the levels until it reaches a source.
 
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
     >>> packed = empty_packed(4)
     >>> for r, d in [(0, 0), (1, 1), (3, 1), (2, 2)]:
@@ -272,9 +272,9 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     like the table (four states to a byte, in the low four bits): a fixed
     quarter of the table's size, whatever the frontier's.
 
-    >>> from permgroup.bfs import FactorSpace, bfs_depths
-    >>> from permgroup.coordinates import Factor
-    >>> from permgroup.statetable import depth_distribution
+    >>> from permgroup.tables.bfs import FactorSpace, bfs_depths
+    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.tables.statetable import depth_distribution
     >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
     >>> s = FactorSpace([Factor("a", 5, a),
     ...                  Factor("b", 3, np.array([[0, 1, 2], [0, 1, 2], [1, 2, 0]]))])

@@ -1,16 +1,16 @@
 """Pattern databases: distance tables of projections, lower bounds for search.
 
-A *projection* keeps some digits of a :class:`~permgroup.digits.DigitSpace`
+A *projection* keeps some digits of a :class:`~permgroup.search.digits.DigitSpace`
 (one kind of piece alone, a few pieces...).  Every move acts on those digits by
 itself, so the projection is a smaller puzzle, and its distance to the
 projected goal never exceeds the distance of the whole state: an admissible
-bound for :func:`permgroup.search.ida_star`.  Its table is built by the
-ordinary level-by-level BFS (:func:`permgroup.bfs.bfs_depths` over a
-:class:`~permgroup.bfs.FactorSpace` of those digits), then stored with two
+bound for :func:`permgroup.search.exact.ida_star`.  Its table is built by the
+ordinary level-by-level BFS (:func:`permgroup.tables.bfs.bfs_depths` over a
+:class:`~permgroup.tables.bfs.FactorSpace` of those digits), then stored with two
 entries per byte (4 bits each); depths above 14 are stored as 14, still a
 lower bound, and 15 marks projections the moves never reach.
 
->>> from permgroup.digits import ring_space
+>>> from permgroup.search.digits import ring_space
 >>> space, t = ring_space(4)
 >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
 >>> pdb.distribution()
@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from permgroup.bfs import UNSEEN, bfs_depths
+from permgroup.tables.bfs import UNSEEN, bfs_depths
 from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.digits import DigitSpace
+from permgroup.search.digits import DigitSpace
 
 #: the largest depth stored; deeper entries are clipped to it
 CLIP = 14
@@ -63,7 +63,7 @@ class PatternDatabase:
     """The 4-bit distance table of the projection onto digits ``which``;
     calling it on states (columns of digits) gives their lower bounds.
 
-    >>> from permgroup.digits import ring_space
+    >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(4)
     >>> from permgroup.perm import from_cycles
     >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
@@ -103,7 +103,7 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
                            ) -> PatternDatabase:
     """BFS over the projection from the projected goals (columns of digits).
 
-    >>> from permgroup.digits import ring_space
+    >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(4)
     >>> from permgroup.perm import from_cycles
     >>> half = from_cycles([(0, 2), (1, 3)], 4)
@@ -131,7 +131,7 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     and cached.  ``key`` identifies the puzzle, metric and goal.
 
     >>> import os, tempfile
-    >>> from permgroup.digits import ring_space
+    >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(4)
     >>> os.environ["PERMGROUP_CACHE"] = folder = tempfile.mkdtemp()
     >>> goal = space.of_elements([tuple(range(4))])

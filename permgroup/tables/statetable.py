@@ -1,7 +1,7 @@
 """Depth tables of ranked state spaces: built by BFS from sources, cached, walked down.
 
 A *space* has ``size``, ``n_moves``, ``step(ranks, m)`` and ``back_step(ranks, m)``
-(``-1`` where a move is illegal), like :class:`permgroup.holespace.HoleSpace`;
+(``-1`` where a move is illegal), like :class:`permgroup.tables.holespace.HoleSpace`;
 for caching it also has ``fingerprint()``.  The table is a dense ``uint8``
 array of BFS depths from the sources (``UNSEEN`` where unreachable), so
 
@@ -13,7 +13,7 @@ numpy and the BFS are imported by the functions that use them: finding a
 cached table's file and key (:func:`table_cache`) must stay cheap for a
 process that only reads a few bytes of a cached table.
 
->>> from permgroup.holespace import _demo_space
+>>> from permgroup.tables.holespace import _demo_space
 >>> space = _demo_space()
 >>> t = build_state_table(space, [space.rank("xo..xo")])
 >>> t.distribution(), t.reachable
@@ -114,7 +114,7 @@ def walk_down_by(depth_of: Callable[[np.ndarray], int], start: np.ndarray, n_mov
 class Space(Protocol):  # pragma: no cover - a description, not code
     """What a table needs of a state space (see the module docstring).
 
-    >>> from permgroup.holespace import _demo_space
+    >>> from permgroup.tables.holespace import _demo_space
     >>> space = _demo_space()
     >>> space.size, space.n_moves
     (12, 4)
@@ -163,7 +163,7 @@ class StateTable(DepthTable):
     """BFS depths of every rank of ``space`` from ``sources``.
 
     >>> import numpy as np
-    >>> from permgroup.holespace import _demo_space
+    >>> from permgroup.tables.holespace import _demo_space
     >>> space = _demo_space()
     >>> depths = np.full(space.size, UNSEEN, dtype=np.uint8)
     >>> depths[[4, 1, 10]] = [0, 1, 1]   # the BFS result from rank 4, by hand
@@ -200,7 +200,7 @@ def build_state_table(space: Space, sources: Sequence[int],
     (parity and other invariants), scanning the unvisited ranks bottom-up
     would mostly scan states that never come.
 
-    >>> from permgroup.holespace import _demo_space
+    >>> from permgroup.tables.holespace import _demo_space
     >>> space = _demo_space()
     >>> levels = []
     >>> t = build_state_table(space, [space.rank("xo..xo")],
@@ -208,7 +208,7 @@ def build_state_table(space: Space, sources: Sequence[int],
     >>> levels, t.sources, t.depth(space.rank("xoox.."))
     ([(0, 1), (1, 2)], [4], 1)
     """
-    from permgroup.bfs import bfs_depths
+    from permgroup.tables.bfs import bfs_depths
 
     depths = bfs_depths(space.size, list(sources), space.n_moves, space.step,
                         progress=progress)
@@ -221,7 +221,7 @@ def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "d
     (``what`` tells derived tables apart).
 
     >>> import os, tempfile
-    >>> from permgroup.holespace import _demo_space
+    >>> from permgroup.tables.holespace import _demo_space
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> path, key = table_cache(_demo_space(), [4], "tokens")
     >>> path.name.startswith("tokens-depths-"), key["sources"], key["size"], path.exists()
@@ -238,7 +238,7 @@ def load_state_table(space: Space, sources: Sequence[int], label: str,
     """The table from the cache if a valid file is there, else built and cached.
 
     >>> import os, tempfile
-    >>> from permgroup.holespace import _demo_space
+    >>> from permgroup.tables.holespace import _demo_space
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> space = _demo_space()
     >>> built = load_state_table(space, [4], "tokens")   # built, then written

@@ -1,7 +1,7 @@
 """Exact search for groups too large for a table: meet in the middle and IDA*.
 
 Both searches run from a start state (a column of digits in a
-:class:`~permgroup.digits.DigitSpace`) towards a :class:`~permgroup.ball.Ball`
+:class:`~permgroup.search.digits.DigitSpace`) towards a :class:`~permgroup.search.ball.Ball`
 of radius ``r`` around the goal, in which every depth is exact:
 
 * :func:`meet_in_the_middle` grows breadth-first levels from the start
@@ -10,7 +10,7 @@ of radius ``r`` around the goal, in which every depth is exact:
   and the least ``f + depth`` on it is ``d``.
 * :func:`ida_star` deepens a bound ``L`` one move at a time and walks the move
   tree depth first, in batches, keeping only children whose lower bounds
-  (pattern databases, :mod:`permgroup.pattern`) allow a solution within ``L``;
+  (pattern databases, :mod:`permgroup.search.pattern`) allow a solution within ``L``;
   at depth ``L - r`` the survivors are looked up in the ball.  Since no bound
   below ``L`` succeeded, a hit there is optimal.
 
@@ -18,8 +18,8 @@ Both walk only *canonical* move sequences (:class:`MovePruning`), which
 loses no optimal solution, and both return ``None`` when more than
 ``max_depth`` moves are needed: never a longer answer.
 
->>> from permgroup.ball import build_ball
->>> from permgroup.digits import ring_space
+>>> from permgroup.search.ball import build_ball
+>>> from permgroup.search.digits import ring_space
 >>> space, t = ring_space(8)
 >>> from permgroup.perm import from_cycles, power
 >>> goal = space.of_elements([tuple(range(8))])
@@ -38,8 +38,8 @@ from itertools import product
 
 import numpy as np
 
-from permgroup.ball import UNSEEN, Ball, KeySet, unique_columns
-from permgroup.digits import DigitSpace
+from permgroup.search.ball import UNSEEN, Ball, KeySet, unique_columns
+from permgroup.search.digits import DigitSpace
 from permgroup.perm import Perm, compose, identity
 
 #: a lower bound on the distance to the goal of each state (columns of digits)
@@ -120,8 +120,8 @@ class SearchStats:
     """What a search did: nodes generated per bound (IDA*) or level (meet in
     the middle), and ball look-ups.
 
-    >>> from permgroup.ball import build_ball
-    >>> from permgroup.digits import ring_space
+    >>> from permgroup.search.ball import build_ball
+    >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
@@ -145,8 +145,8 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     Breadth-first levels from the start, deduplicated by key, each looked up
     in the ball; see the module docstring.
 
-    >>> from permgroup.ball import build_ball
-    >>> from permgroup.digits import ring_space
+    >>> from permgroup.search.ball import build_ball
+    >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
@@ -201,13 +201,13 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     Iterative deepening, depth first over batches of at most ``batch`` states;
     see the module docstring.  ``bounds`` are admissible lower bounds.
 
-    >>> from permgroup.ball import build_ball
-    >>> from permgroup.digits import ring_space
+    >>> from permgroup.search.ball import build_ball
+    >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
     >>> ball = build_ball(space, goal, radius=1)
-    >>> from permgroup.pattern import build_pattern_database
+    >>> from permgroup.search.pattern import build_pattern_database
     >>> pdb = build_pattern_database(space, [0], goal)
     >>> start = space.of_elements([power(t, 4)])
     >>> ida_star(space, start, ball, max_depth=4, bounds=[pdb],

@@ -22,7 +22,7 @@ numpy is imported inside the methods that use it: ranking a handful of states
 (answering from a cached table) then starts without it.
 
 >>> from permgroup.puzzle import Puzzle
->>> from permgroup.partial import PartialPuzzle
+>>> from permgroup.tables.partial import PartialPuzzle
 >>> line = Puzzle("line", 3, {"01": (1, 0, 2), "10": (1, 0, 2), "12": (0, 2, 1),
 ...                           "21": (0, 2, 1)}, solved=("x", "x", "."))
 >>> guards = {"01": {1: "."}, "10": {0: "."}, "12": {2: "."}, "21": {1: "."}}
@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
-from permgroup.partial import PartialPuzzle
+from permgroup.tables.partial import PartialPuzzle
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

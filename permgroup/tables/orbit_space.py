@@ -6,7 +6,7 @@ vector of their orientations.  A move acts on each factor on its own (the new
 arrangement depends only on the old arrangement, the new orientations only on
 the old orientations), so every factor gets a move table of its own and the
 rank of a position is mixed radix over the factors, as in
-:class:`permgroup.bfs.FactorSpace`.
+:class:`permgroup.tables.bfs.FactorSpace`.
 
 Ranks are *tight*: every rank below :attr:`OrbitSpace.size` is a reachable
 position as far as the factors can tell.
@@ -57,8 +57,8 @@ from math import factorial, prod
 
 import numpy as np
 
-from permgroup.bfs import FactorSpace
-from permgroup.coordinates import Factor, lehmer_ranks, lehmer_unranks
+from permgroup.tables.bfs import FactorSpace
+from permgroup.tables.coordinates import Factor, lehmer_ranks, lehmer_unranks
 from permgroup.errors import InputError
 from permgroup.formats.definition import (
     Definition,
@@ -340,7 +340,7 @@ class OrbitSpace:
     """Tight ranks of the positions of ``definition`` under ``metric``'s moves.
 
     See the module docstring.  ``step(ranks, m)`` and ``back_step(ranks, m)``
-    make it a space for :func:`permgroup.bfs.bfs_depths`;
+    make it a space for :func:`permgroup.tables.bfs.bfs_depths`;
     :meth:`row_pull` serves the row-by-row levels of a large search.
 
     A gear: two wheels of three teeth turned together, so the pair of
@@ -488,7 +488,7 @@ class OrbitSpace:
         """``values`` (an array of shape ``(outer_size, inner_size)``, a depth
         table say) read at the predecessors by move ``m`` of every state in rows
         ``first..last-1``: one gather of whole rows, then the cells of each row
-        permuted by a small table (see :class:`permgroup.bfs.RowSpace`)."""
+        permuted by a small table (see :class:`permgroup.tables.bfs.RowSpace`)."""
         back = self.inverse[m]
         rows = values[self.row_next[back][first:last]]
         if self.row_select is None:

@@ -29,8 +29,8 @@ from typing import Protocol
 
 import numpy as np
 
-from permgroup.coordinates import Factor
-from permgroup.statetable import UNSEEN, Progress
+from permgroup.tables.coordinates import Factor
+from permgroup.tables.statetable import UNSEEN, Progress
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 
@@ -135,7 +135,7 @@ BLOCK = 1 << 21
 class RowSpace(Protocol):  # pragma: no cover - a description, not code
     """A space whose rank is ``row * inner_size + cell``, where move ``m`` maps
     rows ``first..last-1`` onto rows, their cells permuted
-    (:class:`permgroup.orbit_space.OrbitSpace`)."""
+    (:class:`permgroup.tables.orbit_space.OrbitSpace`)."""
 
     inner_size: int
     outer_size: int

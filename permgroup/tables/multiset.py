@@ -17,11 +17,11 @@ state to look up.  The graph on colourings is not vertex-transitive either: the
 distance distribution seen from one colouring differs from that seen from
 another.
 
-So a distance table over colourings (:mod:`permgroup.colouring_table`) holds the
+So a distance table over colourings (:mod:`permgroup.tables.colouring_table`) holds the
 distance of every colouring *to one source colouring*, and ``distance(a, b)``
 is a lookup only when ``b`` is that source up to a renaming of the colours
 (renaming colours commutes with moving cells); otherwise it runs a
-bidirectional search from ``a`` to ``b`` (:mod:`permgroup.meet`).
+bidirectional search from ``a`` to ``b`` (:mod:`permgroup.search.meet`).
 
 Packed words
 ------------
@@ -57,7 +57,7 @@ without any search.
 Moves needed from each colouring (in rank order: aabb abab abba baab baba
 bbaa) to ``aabb``, by the engine's BFS running the moves backwards:
 
->>> from permgroup.bfs import bfs_depths
+>>> from permgroup.tables.bfs import bfs_depths
 >>> bfs_depths(space.size, [space.rank(space.encode("aabb"))], space.n_moves,
 ...            space.back_step, space.step).tolist()
 [0, 3, 1, 3, 2, 2]
@@ -70,7 +70,7 @@ from math import prod
 
 import numpy as np
 
-from permgroup.colouring_lookup import multinomial
+from permgroup.tables.colouring_lookup import multinomial
 from permgroup.errors import InputError
 from permgroup.perm import Perm, inverse
 
@@ -368,9 +368,9 @@ class ColouringSpace:
     """Colourings with the colour counts of ``solved``, and moves on them.
 
     Colours are numbered by first appearance in ``solved``.  ``step`` and
-    ``back_step`` act on ranks (for :func:`permgroup.bfs.bfs_depths`);
+    ``back_step`` act on ranks (for :func:`permgroup.tables.bfs.bfs_depths`);
     ``apply`` and ``unapply`` act on packed words (for
-    :mod:`permgroup.meet` and the table builder).
+    :mod:`permgroup.search.meet` and the table builder).
 
     >>> s = ColouringSpace("xxyy", {"rot": (1, 2, 3, 0)})
     >>> s.decode(s.unapply(s.apply(s.encode("xyxy"), 0), 0))

@@ -1,8 +1,8 @@
 """God's algorithm for a puzzle defined piece by piece: the depth of every position.
 
 :func:`build_orbit_table` runs one breadth-first search from the solved
-position over the tight ranks of :class:`permgroup.orbit_space.OrbitSpace`
-(:func:`permgroup.bfs.bfs_depths`, small levels top-down, large ones pulled row
+position over the tight ranks of :class:`permgroup.tables.orbit_space.OrbitSpace`
+(:func:`permgroup.tables.bfs.bfs_depths`, small levels top-down, large ones pulled row
 block by row block), one byte per position.  :func:`load_orbit_table` keeps the
 result in the cache (:mod:`permgroup.cache`), keyed by the definition's
 fingerprint and the metric.  A table answers the distance of a position to
@@ -25,12 +25,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.bfs import bfs_depths
+from permgroup.tables.bfs import bfs_depths
 from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
-from permgroup.orbit_space import OrbitSpace
-from permgroup.statetable import UNSEEN, DepthTable, Progress
+from permgroup.tables.orbit_space import OrbitSpace
+from permgroup.tables.statetable import UNSEEN, DepthTable, Progress
 
 
 class OrbitTable(DepthTable):

@@ -19,8 +19,8 @@ The class map (rank to class) is one 4-byte entry per rank at build time; the
 table itself is one entry per class.  What each reduction buys, on each
 puzzle, is measured by ``benchmarks/bench_scale.py``.
 
->>> from permgroup.bfs import FactorSpace
->>> from permgroup.coordinates import Factor
+>>> from permgroup.tables.bfs import FactorSpace
+>>> from permgroup.tables.coordinates import Factor
 >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
 >>> mirror = symmetry_map(ring, 0, [1, 0])          # r -> -r swaps the two turns
 >>> mirror.tolist()
@@ -39,9 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.packed import distinct
+from permgroup.tables.packed import distinct
 from permgroup.perm import Perm, compose, inverse
-from permgroup.statetable import UNSEEN
+from permgroup.tables.statetable import UNSEEN
 
 
 def move_relabelling(moves: Sequence[Perm], symmetry: Perm, normalize=None) -> list[int]:
@@ -73,8 +73,8 @@ def symmetry_map(space, source: int, relabelling: Sequence[int], check: int = 40
     source; ``-1`` on ranks not reached.  ``ValueError`` if the relabelling is
     no symmetry (checked on ``check`` random edges, and on being a permutation).
 
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> line = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0], [2, 0, 1]]))])
     >>> symmetry_map(line, 0, [0, 1]).tolist()
     [0, 1, 2]
@@ -159,8 +159,8 @@ def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
 class ClassTable:
     """BFS depths of symmetry classes (one byte per class) and their sizes.
 
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
     >>> classes = symmetry_classes([symmetry_map(ring, 0, [1, 0])])
     >>> t = class_depths(ring, [0], classes)
@@ -205,8 +205,8 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
     its right neighbours are); pass the inversion map as ``also_from`` and the
     representative's inverse is stepped too, which covers the rest.
 
-    >>> from permgroup.bfs import FactorSpace
-    >>> from permgroup.coordinates import Factor
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
     >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
     >>> classes = symmetry_classes([np.arange(5)])      # no symmetry: one rank per class
     >>> class_depths(ring, [0], classes).distribution()
@@ -234,14 +234,14 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
 
 def conjugation_map(model, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g``
-    of a :class:`permgroup.table.CayleyModel`, normalized again: unlike
+    of a :class:`permgroup.tables.table.CayleyModel`, normalized again: unlike
     :func:`symmetry_map` this serves symmetries that move the normalization's
     anchor (whose relabelling of the moves depends on the state), such as all
     48 symmetries of a cube held by one corner.
 
     >>> from permgroup.perm import from_cycles
     >>> from permgroup.puzzle import Puzzle
-    >>> from permgroup.table import CayleyModel
+    >>> from permgroup.tables.table import CayleyModel
     >>> a, b = from_cycles([(0, 1, 2)], 4), from_cycles([(1, 2, 3)], 4)
     >>> model = CayleyModel.of(Puzzle("p", 4, {"a": a, "b": b},
     ...                               pieces={"dot": tuple((i,) for i in range(4))}))
@@ -270,12 +270,12 @@ def conjugation_map(model, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
 
 def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarray:
     """:func:`symmetry_map` computed directly for a space of colourings
-    (:class:`permgroup.multiset.ColouringSpace`): the cells are permuted by
+    (:class:`permgroup.tables.multiset.ColouringSpace`): the cells are permuted by
     ``cells`` and the colours renamed so that the solved colouring stays
     solved; ``ValueError`` if no renaming does that.  One pass over the ranks,
     no BFS.
 
-    >>> from permgroup.multiset import ColouringSpace
+    >>> from permgroup.tables.multiset import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "rot'": (3, 0, 1, 2)})
     >>> sigma = colouring_symmetry_map(s, (2, 3, 0, 1))   # half a turn, then a <-> b
     >>> [s.decode(w) for w in s.unrank(sigma[s.rank(np.array([s.encode("abab")]))])]
@@ -304,9 +304,9 @@ def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarr
 
 def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
     """Rank of ``g⁻¹`` for every rank ``g`` of an element ranking
-    (:class:`permgroup.coordinates.ElementRanking`), by its ``p⁻¹ q`` ranks.
+    (:class:`permgroup.tables.coordinates.ElementRanking`), by its ``p⁻¹ q`` ranks.
 
-    >>> from permgroup.table import CayleyModel
+    >>> from permgroup.tables.table import CayleyModel
     >>> from permgroup.puzzle import Puzzle
     >>> from permgroup.perm import from_cycles
     >>> p = Puzzle("tri", 3, {"T": from_cycles([(0, 1, 2)], 3)},

@@ -1,9 +1,9 @@
 """The ranked space and sources behind a puzzle's table, for the tighter,
-out-of-core and distributed builders (:mod:`permgroup.packed`,
-:mod:`permgroup.outofcore`, :mod:`permgroup.dask_bfs`).
+out-of-core and distributed builders (:mod:`permgroup.tables.packed`,
+:mod:`permgroup.tables.outofcore`, :mod:`permgroup.tables.dask_bfs`).
 
 * a puzzle without pieces whose solved colouring repeats colours is a space
-  of colourings (:mod:`permgroup.multiset`) with the solved colouring as its
+  of colourings (:mod:`permgroup.tables.multiset`) with the solved colouring as its
   source;
 * otherwise the Cayley table's space: normalized elements ranked by the model
   of :func:`permgroup.explore.model`, from the identity.
@@ -31,7 +31,7 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
     """``(space, sources, key)``: the space has ``size``, ``n_moves``, ``step``,
     ``back_step``; ``key`` identifies the table (for build folders and caches).
     A puzzle defined piece by piece (:class:`~permgroup.formats.definition.Definition`)
-    is ranked by :class:`~permgroup.orbit_space.OrbitSpace`.
+    is ranked by :class:`~permgroup.tables.orbit_space.OrbitSpace`.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -45,19 +45,19 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
     from permgroup.formats.definition import Definition
 
     if isinstance(puzzle, Definition):
-        from permgroup.orbit_space import OrbitSpace
+        from permgroup.tables.orbit_space import OrbitSpace
 
         space = OrbitSpace(puzzle, metric)
         key = {"definition": puzzle.fingerprint(), "metric": metric_label(metric)}
         return space, [space.rank(puzzle.solved)], dict(key, kind="orbits")
     key = {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric)}
     if not puzzle.pieces and puzzle.solved and len(set(puzzle.solved)) < puzzle.degree:
-        from permgroup.colouring_table import colouring_space
+        from permgroup.tables.colouring_table import colouring_space
 
         space = colouring_space(puzzle, metric)
         sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
         return space, [int(s) for s in sources], dict(key, kind="colourings")
-    from permgroup.bfs import FactorSpace
+    from permgroup.tables.bfs import FactorSpace
     from permgroup.explore import model
 
     m = model(puzzle, metric)
@@ -69,9 +69,9 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
 def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, memory: str | None = None,
                       dask: bool = False, workers: int = 2, scheduler: str | None = None,
                       progress=None, stream=None):
-    """The puzzle's 2-bit table (:class:`permgroup.packed.PackedTable`), cached:
+    """The puzzle's 2-bit table (:class:`permgroup.tables.packed.PackedTable`), cached:
 
-    * in memory by default (:func:`permgroup.packed.packed_depths`);
+    * in memory by default (:func:`permgroup.tables.packed.packed_depths`);
     * out of core with ``memory`` (``"4GB"``): built in a folder of the cache,
       resumed there if an earlier build was interrupted;
     * on Dask with ``dask`` (a local cluster of ``workers``, or ``scheduler``),
@@ -91,14 +91,14 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
     import numpy as np
 
     from permgroup.cache import cache_dir, load_bytes, save_array
-    from permgroup.packed import PackedTable, packed_depths
+    from permgroup.tables.packed import PackedTable, packed_depths
 
     space, sources, key = table_space(puzzle, metric)
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
     name = puzzle_name(puzzle.name)
     label = f"{name}-{key['metric']}-{digest}".replace("'", "i").replace(",", "-")
     if memory is not None:
-        from permgroup.outofcore import build_out_of_core
+        from permgroup.tables.outofcore import build_out_of_core
 
         return build_out_of_core(space, sources, cache_dir() / f"{label}.outofcore",
                                  memory=memory, key=key, progress=progress)
@@ -110,7 +110,7 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
         return PackedTable(space, sources, np.frombuffer(data, dtype=np.uint8),
                            header["levels"])
     if dask:
-        from permgroup.dask_bfs import dask_depths
+        from permgroup.tables.dask_bfs import dask_depths
 
         stream = stream or sys.stderr
 
