@@ -66,10 +66,23 @@ def test_swap2_is_the_group_of_order_6():
     d = read_ksolve(SWAP, "swap2.tws")
     assert d.name == "swap2" and to_puzzle(d).group().order() == 6
     a = d.moves["A"]
-    assert a["P"] == OrbitState((1, 0), (1, 0))
-    # A sends the piece of slot 2 to slot 1 with +1 twist
+    # a ksolve move's twists are listed at the pieces' source slots (twsearch's
+    # convention): the piece of slot 1 gains +1 and lands in slot 2
+    assert a["P"] == OrbitState((1, 0), (0, 1))
     after = compose(d, d.solved, a)
-    assert after["P"] == OrbitState((1, 0), (1, 0))
+    assert after["P"] == OrbitState((1, 0), (0, 1))
+    # KPuzzle lists them at the destination: the same move written there reads back equal
+    assert json.loads(to_kpuzzle(d))["moves"]["A"]["P"]["orientationDelta"] == [0, 1]
+
+
+def test_ksolve_move_twists_are_listed_at_source_slots():
+    # twsearch's docs/architecture.md: "for move 13425,01201 we convert to state
+    # 13425,02011" -- a move's twist line is indexed by the piece's source slot
+    text = "Set P 5 3\nMove M\nP\n1 3 4 2 5\n0 1 2 0 1\nEnd\n"
+    d = read_ksolve(text, "m.tws")
+    assert d.moves["M"]["P"] == OrbitState((0, 2, 3, 1, 4), (0, 2, 0, 1, 1))
+    assert compose(d, d.solved, d.moves["M"])["P"].orientation == (0, 2, 0, 1, 1)
+    assert "0 1 2 0 1" in to_ksolve(d).splitlines()
 
 
 @pytest.mark.parametrize("name", ["skewb", "pyraminx", "3x3x3", "2x2x2-layers"])

@@ -16,6 +16,10 @@ Line oriented; ``#`` starts a comment; tokens are separated by blanks::
     MoveAlias NAME OTHER
 
 Moves named ``x``, ``y``, ``z`` are whole-puzzle rotations, not moves.
+A move's orientation line gives each piece's twist at the slot it comes *from*
+(twsearch: "ksolve move representation maps cubies to orientation"), so the
+reader turns it into the twist at the slot it lands in, the convention of
+:mod:`permgroup.formats.definition` and KPuzzle, and the writer turns it back.
 ``Ignore`` and ``Illegal`` blocks are refused with a message naming the line.
 Every fault names the file, the line and what is wrong.
 
@@ -33,8 +37,8 @@ Every fault names the file, the line and what is wrong.
 ... End
 ... '''
 >>> d = read_ksolve(text)
->>> d.moves["A"]["P"]
-OrbitState(pieces=(1, 0), orientation=(1, 0))
+>>> d.moves["A"]["P"]  # the piece from slot 1 gains the twist, landing in slot 2
+OrbitState(pieces=(1, 0), orientation=(0, 1))
 >>> read_ksolve(to_ksolve(d)).fingerprint() == d.fingerprint()
 True
 """
@@ -144,6 +148,8 @@ def _block(lines: _Lines, orbits: dict[str, Orbit], title: str, start: int,
                 if o >= orbit.orientations:
                     raise lines.error(number, f"{title}, set {name}: orientation {o} is out of "
                                               f"range 0..{orbit.orientations - 1}")
+        if is_move:  # a ksolve move lists each piece's twist at its source slot
+            orientation = [orientation[p - 1] for p in pieces]
         found[name] = OrbitState(tuple(p - 1 for p in pieces), tuple(orientation))
 
 
@@ -269,6 +275,7 @@ def to_ksolve(definition: Definition) -> str:
     one = identity(definition)
 
     def block(title: str, position: Position, everything: bool) -> list[str]:
+        is_move = not everything
         lines = ["", title]
         for o in definition.orbits:
             state = position[o.name]
@@ -276,7 +283,11 @@ def to_ksolve(definition: Definition) -> str:
                 continue
             lines += [o.name, " ".join(str(p + 1) for p in state.pieces)]
             if o.orientations > 1:
-                lines.append(" ".join(map(str, state.orientation)))
+                twists = list(state.orientation)
+                if is_move:  # back to the twist at each piece's source slot
+                    for i, j in enumerate(state.pieces):
+                        twists[j] = state.orientation[i]
+                lines.append(" ".join(map(str, twists)))
         return lines + ["End"]
 
     out += block("Solved", definition.solved, True)

@@ -14,7 +14,7 @@ are colourings.
 >>> d = read_ksolve("Set P 2 3\\nMove A\\nP\\n2 1\\n1 0\\nEnd\\n")
 >>> p = to_puzzle(d)
 >>> p.degree, p.generators["A"], p.group().order()
-(6, (3, 4, 5, 1, 2, 0), 6)
+(6, (4, 5, 3, 0, 1, 2), 6)
 >>> from_puzzle(p).moves["A"] == d.moves["A"]
 True
 """
