@@ -136,23 +136,58 @@ def pyraminx(tips: bool = True) -> Puzzle:
     """The Pyraminx: 4 tips, 4 axial centres, 6 edges; a vertex turn moves the two
     layers at a vertex, a tip turn (lower-case) only the tip.  Along a vertex's
     unit axis the tip lies at 1.56, the centre at 1.04, its three edges at 0.58."""
-    faces = {v: tuple(-x for x in p) for v, p in TETRA.items()}  # face opposite each vertex
-    vertices = list(TETRA.values())
-    tip_pieces = [(tuple(0.9 * x for x in p), [faces[w] for w in TETRA if TETRA[w] != p])
-                  for p in vertices]
-    centres = [(tuple(0.6 * x for x in p), [faces[w] for w in TETRA if TETRA[w] != p])
-               for p in vertices]
-    edges = []
-    for i, p in enumerate(vertices):
-        for q in vertices[i + 1:]:
-            mid = tuple((a + b) / 2 for a, b in zip(p, q))
-            edges.append((mid, [faces[w] for w in TETRA if TETRA[w] not in (p, q)]))
-    pieces = {"centre": centres, "edge": edges}
     moves = {v: (p, 3, 0.5) for v, p in TETRA.items()}
     if tips:
-        pieces["tip"] = tip_pieces
         moves.update({v.lower(): (p, 3, 1.3) for v, p in TETRA.items()})
-    return cut_puzzle("pyraminx" if tips else "pyraminx-notips", pieces, moves)
+    return cut_puzzle("pyraminx" if tips else "pyraminx-notips", _pyraminx_pieces(tips), moves)
+
+
+#: the face opposite each vertex of :data:`TETRA`, by its outward normal
+TETRA_FACES = {v: tuple(-x for x in p) for v, p in TETRA.items()}
+
+
+def _tetra_edges() -> list[Piece]:
+    vertices = list(TETRA.values())
+    return [(tuple((a + b) / 2 for a, b in zip(p, q)),
+             [TETRA_FACES[w] for w in TETRA if TETRA[w] not in (p, q)])
+            for i, p in enumerate(vertices) for q in vertices[i + 1:]]
+
+
+def _pyraminx_pieces(tips: bool) -> dict[str, list[Piece]]:
+    faces = TETRA_FACES
+    vertices = list(TETRA.values())
+    centres = [(tuple(0.6 * x for x in p), [faces[w] for w in TETRA if TETRA[w] != p])
+               for p in vertices]
+    pieces = {"centre": centres, "edge": _tetra_edges()}
+    if tips:
+        pieces["tip"] = [(tuple(0.9 * x for x in p), [faces[w] for w in TETRA if TETRA[w] != p])
+                         for p in vertices]
+    return pieces
+
+
+def pyraminx_faces() -> Puzzle:
+    """The Pyraminx turned by its faces: a face turn (the name of the vertex
+    opposite) moves the face's layer -- three tips, three centres, three edges --
+    and a tip turn (lower-case) one tip.  A face turn is a vertex turn followed
+    by a turn of the whole puzzle, so the puzzle's attitude is part of the
+    state: 302,330,880 positions, four times the vertex-turned count."""
+    moves = {v: (TETRA_FACES[v], 3, 0.0) for v in TETRA}
+    moves.update({v.lower(): (p, 3, 1.3) for v, p in TETRA.items()})
+    return cut_puzzle("pyraminx-faces", _pyraminx_pieces(tips=True), moves)
+
+
+def jing_pyraminx() -> Puzzle:
+    """Jing's pyraminx: a tetrahedron cut through its centre parallel to each
+    face, so a turn moves half the puzzle.  The vertex half (named by the
+    vertex, ``U``) holds a corner, three edges and three face centres; the face
+    half (``Fu``: the face opposite ``U``) three corners, three edges and one
+    centre.  44,789,760 positions (twsearch's sample)."""
+    corners = [(p, [TETRA_FACES[w] for w in TETRA if TETRA[w] != p]) for p in TETRA.values()]
+    centres = [(tuple(x / 3 for x in n), [n]) for n in TETRA_FACES.values()]
+    moves = {v: (p, 3, 0.0) for v, p in TETRA.items()}
+    moves.update({"F" + v.lower(): (TETRA_FACES[v], 3, 0.0) for v in TETRA})
+    return cut_puzzle("jing-pyraminx", {"corner": corners, "edge": _tetra_edges(),
+                                        "centre": centres}, moves)
 
 
 def megaminx() -> Puzzle:
@@ -208,6 +243,8 @@ def write_library(folder: Path = LIBRARY) -> dict[str, str]:
         "dino.tws": to_ksolve(from_puzzle(dino(), "dino")),
         "pyraminx.tws": to_ksolve(from_puzzle(pyraminx(), "pyraminx")),
         "pyraminx-notips.tws": to_ksolve(from_puzzle(pyraminx(False), "pyraminx-notips")),
+        "pyraminx-faces.tws": to_ksolve(from_puzzle(pyraminx_faces(), "pyraminx-faces")),
+        "jing-pyraminx.tws": to_ksolve(from_puzzle(jing_pyraminx(), "jing-pyraminx")),
         "megaminx.kpuzzle.json": to_kpuzzle(from_puzzle(megaminx(), "megaminx")),
         "2x2x2.kpuzzle.json": to_kpuzzle(corners),
         "3x3x3.kpuzzle.json": to_kpuzzle(cube),

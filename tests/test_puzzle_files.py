@@ -123,6 +123,8 @@ PUBLISHED_ORDERS = {
     "skewb": 3_149_280,                      # fixed-corner Skewb
     "pyraminx-notips": 933_120,
     "pyraminx": 933_120 * 81,
+    "pyraminx-faces": 302_330_880,           # twsearch's Pyraminx sample (face turns)
+    "jing-pyraminx": 44_789_760,             # twsearch's Jing's pyraminx sample
     "dino": 239_500_800,                     # 12!/2
     "2x2x2": 88_179_840,
     "3x3x3": 43_252_003_274_489_856_000,
@@ -174,6 +176,53 @@ def test_table_of_library_puzzles_matches_published_distributions():
     assert [int(x.split("\t")[1]) for x in pyraminx.stdout.splitlines()[:-1]] == [
         1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32]
     assert pyraminx.stdout.splitlines()[-1] == "# total 933120, diameter 11"
+
+
+def _positions_by_plain_bfs(d: Definition, metric: str) -> list[int]:
+    """The distribution by a second, simpler algorithm: a BFS over whole positions."""
+    from permgroup.tables.orbit_space import metric_moves
+    from permgroup.formats.definition import power
+    moves = [power(d, d.moves[g], j) for g, j in metric_moves(d, metric).values()]
+
+    def key(p):
+        return tuple((p[o.name].pieces, p[o.name].orientation) for o in d.orbits)
+    seen, frontier, counts = {key(d.solved)}, [d.solved], []
+    while frontier:
+        counts.append(len(frontier))
+        nxt = []
+        for p in frontier:
+            for m in moves:
+                q = compose(d, p, m)
+                if key(q) not in seen:
+                    seen.add(key(q))
+                    nxt.append(q)
+        frontier = nxt
+    return counts
+
+
+def test_twists_fixed_by_the_slot_take_no_digit():
+    # three of the Dino cube's turns: every edge's orientation follows from its slot,
+    # so the ranks cover the arrangements alone (the orientations would multiply them)
+    from permgroup.tables.orbit_space import OrbitSpace
+    from permgroup.tables.orbit_table import build_orbit_table
+    dino = load_definition("dino")
+    d = Definition("dino3", dino.orbits, dino.solved,
+                   {m: dino.moves[m] for m in list(dino.moves)[:3]})
+    space = OrbitSpace(d, "htm")
+    assert set(space.implied) == {"edge"}
+    assert all("orientation" not in f.name for f in space.factors)
+    plain = _positions_by_plain_bfs(d, "htm")
+    assert sum(plain) == to_puzzle(d).group().order()
+    assert space.size == 239_500_800  # 12!/2 arrangements, no orientation digit
+    assert build_orbit_table(d, "htm").distribution() == plain
+    turned = space.position_of([list(d.moves)[0]])
+    assert space.unrank(space.rank(turned)) == turned
+    twisted = dict(turned)
+    e = turned["edge"]
+    wrong = tuple(e.orientation[:-1]) + ((e.orientation[-1] + 1) % 2,)
+    twisted["edge"] = OrbitState(e.pieces, wrong)
+    with pytest.raises(InputError, match="not reachable"):
+        space.rank(twisted)
 
 
 @pytest.mark.slow

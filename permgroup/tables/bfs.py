@@ -274,9 +274,20 @@ def _pull(depths: np.ndarray, depth: int, rows: RowSpace) -> int:
 
 
 def _bottom_up(depths: np.ndarray, depth: int, n_moves: int, back_step: Step) -> int:
-    candidates = _ranks_at(depths, UNSEEN)
-    if size_fits_int32(len(depths)):
-        candidates = candidates.astype(np.int32)
+    # a slice of the table at a time: the unseen ranks of a whole table, and the
+    # temporaries of stepping them, cost more memory than the table itself
+    span = BLOCK * 8
+    found = 0
+    for start in range(0, len(depths), span):
+        unseen = np.flatnonzero(depths[start:start + span] == UNSEEN) + start
+        if size_fits_int32(len(depths)):
+            unseen = unseen.astype(np.int32)
+        found += _bottom_up_ranks(depths, depth, n_moves, back_step, unseen)
+    return found
+
+
+def _bottom_up_ranks(depths: np.ndarray, depth: int, n_moves: int, back_step: Step,
+                     candidates: np.ndarray) -> int:
     found = 0
     for m in range(n_moves):
         if not len(candidates):

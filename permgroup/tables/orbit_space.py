@@ -318,6 +318,47 @@ def _list_values(start: np.ndarray, act: _Action, radix: int) -> np.ndarray:
     return np.concatenate(found)
 
 
+def _implied_twists(solved: OrbitState, slots: list[np.ndarray], twists: list[np.ndarray],
+                    k: int) -> np.ndarray | None:
+    """``twist[l, s]``, the one orientation a piece labelled ``l`` can have in
+    slot ``s``, when the moves fix every piece's orientation by its slot (the
+    Dino cube's edges); ``None`` when some piece reaches a slot in two.
+
+    >>> swap = [np.array([1, 0])]
+    >>> _implied_twists(OrbitState((0, 1), (0, 0)), swap, [np.array([1, 1])], 2).tolist()
+    [[0, 1], [1, 0]]
+    >>> _implied_twists(OrbitState((0, 1), (0, 0)), swap, [np.array([1, 0])], 2) is None
+    True
+    """
+    n = len(solved.pieces)
+    labels = max(solved.pieces) + 1
+    twist = np.full((labels, n), -1, dtype=np.int64)
+    for start in range(n):
+        # where the piece starting in slot ``start`` can be, and in which twist
+        at = np.full(n, -1, dtype=np.int64)
+        at[start] = solved.orientation[start]
+        frontier = [start]
+        while frontier:
+            new = []
+            for j in frontier:
+                for perm, add in zip(slots, twists):
+                    for i in np.flatnonzero(perm == j):  # the piece in slot j goes to slot i
+                        t = (at[j] + int(add[i])) % k
+                        if at[i] < 0:
+                            at[i] = t
+                            new.append(int(i))
+                        elif at[i] != t:
+                            return None
+            frontier = new
+        label = solved.pieces[start]
+        seen = at >= 0
+        clash = (twist[label] >= 0) & seen & (twist[label] != at)
+        if clash.any():
+            return None
+        twist[label, seen] = at[seen]
+    return np.where(twist < 0, 0, twist).astype(np.int8)
+
+
 def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
     """Pair keys ``i * sb + j`` reachable from the solved pair ``(sa, sb)``."""
     seen = np.zeros(a.size * b.size, dtype=bool)
@@ -380,6 +421,7 @@ class OrbitSpace:
         factors: list = []
         self.split: SplitPermutation | None = None
         self.fixed: dict = {}  # parts no move changes: their solved values
+        self.implied: dict = {}  # orbit -> twist of piece label l in slot s, [l, s]
         for orbit in d.orbits:
             solved = d.solved[orbit.name]
             slots = [np.array(m[orbit.name].pieces) for m in self.moves]
@@ -408,7 +450,11 @@ class OrbitSpace:
                 self.fixed[orbit.name, "pieces"] = labels
             k = orbit.orientations
             start = np.array(solved.orientation, dtype=np.int8)
-            if k > 1 and any(t.any() for t in twists):
+            varies = k > 1 and any(t.any() for t in twists)
+            implied = _implied_twists(solved, slots, twists, k) if varies else None
+            if implied is not None:  # each piece's twist is fixed by its slot: no digit
+                self.implied[orbit.name] = implied
+            elif varies:
                 if k ** orbit.size > LIST_LIMIT:
                     raise InputError(f"{d.name}: orbit {orbit.name} has too many orientations "
                                      f"({k ** orbit.size:,}) for a table")
@@ -442,7 +488,7 @@ class OrbitSpace:
         if self.size > 2**40:
             raise InputError(f"{self.definition.name}: {self.size:,} states are too many "
                              "for a table")
-        row_bytes = self.n_moves * self.outer_size * np.dtype(np.intp).itemsize
+        row_bytes = self.n_moves * self.outer_size * 4
         if row_bytes > MAX_ROW_BYTES:
             raise InputError(
                 f"{self.definition.name}: its ranks are not tight enough here (factors "
@@ -454,12 +500,16 @@ class OrbitSpace:
             digits.append(Factor(self.split.name, self.split.size_a, self.split.placement_table))
         outer_space = FactorSpace(digits) if digits else None
         all_outer = np.arange(self.outer_size)
-        self.row_next = np.stack([
-            outer_space.step(all_outer, m) if outer_space else np.zeros(1, dtype=np.int64)
-            for m in range(self.n_moves)]).astype(np.intp)
+        # row indices fit 32 bits (see MAX_ROW_BYTES): half the memory of intp
+        self.row_next = np.zeros((self.n_moves, self.outer_size), dtype=np.int32)
+        if outer_space:
+            for m in range(self.n_moves):
+                self.row_next[m] = outer_space.step(all_outer, m)
         if self.split:
-            a = all_outer % self.split.size_a
-            self.row_select = self.split.select[:, a].astype(np.intp)
+            if self.outer_size == self.split.size_a:  # the placement is the whole row index
+                self.row_select = self.split.select
+            else:
+                self.row_select = self.split.select[:, all_outer % self.split.size_a]
             self.inner_table = self.split.remainder_table.astype(np.intp)
         else:
             self.row_select = None
@@ -515,6 +565,11 @@ class OrbitSpace:
         bad = np.zeros(len(positions), dtype=bool)
         for key, value in self.fixed.items():
             bad |= (raws[key] != value[None, :]).any(axis=1)
+        for name, twist in self.implied.items():
+            pieces = raws[name, "pieces"]
+            bad |= (pieces < 0).any(axis=1) | (pieces >= twist.shape[0]).any(axis=1)
+            expected = twist[np.clip(pieces, 0, twist.shape[0] - 1), np.arange(pieces.shape[1])]
+            bad |= (raws[name, "orientation"] != expected).any(axis=1)
         for f in self.outer_factors:
             i = f.encode(raws)
             bad |= i < 0
@@ -559,6 +614,9 @@ class OrbitSpace:
         for f in reversed(self.outer_factors):
             rest, i = np.divmod(rest, f.size)
             f.decode(i, raws)
+        for name, twist in self.implied.items():
+            pieces = raws[name, "pieces"]
+            raws[name, "orientation"] = twist[pieces, np.arange(pieces.shape[1])]
         return [{o.name: OrbitState(tuple(int(x) for x in raws[o.name, "pieces"][j]),
                                     tuple(int(x) for x in raws[o.name, "orientation"][j]))
                  for o in self.definition.orbits} for j in range(len(rest))]
