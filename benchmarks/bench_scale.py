@@ -4,9 +4,9 @@ the same run.
 
 Run: ``nice python benchmarks/bench_scale.py`` (about ten minutes; ``--quick``
 skips the 4x4 torus's symmetry classes and the out-of-core run in 20 MB;
-``--only=2bit,uva,outofcore,symmetry,dask`` picks sections; ``--only=cuboid``
-builds twsearch's 2x3x3 cuboid sample, 1,625,702,400 positions, out of core in
-4 GB, a stretch goal not in the default run).
+``--only=2bit,uva,outofcore,symmetry,dask`` picks sections; ``--only=large``
+builds UFO (479,001,600), twsearch's 2x3x3 cuboid (1,625,702,400) and 3x3x3
+phase 1 (2,217,093,120) whole with ``--memory 4GB``, not in the default run).
 Builds run in child processes, three times each: the figures are medians of
 wall time and of peak resident memory (``VmHWM``).
 """
@@ -247,11 +247,15 @@ def dask_runs(rows: list) -> None:
               flush=True)
 
 
-CUBOID = ("from permgroup.tables.orbit_space import OrbitSpace\n"
-          "from benchmarks.bench_scale import cuboid_definition\n"
-          "definition = cuboid_definition()\n"
-          "space = OrbitSpace(definition, 'htm')\n"
-          "sources = [space.rank(definition.solved)]\n")
+#: twsearch -g on this kind of machine: (states, diameter, seconds), by library name
+TWSEARCH_LARGE = {"ufo": (479_001_600, 14, 339.0), "2x3x3": (1_625_702_400, 18, 82.0),
+                  "3p1": (2_217_093_120, 12, 117.0)}
+PEAK = ("import runpy, sys\n"
+        "sys.argv = ['permgroup'] + sys.argv[1:]\n"
+        "try:\n    runpy.run_module('permgroup', run_name='__main__')\n"
+        "finally:\n"
+        "    hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
+        "    print(f'# peak {hwm}', file=sys.stderr)\n")
 
 
 def cuboid_definition():
@@ -289,13 +293,35 @@ def cuboid_definition():
     return Definition("cuboid233", (Orbit("CORNERS", 8), Orbit("EDGES", 8)), solved, moves)
 
 
-def cuboid(rows: list) -> None:
-    """Stretch goal: the whole 2x3x3 table out of core in 4 GB (one run)."""
-    s, mb, d = medians(CUBOID, OUT_OF_CORE.format(memory="4GB"), 1)
-    print(f"2x3x3 cuboid: {sum(d):,} positions, diameter {len(d) - 1}, distribution {d}")
-    rows.append(("2x3x3 cuboid (HTM), out of core, --memory 4GB", s, "s", None))
-    rows.append(("2x3x3 cuboid (HTM), out of core, --memory 4GB: peak memory", mb, "MB", None))
-    report(rows[-2:])
+def large(rows: list) -> None:
+    """UFO, the 2x3x3 cuboid and 3x3x3 phase 1 whole, ``permgroup table PATH
+    --metric htm --memory 4GB`` as a whole process (one run each), against
+    twsearch's God's-algorithm figures."""
+    from permgroup.formats.ksolve import to_ksolve
+    from puzzles import LIBRARY
+
+    folder = Path(tempfile.mkdtemp(prefix="large-"))
+    paths = {"ufo": LIBRARY["ufo"], "2x3x3": folder / "2x3x3.tws", "3p1": LIBRARY["3p1"]}
+    paths["2x3x3"].write_text(to_ksolve(cuboid_definition()))
+    for name, path in paths.items():
+        states, diameter, reference = TWSEARCH_LARGE[name]
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", PEAK, "table", str(path), "--metric", "htm",
+                               "--memory", "4GB"], capture_output=True, text=True, cwd=ROOT,
+                              env=fresh_cache_env())
+        seconds = time.perf_counter() - start
+        assert done.returncode == 0, done.stderr[-2000:]
+        last = done.stdout.splitlines()[-1]
+        assert last == f"# total {states}, diameter {diameter}", last
+        peak = [int(line.split()[2]) / 1024 for line in done.stderr.splitlines()
+                if line.startswith("# peak")][0]
+        print(f"  {name}: {' '.join(l.split()[1] for l in done.stdout.splitlines()[:-1])}",
+              flush=True)
+        rows.append((f"{name} ({states:,}, diameter {diameter}), --memory 4GB, "
+                     f"whole process (vs twsearch {reference:.0f} s)", seconds, "s",
+                     seconds / reference))
+        rows.append((f"{name}: peak memory (of 4 GB)", peak, "MB", peak * 2**20 / 4e9))
+        report(rows[-2:])
 
 
 def main() -> None:
@@ -313,8 +339,8 @@ def main() -> None:
         symmetry(rows, quick)
     if "dask" in only:
         dask_runs(rows)
-    if "cuboid" in only:  # not in the default run: several minutes
-        cuboid(rows)
+    if "large" in only:  # not in the default run: about five minutes
+        large(rows)
     print(machine_note("builds in child processes, medians of 3 (out of core: 1 run)"))
 
 

@@ -190,6 +190,25 @@ def jing_pyraminx() -> Puzzle:
                                         "centre": centres}, moves)
 
 
+def ufo() -> Puzzle:
+    """The UFO: a disc cut into six upper and six lower wedges.  ``U`` and ``D``
+    turn a half by one wedge (60 degrees); ``F``, ``R`` and ``L`` flip the half
+    disc facing front, back-right or back-left over (180 degrees about a
+    horizontal axis), swapping three upper wedges with three lower ones.
+    12! = 479,001,600 positions."""
+    wedges = []
+    for y in (1, -1):
+        for k in range(6):
+            angle = math.radians(30 + 60 * k)
+            radial = (math.cos(angle), 0.0, math.sin(angle))
+            wedges.append(((radial[0], y, radial[2]), [radial]))
+    moves = {"U": ((0, 1, 0), 6, 0.0), "D": ((0, -1, 0), 6, 0.0)}
+    for name, degrees in (("F", 90), ("R", 210), ("L", 330)):
+        angle = math.radians(degrees)
+        moves[name] = ((math.cos(angle), 0.0, math.sin(angle)), 2, 0.0)
+    return cut_puzzle("ufo", {"wedge": wedges}, moves)
+
+
 def megaminx() -> Puzzle:
     """The Megaminx: 20 corners and 30 edges, twelve face turns of 72 degrees."""
     normals = []
@@ -238,6 +257,13 @@ def write_library(folder: Path = LIBRARY) -> dict[str, str]:
                    for piece in minicube.PUZZLE.pieces["corner"])
     two_colour = Definition("2x2x2 top and bottom", corners.orbits,
                             {"corner": OrbitState(layers, (0,) * 8)}, corners.moves)
+    # Kociemba's phase 1 as a puzzle: corners alike, and of the edges only which
+    # four sit in the middle layer; twists and flips kept (|G : H| = 2,217,093,120)
+    middle = tuple(0 if not {cube3.GEOMETRY.face_of(s) for s in piece} & {"U", "D"} else 1
+                   for piece in cube3.PUZZLE.pieces["edge"])
+    phase1 = Definition("3x3x3 phase 1", cube.orbits,
+                        {"corner": OrbitState((0,) * 8, (0,) * 8),
+                         "edge": OrbitState(middle, (0,) * 12)}, cube.moves)
     files = {
         "skewb.tws": to_ksolve(from_puzzle(skewb(), "skewb")),
         "dino.tws": to_ksolve(from_puzzle(dino(), "dino")),
@@ -245,10 +271,12 @@ def write_library(folder: Path = LIBRARY) -> dict[str, str]:
         "pyraminx-notips.tws": to_ksolve(from_puzzle(pyraminx(False), "pyraminx-notips")),
         "pyraminx-faces.tws": to_ksolve(from_puzzle(pyraminx_faces(), "pyraminx-faces")),
         "jing-pyraminx.tws": to_ksolve(from_puzzle(jing_pyraminx(), "jing-pyraminx")),
+        "ufo.tws": to_ksolve(from_puzzle(ufo(), "ufo")),
         "megaminx.kpuzzle.json": to_kpuzzle(from_puzzle(megaminx(), "megaminx")),
         "2x2x2.kpuzzle.json": to_kpuzzle(corners),
         "3x3x3.kpuzzle.json": to_kpuzzle(cube),
         "3x3x3-2gen.tws": to_ksolve(two_gen),
+        "3p1.tws": to_ksolve(phase1),
         "2x2x2-layers.tws": to_ksolve(two_colour),
     }
     folder.mkdir(parents=True, exist_ok=True)

@@ -125,6 +125,8 @@ PUBLISHED_ORDERS = {
     "pyraminx": 933_120 * 81,
     "pyraminx-faces": 302_330_880,           # twsearch's Pyraminx sample (face turns)
     "jing-pyraminx": 44_789_760,             # twsearch's Jing's pyraminx sample
+    "ufo": 479_001_600,                      # 12!, twsearch's UFO sample
+    "3p1": 43_252_003_274_489_856_000,       # the cube's group; 2,217,093,120 states (README)
     "dino": 239_500_800,                     # 12!/2
     "2x2x2": 88_179_840,
     "3x3x3": 43_252_003_274_489_856_000,

@@ -222,8 +222,10 @@ def test_command_line_tight_tables_print_the_plain_distribution(tmp_path, monkey
     plain = capsys.readouterr().out
     assert main(["table", "minicube", "--metric", "htm", "--packed"]) == 0
     assert capsys.readouterr().out == plain
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path / "out-of-core"))  # not the cached one
     assert main(["table", "minicube", "--metric", "htm", "--memory", "5MB"]) == 0
     assert capsys.readouterr().out == plain
+    assert any((tmp_path / "out-of-core").glob("*.outofcore"))
     assert main(["table", "minicube", "--memory", "a lot"]) == 2
     assert "--memory 'a lot'" in capsys.readouterr().err
 
@@ -385,3 +387,24 @@ def test_skewb_every_layer_matches_plain(skewb, tmp_path, dask_client):
     assert np.array_equal(np.asarray(out.packed), packed.packed)
     on_dask = dask_depths(space, sources, client=dask_client, shards_per_worker=2)
     assert np.array_equal(on_dask.table.packed, packed.packed)
+
+
+def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, monkeypatch):
+    from permgroup.explore import load_definition
+    from permgroup.tables.orbit_space import OrbitSpace
+    from permgroup.tables.table_space import build_tight_table, rows_fit
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    definition = load_definition("pyraminx-notips")
+    space = OrbitSpace(definition, "htm")
+    sources = [space.rank(definition.solved)]
+    depths = bfs_depths(space.size, sources, space.n_moves, space.step, space.back_step)
+    assert rows_fit(space, "1GB") and not rows_fit(space, "100MB")
+    table = build_tight_table(definition, "htm", memory="1GB")
+    assert table.distribution() == depth_distribution(depths)
+    assert np.array_equal(read_codes(table.packed, np.arange(space.size)), expected_codes(depths))
+    assert not any(tmp_path.glob("*.outofcore")) and any(tmp_path.glob("*.packed2"))
+    ranks = np.random.default_rng(3).integers(0, space.size, 500)
+    assert table.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
+    again = build_tight_table(definition, "htm", memory="100MB")  # the cached table
+    assert again.distribution() == table.distribution()

@@ -195,11 +195,14 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
         elif method == "bottom":
             count = _bottom_up(depths, depth, n_moves, back_step)
         else:
-            if frontier is None:
-                frontier = _ranks_at(depths, depth)
+            # without a frontier in hand, it is found a block at a time: a large
+            # level's ranks, listed whole, would take eight bytes per state
+            chunks = ([frontier] if frontier is not None else
+                      (np.flatnonzero(depths[s:s + BLOCK] == depth) + s
+                       for s in range(0, size, BLOCK)))
             if size_fits_int32(size):
-                frontier = frontier.astype(np.int32)
-            count = _top_down(depths, frontier, depth, n_moves, step)
+                chunks = (c.astype(np.int32) for c in chunks)
+            count = _top_down(depths, chunks, depth, n_moves, step)
         frontier = None
         depth += 1
         seen += count
@@ -228,17 +231,9 @@ def _dense(depths: np.ndarray, depth: int, n_moves: int,
     return int(np.count_nonzero(reached))
 
 
-def _ranks_at(depths: np.ndarray, depth: int) -> np.ndarray:
-    """The ranks at ``depth``, scanned block by block (no full-size temporary)."""
-    found = [np.flatnonzero(depths[start:start + BLOCK] == depth) + start
-             for start in range(0, len(depths), BLOCK)]
-    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
-
-
-def _top_down(depths: np.ndarray, frontier: np.ndarray, depth: int, n_moves: int,
+def _top_down(depths: np.ndarray, frontier_chunks, depth: int, n_moves: int,
               step: Step) -> int:
-    for start in range(0, len(frontier), BLOCK):
-        chunk = frontier[start:start + BLOCK]
+    for chunk in (c[s:s + BLOCK] for c in frontier_chunks for s in range(0, len(c), BLOCK)):
         for m in range(n_moves):
             nxt = step(chunk, m)
             if len(nxt) and nxt.min() < 0:  # some moves are illegal here
