@@ -540,7 +540,10 @@ def two_phase(progress=None):
                                         {"puzzle": PUZZLE.fingerprint()}, progress,
                                         symmetries=diagonal_turns(), last_stage_cap=10,
                                         first_answer_cap=10,
-                                        last_stage_ball=PHASE_TWO_BALL))
+                                        last_stage_ball=PHASE_TWO_BALL,
+                                        table_symmetries=[GEOMETRY.rotation("U"),
+                                                          GEOMETRY.rotation("F"),
+                                                          GEOMETRY.reflection()]))
     return _TWO_PHASE[0]
 
 

@@ -245,6 +245,8 @@ class Stage:
         self.goal = self.of_elements(np.arange(len(next(iter(coordinates.values())).slot_of)
                                                )[None, :])
         self.databases: list[PatternDatabase] = []
+        #: exact depths over symmetry classes, when the chain was given symmetries
+        self.exact = None
         #: the last stage's ball of exact depths around the identity, if any
         self.ball = None
         self._bytes: list[np.ndarray] = []
@@ -271,7 +273,10 @@ class Stage:
                               for n, i in enumerate(database.which)])
 
     def bound(self, states: np.ndarray) -> np.ndarray:
-        """A lower bound on the moves from each state to ``H_{k+1}``."""
+        """A lower bound on the moves from each state to ``H_{k+1}`` (the exact
+        count when the stage has an :attr:`exact` table)."""
+        if self.exact is not None:
+            return self.exact.bound(states)
         out = None
         for table, weights in zip(self._bytes, self._weights):
             rank = None
@@ -310,14 +315,19 @@ class SubgroupChain:
     an answer is always found.  ``last_stage_ball`` (a radius) keeps every
     position of the last subgroup within that many moves with its exact depth
     (:mod:`permgroup.search.ball`), so the last stage searches only what lies
-    beyond it.
+    beyond it.  ``table_symmetries`` (sticker permutations generating a group
+    of whole-puzzle symmetries, mirrors included) give a stage too large for
+    one table an exact table over symmetry classes instead of pattern
+    databases (:mod:`permgroup.search.symmetric_table`), using the elements
+    that keep the stage's moves and its target subgroup.
     """
 
     def __init__(self, name: str, moves: dict[str, Perm], pieces: dict[str, Sequence],
                  subgroups: Sequence[Sequence[str]], key: dict | None = None,
                  progress: Callable | None = None, cache: bool = True,
                  symmetries: Sequence[Perm] = (), last_stage_cap: int | None = None,
-                 first_answer_cap: int | None = None, last_stage_ball: int = 0):
+                 first_answer_cap: int | None = None, last_stage_ball: int = 0,
+                 table_symmetries: Sequence[Perm] = ()):
         self.name = name
         self.move_names = list(moves)
         self.move_arrays = np.array([moves[m] for m in self.move_names], dtype=np.int64)
@@ -340,7 +350,10 @@ class SubgroupChain:
         self.key = dict(key or {}, chain=self.groups, moves=self.move_names,
                         definition=hashlib.sha256(definition.encode()).hexdigest()[:16])
         for k, stage in enumerate(self.stages):
-            self._databases(k, stage, progress, cache)
+            if stage.size > EXACT_LIMIT and table_symmetries:
+                stage.exact = self._symmetric_table(k, stage, table_symmetries, progress, cache)
+            if stage.exact is None:
+                self._databases(k, stage, progress, cache)
         if last_stage_ball and len(self.stages) > 1:
             self._ball(last_stage_ball, progress, cache)
 
@@ -399,6 +412,46 @@ class SubgroupChain:
             key = dict(self.key, stage=k)
             stage.add_database(load_pattern_database(
                 space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache))
+
+    def _symmetric_table(self, k: int, stage: Stage, symmetries: Sequence[Perm], progress,
+                         cache: bool):
+        """The stage's exact table over symmetry classes, from the cache or built;
+        ``None`` when the symmetries do not keep the stage or no split of its
+        digits works."""
+        from permgroup.cache import cache_dir, load_array, save_array
+        from permgroup.search.symmetric_table import (
+            SymmetricTable, build_symmetric_table, stage_symmetries, table_key)
+
+        moves = [self.move_arrays[i] for i in stage.moves]
+        kept = [self.move_arrays[self.move_names.index(m)] for m in self.groups[k + 1]]
+        group = stage_symmetries(symmetries, moves, kept, self.degree)
+        if len(group) < 2:
+            return None
+        key, digest = table_key(stage.space, dict(self.key, stage=k), group)
+        path = cache_dir() / f"{self.name}-chain{k}-symmetric-{digest}"
+        parts = ("depths", "class_of", "sym_of", "inner_conj", "layout", "symmetric",
+                 "canonical")
+        if cache:
+            arrays = [load_array(f"{path}.{part}", dict(key, part=part)) for part in parts]
+            if all(a is not None for a in arrays):
+                depths, class_of, sym_of, inner_conj, layout, symmetric, canonical = arrays
+                inner = None if layout[0] < 0 else int(layout[0])
+                return SymmetricTable(inner, [int(x) for x in layout[1:]], stage.space.sizes,
+                                      class_of, sym_of, inner_conj, depths, symmetric,
+                                      canonical)
+        report = None
+        if progress:
+            report = (lambda depth, count: progress(k, "exact table over symmetry classes",
+                                                    depth, count))
+        table = build_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
+                                      progress=report)
+        if table is not None and cache:
+            layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
+            conj = table.inner_conj.reshape(-1, table.inner_size)
+            for part, array in zip(parts, (table.depths, table.class_of, table.sym_of, conj,
+                                           layout, table.symmetric, table.canonical)):
+                save_array(f"{path}.{part}", dict(key, part=part), array)
+        return table
 
     def _ball(self, radius: int, progress, cache: bool) -> None:
         from permgroup.search.ball import load_ball
