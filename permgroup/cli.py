@@ -88,7 +88,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     >>> cmd_table(argparse.Namespace(puzzle="gigaminx", metric="qtm"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    SystemExit: permgroup: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., skewb, or give a .tws, .def or .kpuzzle.json file
+    SystemExit: permgroup: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo, or give a .tws, .def or .kpuzzle.json file
     >>> cmd_table(argparse.Namespace(puzzle="megaminx", metric="qtm"))
     Traceback (most recent call last):
     ...

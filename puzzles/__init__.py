@@ -7,7 +7,7 @@ definition files in ``puzzles/definitions`` (written from geometry by
 :mod:`puzzles.solids`) to their paths.
 
 >>> sorted(LIBRARY)[:3], LIBRARY["skewb"].name
-(['2x2x2', '2x2x2-layers', '3x3x3'], 'skewb.tws')
+(['2x2x2', '2x2x2-layers', '3p1'], 'skewb.tws')
 """
 from pathlib import Path
 
