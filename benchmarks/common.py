@@ -124,6 +124,9 @@ def seed_program(prefix: str, fixes: dict[str, str] | None = None) -> Path | Non
 def fresh_cache_env() -> dict:
     env = dict(os.environ)
     env["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-bench-")
+    # an installed package runs from compiled bytecode; without it every child
+    # would compile each module it imports, and more code would look slower
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 

@@ -25,7 +25,7 @@ from permgroup.errors import InputError, UnreachableError, require_string
 from permgroup.metric import Metric
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
-from permgroup.tables.table import CayleyTable, load_table
+from permgroup.tables.table import CayleyTable, load_nibble_table, load_table
 from puzzles.cube_geometry import FACES, CubeGeometry
 
 GEOMETRY = CubeGeometry(2)
@@ -51,13 +51,17 @@ _TABLES: dict[tuple[str, str], CayleyTable] = {}
 def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> CayleyTable:
     """The distance table (loaded from the cache, or built and cached);
     ``table_format="packed"`` gives the 2-bit form
-    (:class:`permgroup.tables.packed_table.PackedCayleyTable`, a quarter of the size).
+    (:class:`permgroup.tables.packed_table.PackedCayleyTable`, a quarter of the size),
+    ``"nibbles"`` the 4-bit one (:func:`permgroup.tables.table.load_nibble_table`,
+    half the size, looked up like the one-byte table).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> t = table()  # about half a second to build, then cached
     >>> t.diameter, t.distribution()[:5]
     (14, [1, 6, 27, 120, 534])
     >>> table(table_format="packed").distribution() == t.distribution()
+    True
+    >>> table(table_format="nibbles").distribution() == t.distribution()
     True
     """
     if (metric, table_format) not in _TABLES:
@@ -67,8 +71,11 @@ def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> Ca
             loaded = load_packed_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
         elif table_format == "bytes":
             loaded = load_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
+        elif table_format == "nibbles":
+            loaded = load_nibble_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
         else:
-            raise ValueError(f"unknown table format {table_format!r}: 'bytes' or 'packed'")
+            raise ValueError(f"unknown table format {table_format!r}: "
+                             "'bytes', 'nibbles' or 'packed'")
         _TABLES[metric, table_format] = loaded
     return _TABLES[metric, table_format]
 

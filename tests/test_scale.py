@@ -92,6 +92,57 @@ def test_minicube_packed_format_answers_like_bytes():
         assert packed.distance(p, q) == plain.distance(p, q)
 
 
+def test_single_lookups_walk_down_like_the_batch(cube):
+    space, source, depths = cube
+    t = packed_depths(space, [source])
+    ranks = np.random.default_rng(5).integers(0, space.size, 300)
+    assert [t.depth(int(r)) for r in ranks] == t.depths_of(ranks).tolist()
+    for r in ranks[:40].tolist():
+        here = source
+        for m in t.path(r):  # the path's moves, applied from the source, end at r
+            here = int(space.step(np.array([here]), m)[0])
+        assert here == r and len(t.path(r)) == depths[r]
+
+
+@pytest.mark.parametrize("metric", ["qtm", "htm"])
+def test_minicube_nibble_table_answers_like_bytes(metric):
+    import random
+
+    rng = random.Random(4)
+    plain = minicube.table(metric)
+    nibbles = minicube.table(metric, table_format="nibbles")
+    assert nibbles.bits == 4 and len(nibbles._entries) == (len(plain.depths) + 1) // 2
+    assert nibbles.distribution() == plain.distribution()
+    for _ in range(200):
+        p, q = minicube.pair_elements(minicube.scramble(rng), minicube.scramble(rng))
+        assert nibbles.distance(p, q) == plain.distance(p, q)
+        assert len(nibbles.solve(p, q)) == plain.distance(p, q)
+
+
+def test_a_cached_nibble_lookup_needs_no_numpy():
+    minicube.table("qtm", table_format="nibbles")  # cached
+    solved = "WWWWYYYYRRRRBBBBGGGGOOOO"
+    state = minicube.apply_moves(solved, "F R' U2 F'")
+    probe = ("import sys\nfrom puzzles import minicube\nfrom puzzles.formats import uva11007\n"
+             f"e = minicube.element({state!r}, uva11007.SCHEME)\n"
+             "print(minicube.table('qtm', table_format='nibbles').depth(e), "
+             "'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.split()
+    assert out == ["5", "False"]
+
+
+def test_a_deep_group_is_refused_a_nibble_table():
+    from permgroup.perm import from_cycles
+    from permgroup.puzzle import Puzzle
+    from permgroup.tables.table import load_nibble_table
+
+    ring = from_cycles([tuple(range(32))], 32)  # one move one way: diameter 31
+    puzzle = Puzzle("ring32", 32, {"T": ring}, pieces={"wheel": (tuple(range(32)),)})
+    with pytest.raises(ValueError, match="diameter 31 does not fit in 4 bits"):
+        load_nibble_table(puzzle, ["T"], cache=False)
+
+
 def test_out_of_core_cube_matches_packed(cube, tmp_path):
     space, source, depths = cube
     progress = []

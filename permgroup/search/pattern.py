@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from permgroup.tables.bfs import UNSEEN, bfs_depths
+from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.search.digits import DigitSpace
 
@@ -34,29 +35,6 @@ from permgroup.search.digits import DigitSpace
 CLIP = 14
 #: the stored value of a projection no move sequence reaches
 UNREACHED = 15
-
-
-def pack_nibbles(depths: np.ndarray) -> np.ndarray:
-    """Two 4-bit entries per byte (entry ``2i`` in the low half of byte ``i``).
-
-    >>> pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)).tolist()
-    [33, 3]
-    """
-    depths = np.asarray(depths, dtype=np.uint8)
-    if len(depths) % 2:
-        depths = np.append(depths, np.uint8(0))
-    return depths[0::2] | (depths[1::2] << 4)
-
-
-def nibbles_at(packed: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """Entries ``index`` of a :func:`pack_nibbles` array.
-
-    >>> nibbles_at(pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)), np.array([2, 0, 1])).tolist()
-    [3, 1, 2]
-    """
-    index = np.asarray(index)
-    byte = packed[index >> 1]
-    return (byte >> ((index & 1) << 2).astype(np.uint8)) & np.uint8(15)
 
 
 class PatternDatabase:

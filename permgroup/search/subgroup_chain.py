@@ -262,7 +262,8 @@ class Stage:
     def add_database(self, database: PatternDatabase) -> None:
         """Use ``database`` in :meth:`bound` (kept a byte per entry: a search
         looks entries up millions of times a second)."""
-        from permgroup.search.pattern import UNREACHED, nibbles_at
+        from permgroup.search.pattern import UNREACHED
+        from permgroup.tables.packed import nibbles_at
 
         self.databases.append(database)
         depths = nibbles_at(database.packed, np.arange(database.size))

@@ -51,6 +51,8 @@ class FactorSpace:
     ([2, 3], [1])
     >>> s.back_step(np.array([2]), 0).tolist(), s.dense_step(np.arange(6) == 0, 0).tolist()
     ([0], [False, False, True, False, False, False])
+    >>> s.back_step_one(2, 0), s.back_step_one(3, 1)
+    (0, 2)
     """
 
     def __init__(self, factors: Sequence[Factor]):
@@ -68,6 +70,7 @@ class FactorSpace:
         self.dtype = dtype
         self.tables = [f.table.astype(dtype) for f in self.factors]
         self._inverse_tables: list[np.ndarray] | None = None
+        self._inverse_lists: list[list[list[int]]] | None = None
 
     def digits(self, ranks: np.ndarray) -> list[np.ndarray]:
         out = []
@@ -102,6 +105,17 @@ class FactorSpace:
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         """Ranks from which move ``m`` leads to ``ranks``."""
         return self._apply(self.inverse_tables, ranks, m)
+
+    def back_step_one(self, rank: int, m: int) -> int:
+        """:meth:`back_step` of a single rank in plain integers (numpy's
+        per-call overhead would dominate a walk down one state at a time)."""
+        if self._inverse_lists is None:
+            self._inverse_lists = [t.tolist() for t in self.inverse_tables]
+        result = 0
+        for table, stride in zip(self._inverse_lists, self.strides):
+            digit, rank = divmod(rank, stride)
+            result += table[m][digit] * stride
+        return result
 
     def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
         """The set reached by move ``m`` from the set ``mask`` (a boolean array

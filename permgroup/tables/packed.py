@@ -1,4 +1,5 @@
-"""Depth tables in two bits per state: each state's depth modulo 3.
+"""Depth tables in two bits per state: each state's depth modulo 3 (and the
+4-bit form, :func:`pack_nibbles`, for tables whose depths fit in a nibble).
 
 A one-byte table spends eight bits on a number that walking down never needs
 in full.  Here a state keeps its depth modulo 3 (codes 0, 1, 2) or ``UNSEEN_CODE``
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -118,6 +118,29 @@ def pack(codes: np.ndarray) -> np.ndarray:
     return c[:, 0] | (c[:, 1] << 2) | (c[:, 2] << 4) | (c[:, 3] << 6)
 
 
+def pack_nibbles(depths: np.ndarray) -> np.ndarray:
+    """Two 4-bit entries per byte (entry ``2i`` in the low half of byte ``i``).
+
+    >>> pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)).tolist()
+    [33, 3]
+    """
+    depths = np.asarray(depths, dtype=np.uint8)
+    if len(depths) % 2:
+        depths = np.append(depths, np.uint8(0))
+    return depths[0::2] | (depths[1::2] << 4)
+
+
+def nibbles_at(packed: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Entries ``index`` of a :func:`pack_nibbles` array.
+
+    >>> nibbles_at(pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)), np.array([2, 0, 1])).tolist()
+    [3, 1, 2]
+    """
+    index = np.asarray(index)
+    byte = packed[index >> 1]
+    return (byte >> ((index & 1) << 2).astype(np.uint8)) & np.uint8(15)
+
+
 def pack_depths(depths: np.ndarray) -> np.ndarray:
     """The 2-bit table of a one-byte depth table (``UNSEEN`` stays unseen),
     converted a block at a time.
@@ -190,6 +213,8 @@ class PackedTable:
         self.sources = np.unique(np.asarray(sources, dtype=np.int64))
         self.packed = packed
         self.levels = list(levels)
+        self._bytes: memoryview | None = None
+        self._source_set: frozenset[int] | None = None
 
     def distribution(self) -> list[int]:
         """Number of states at each depth (recorded by the BFS)."""
@@ -217,25 +242,42 @@ class PackedTable:
 
     def depth(self, rank: int) -> int:
         """The exact depth of one rank, ``-1`` if unreachable."""
-        return int(self.depths_of(np.array([rank]))[0])
+        if self._code(rank) == UNSEEN_CODE:
+            return -1
+        return len(self.path(rank))
+
+    def _code(self, rank: int) -> int:
+        if self._bytes is None:
+            self._bytes = memoryview(np.ascontiguousarray(self.packed)).cast("B")
+        return (self._bytes[rank >> 2] >> ((rank & 3) << 1)) & 3
+
+    def _back_step_one(self, rank: int, m: int) -> int:
+        one = getattr(self.space, "back_step_one", None)
+        if one is not None:
+            return one(rank, m)
+        return int(self.space.back_step(np.array([rank], dtype=np.int64), m)[0])
 
     def path(self, rank: int) -> list[int]:
-        """Move indices of a shortest path from a source to ``rank``."""
-        here = np.array([rank], dtype=np.int64)
-        code = int(self.codes(here)[0])
+        """Move indices of a shortest path from a source to ``rank``: one state
+        walked down in plain integers (:func:`walk_depths` walks many)."""
+        rank = int(rank)
+        code = self._code(rank)
         if code == UNSEEN_CODE:
             raise ValueError(f"rank {rank} is not reachable from the sources")
+        if self._source_set is None:
+            self._source_set = frozenset(self.sources.tolist())
         moves = []
-        while not np.isin(here, self.sources)[0]:
+        while rank not in self._source_set:
             want = (code + 2) % 3
             for m in range(self.space.n_moves):
-                before = self.space.back_step(here, m)
-                if before[0] >= 0 and int(self.codes(before)[0]) == want:
+                before = self._back_step_one(rank, m)
+                if before >= 0 and self._code(before) == want:
                     moves.append(m)
-                    here, code = np.asarray(before, dtype=np.int64), want
+                    rank, code = before, want
                     break
             else:  # pragma: no cover - a consistent table always has a step down
-                raise RuntimeError("packed table is inconsistent")
+                raise RuntimeError("packed table is inconsistent (are the moves closed "
+                                   "under inverses?)")
         return moves[::-1]
 
 
@@ -449,5 +491,7 @@ def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
 
     # blocks start at multiples of 4 ranks, so they write disjoint bytes; they
     # read only code ``last``, which no block writes
+    from concurrent.futures import ThreadPoolExecutor  # only builds need it; lookups load faster
+
     with ThreadPoolExecutor(THREADS) as pool:
         return sum(pool.map(one_block, range(0, size, block)))

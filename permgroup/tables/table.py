@@ -105,6 +105,7 @@ class CayleyTable(DepthTable):
     ``depths`` may be given as raw bytes (a table read from the cache by a
     process that only looks entries up); it is viewed as a numpy array the
     first time array work needs it, so such a process never imports numpy.
+    With ``bits=4`` the bytes hold two entries each (:func:`load_nibble_table`).
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -120,19 +121,30 @@ class CayleyTable(DepthTable):
     ["G'"]
     """
 
-    def __init__(self, model: CayleyModel, depths: np.ndarray | bytes):
+    def __init__(self, model: CayleyModel, depths: np.ndarray | bytes, bits: int = 8):
+        if bits not in (8, 4):
+            raise ValueError(f"a table holds 8 or 4 bits an entry, not {bits}")
         self.model = model
+        self.bits = bits
         self._entries = depths
-        self._array: np.ndarray | None = None if isinstance(depths, bytes) else depths
+        self._array: np.ndarray | None = depths if bits == 8 and not isinstance(depths, bytes) \
+            else None
         self._space: FactorSpace | None = None
 
     @property
     def depths(self) -> np.ndarray:
-        """The table as a ``uint8`` numpy array indexed by rank."""
+        """The table as a ``uint8`` numpy array indexed by rank (a 4-bit
+        table is unpacked to it the first time array work needs it)."""
         if self._array is None:
             import numpy as np
 
-            self._array = np.frombuffer(self._entries, dtype=np.uint8)
+            raw = np.frombuffer(self._entries, dtype=np.uint8)
+            if self.bits == 4:
+                from permgroup.tables.packed import nibbles_at
+
+                raw = nibbles_at(raw, np.arange(self.model.ranking.size))
+                raw[raw == NIBBLE_UNSEEN] = UNSEEN
+            self._array = raw
         return self._array
 
     @property
@@ -148,7 +160,11 @@ class CayleyTable(DepthTable):
         return self._depth_of_normalized(self.model.normalize(element))
 
     def _depth_of_normalized(self, element: Sequence[int]) -> int:
-        d = int(self._entries[self.model.ranking.rank(element)])
+        rank = self.model.ranking.rank(element)
+        if self.bits == 4:
+            d = (self._entries[rank >> 1] >> ((rank & 1) << 2)) & 15
+            return -1 if d == NIBBLE_UNSEEN else d
+        d = int(self._entries[rank])
         return -1 if d == UNSEEN else d
 
     def distance(self, p: Sequence[int], q: Sequence[int]) -> int:
@@ -226,6 +242,50 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
     table = build_table(puzzle, metric, progress=progress, anchor=anchor)
     if cache:
         save_array(path, model.cache_key(), table.depths)
+    return table
+
+
+#: a 4-bit table's entry for an unreached element (depths 0..14 fit beside it)
+NIBBLE_UNSEEN = 15
+
+
+def load_nibble_table(puzzle: Puzzle, metric: Metric = "qtm", *,
+                      progress: Progress | None = None, anchor: int | None = None,
+                      cache: bool = True) -> CayleyTable:
+    """The table in 4 bits an entry, half the one-byte table, for groups whose
+    diameter is at most 14: a lookup reads a nibble, no walk down, no numpy.
+    Read from the cache, else made from :func:`load_table`'s one-byte table
+    and cached.
+
+    >>> import os, tempfile
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> t = load_nibble_table(gear)
+    >>> t.bits, t.depth(cyc), t.distribution(), load_nibble_table(gear).depth(cyc)
+    (4, 1, [1, 2], 1)
+    """
+    model = CayleyModel.of(puzzle, metric, anchor)
+    path = model.cache_path().with_suffix(".nibbles")
+    key = dict(model.cache_key(), format="nibbles")
+    if cache:
+        loaded = load_bytes(path, key)
+        if loaded is not None and loaded[0]["shape"] == [(model.ranking.size + 1) // 2]:
+            return CayleyTable(model, loaded[1], bits=4)
+    full = load_table(puzzle, metric, progress=progress, anchor=anchor, cache=cache)
+    if full.diameter >= NIBBLE_UNSEEN:
+        raise ValueError(f"{puzzle.name} ({metric_label(metric)}): diameter {full.diameter} "
+                         f"does not fit in 4 bits (at most {NIBBLE_UNSEEN - 1})")
+    from permgroup.tables.packed import pack_nibbles
+
+    depths = full.depths.copy()
+    depths[depths == UNSEEN] = NIBBLE_UNSEEN
+    packed = pack_nibbles(depths)
+    if cache:
+        save_array(path, key, packed)
+    table = CayleyTable(model, packed.tobytes(), bits=4)
+    table._array, table._space = full.depths, full._space
     return table
 
 

@@ -49,13 +49,16 @@ def read_cases(text: str) -> list[str]:
 
 def solve_text(text: str, table_format: str = "bytes") -> str:
     """Answer every case of a UVa 11007 input (``table_format="packed"``: from
-    the 2-bit table, all cases walked down together).
+    the 2-bit table, all cases walked down together; ``"nibbles"``: from the
+    4-bit table, a lookup each, as from the one-byte table).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> solved = "WWWWYYYYRRRRBBBBGGGGOOOO"
     >>> solve_text(write_cases([minicube.apply_moves(solved, "F R'"), solved]))
     '2\\n0\\n'
     >>> solve_text(write_cases([minicube.apply_moves(solved, "F R'"), solved]), "packed")
+    '2\\n0\\n'
+    >>> solve_text(write_cases([minicube.apply_moves(solved, "F R'"), solved]), "nibbles")
     '2\\n0\\n'
     """
     t = minicube.table("qtm", table_format=table_format)
