@@ -440,6 +440,69 @@ def test_skewb_every_layer_matches_plain(skewb, tmp_path, dask_client):
     assert np.array_equal(on_dask.table.packed, packed.packed)
 
 
+ROW_BUILD = """
+import sys, time
+import permgroup.tables.bfs as bfs
+import permgroup.tables.table_space as table_space
+from permgroup.explore import load_definition
+
+table_space.CHECKPOINT_SECONDS = 0  # a checkpoint after every level
+slow = sys.argv[1] == "slow"
+plain_bfs = bfs.bfs_depths
+
+def traced(*args, resume=None, **kw):
+    print("resumed at", -1 if resume is None else resume[1], flush=True)
+    return plain_bfs(*args, resume=resume, **kw)
+
+bfs.bfs_depths = traced
+
+def progress(depth, count):
+    print("level", depth, count, flush=True)
+    if slow:
+        time.sleep(0.4)
+
+t = table_space.build_tight_table(load_definition("pyraminx-notips"), "htm", memory="1GB",
+                                  progress=progress)
+print("distribution", t.distribution(), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_build_by_rows_resumes_after_sigkill(tmp_path, monkeypatch):
+    from permgroup.explore import load_definition
+    from permgroup.tables.orbit_space import OrbitSpace
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PERMGROUP_CACHE=str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-c", ROW_BUILD, "slow"], env=env,
+                             stdout=subprocess.PIPE, text=True)
+    for line in child.stdout:  # killed in the middle of the level after depth 4
+        if line.startswith("level 4 "):
+            time.sleep(0.6)
+            break
+    assert child.poll() is None, "the build ended before it could be killed"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    assert len(list(tmp_path.glob("*.checkpoint"))) == 1
+    out = subprocess.run([sys.executable, "-c", ROW_BUILD, "fast"], env=env,
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    [resumed_at] = [int(line.split()[-1]) for line in out if line.startswith("resumed at")]
+    assert 4 <= resumed_at < 10, out
+    definition = load_definition("pyraminx-notips")
+    space = OrbitSpace(definition, "htm")
+    depths = bfs_depths(space.size, [space.rank(definition.solved)], space.n_moves,
+                        space.step, space.back_step)
+    assert out[-1] == f"distribution {depth_distribution(depths)}"
+    # levels up to the checkpoint are reported from it, then the BFS goes on
+    assert [line.split()[1] for line in out if line.startswith("level")] == [
+        str(d) for d in range(len(depth_distribution(depths)))]
+    assert not any(tmp_path.glob("*.checkpoint"))
+    from permgroup.tables.table_space import build_tight_table
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    table = build_tight_table(definition, "htm")  # the resumed build's cached table
+    assert np.array_equal(read_codes(table.packed, np.arange(space.size)), expected_codes(depths))
+
+
 def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, monkeypatch):
     from permgroup.explore import load_definition
     from permgroup.tables.orbit_space import OrbitSpace

@@ -164,10 +164,15 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
                back_step: Step | None = None, progress: Progress | None = None,
                max_depth: int = UNSEEN - 1,
                dense_step: Callable[[np.ndarray, int], np.ndarray] | None = None,
-               rows: RowSpace | None = None) -> np.ndarray:
+               rows: RowSpace | None = None,
+               resume: tuple[np.ndarray, int] | None = None,
+               level_done: Callable[[int, np.ndarray], None] | None = None) -> np.ndarray:
     """Depth of every rank from the sources; ``UNSEEN`` where unreachable.
 
-    ``progress(depth, count)`` is called after each level that reaches new states.
+    ``progress(depth, count)`` is called after each level that reaches new
+    states, ``level_done(depth, depths)`` after each complete level (to keep a
+    checkpoint); ``resume=(depths, depth)`` goes on from a table whose levels
+    are complete up to ``depth`` (only that level and the unseen states are read).
 
     >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
     ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
@@ -184,15 +189,25 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
     >>> line = np.array([[1, 2, 3, -1]])
     >>> bfs_depths(4, [0], 1, lambda ranks, m: line[m][ranks]).tolist()
     [0, 1, 2, 3]
+    >>> bfs_depths(4, [0], 1, lambda ranks, m: line[m][ranks],
+    ...            resume=(np.array([0, 1, 255, 255], dtype=np.uint8), 1)).tolist()
+    [0, 1, 2, 3]
     """
-    depths = np.full(size, UNSEEN, dtype=np.uint8)
-    frontier: np.ndarray | None = np.unique(np.asarray(sources, dtype=np.int64))
-    depths[frontier] = 0
-    count = len(frontier)
-    seen = count
-    if progress:
-        progress(0, count)
-    depth = 0
+    frontier: np.ndarray | None
+    if resume is None:
+        depths = np.full(size, UNSEEN, dtype=np.uint8)
+        frontier = np.unique(np.asarray(sources, dtype=np.int64))
+        depths[frontier] = 0
+        depth, count, seen = 0, len(frontier), len(frontier)
+        if progress:
+            progress(0, count)
+    else:
+        depths, depth = resume
+        frontier = None
+        count = seen = 0
+        for s in range(0, size, BLOCK):  # counted a block at a time: no full-size temporary
+            count += int(np.count_nonzero(depths[s:s + BLOCK] == depth))
+            seen += int(np.count_nonzero(depths[s:s + BLOCK] != UNSEEN))
     while count and depth < max_depth:
         costs = {"top": TOP_DOWN_COST * count}
         if back_step is not None:
@@ -222,6 +237,8 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
         seen += count
         if count and progress:
             progress(depth, count)
+        if count and level_done:
+            level_done(depth, depths)
     return depths
 
 

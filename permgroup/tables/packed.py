@@ -158,6 +158,26 @@ def pack_depths(depths: np.ndarray) -> np.ndarray:
     return packed
 
 
+def unpack_depths(packed: np.ndarray, size: int, depth: int) -> np.ndarray:
+    """A one-byte depth table from a 2-bit one whose levels are complete up to
+    ``depth``: each code becomes the deepest level at most ``depth`` with that
+    residue.  Levels below ``depth - 2`` come back wrong, but with the right
+    code, and a BFS going on from ``depth`` reads only the last level and the
+    unseen states (how an interrupted build resumes).
+
+    >>> unpack_depths(pack_depths(np.array([0, 1, 2, 3, 4, UNSEEN], dtype=np.uint8)), 6, 4
+    ...               ).tolist()
+    [3, 4, 2, 3, 4, 255]
+    """
+    depths = np.empty(size, dtype=np.uint8)
+    step = BLOCK // 4
+    for lo in range(0, len(packed), step):
+        codes = unpack(packed[lo:lo + step])[:size - 4 * lo].astype(np.int16)
+        values = depth - (depth - codes) % 3
+        depths[4 * lo:4 * lo + len(codes)] = np.where(codes == UNSEEN_CODE, UNSEEN, values)
+    return depths
+
+
 def count_codes(packed: np.ndarray, size: int) -> list[int]:
     """How many of the first ``size`` states hold each code 0..3.
 

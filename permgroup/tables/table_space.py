@@ -16,6 +16,7 @@ out-of-core and distributed builders (:mod:`permgroup.tables.packed`,
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from permgroup.formats.stickers import puzzle_name
@@ -134,16 +135,8 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
     if memory is not None and rows_fit(space, memory):
         # one byte per state fits the memory allowed: the row-by-row BFS in memory
         # is several times faster than shards on disk; the result is packed the same
-        from permgroup.tables.bfs import bfs_depths
-        from permgroup.tables.packed import pack_depths
-        from permgroup.tables.statetable import depth_distribution
-
-        depths = bfs_depths(space.size, sources, space.n_moves, space.step, space.back_step,
-                            progress=progress, rows=space)
-        levels = depth_distribution(depths)
-        packed = pack_depths(depths)
-        del depths
-        table = PackedTable(space, sources, packed, levels)
+        table = rows_in_memory(space, sources, cache_dir() / f"{label}.checkpoint",
+                               dict(file_key, format="rows-checkpoint"), progress=progress)
     elif memory is not None:
         from permgroup.tables.outofcore import build_out_of_core
 
@@ -169,3 +162,65 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
         table = packed_depths(space, sources, progress=progress)
     save_array(path, dict(file_key, levels=table.distribution()), table.packed)
     return table
+
+
+#: seconds of BFS between two checkpoints of a build by rows in memory (a
+#: checkpoint packs and writes the whole table: every level would cost too much)
+CHECKPOINT_SECONDS = 30.0
+
+
+def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None):
+    """The 2-bit table of ``space`` by the row-by-row BFS over a one-byte
+    array, packed at the end.  After a level, when ``CHECKPOINT_SECONDS`` have
+    passed since the last checkpoint, the table so far is written in 2 bits to
+    ``checkpoint`` (atomically, with ``key`` and the levels); a build killed at
+    any point goes on from the last checkpoint (:func:`~permgroup.tables.packed.unpack_depths`).
+
+    >>> import tempfile
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> space, sources, _ = table_space(flip)
+    >>> path = Path(tempfile.mkdtemp()) / "flip.checkpoint"
+    >>> rows_in_memory(space, sources, path, {"puzzle": "flip"}).distribution()
+    [1, 2, 1]
+    """
+    import time
+
+    import numpy as np
+
+    from permgroup.cache import load_bytes, save_array
+    from permgroup.tables.bfs import bfs_depths
+    from permgroup.tables.packed import PackedTable, pack_depths, unpack_depths
+
+    levels: list[int] = []
+    resume = None
+    loaded = load_bytes(checkpoint, key)
+    if loaded is not None:
+        header, data = loaded
+        levels = header["levels"]
+        depth = len(levels) - 1
+        resume = (unpack_depths(np.frombuffer(data, dtype=np.uint8), space.size, depth), depth)
+        del data, loaded
+        if progress:
+            for d, count in enumerate(levels):  # the levels the checkpoint holds
+                progress(d, count)
+    last = time.monotonic()
+
+    def counted(depth: int, count: int) -> None:
+        levels.append(count)
+        if progress:
+            progress(depth, count)
+
+    def level_done(depth: int, depths: np.ndarray) -> None:
+        nonlocal last
+        if time.monotonic() - last >= CHECKPOINT_SECONDS:
+            save_array(checkpoint, dict(key, levels=levels), pack_depths(depths))
+            last = time.monotonic()
+
+    depths = bfs_depths(space.size, sources, space.n_moves, space.step, space.back_step,
+                        progress=counted, rows=space, resume=resume, level_done=level_done)
+    packed = pack_depths(depths)
+    del depths
+    checkpoint.unlink(missing_ok=True)
+    return PackedTable(space, sources, packed, levels)
