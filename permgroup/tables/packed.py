@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -74,8 +75,10 @@ def read_codes(packed: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     return (packed[ranks >> 2] >> shift) & 3
 
 
-def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
-    """Give the unseen ``ranks`` the code ``code`` (ranks may repeat).
+def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int,
+                frontier: np.ndarray | None = None) -> None:
+    """Give the unseen ``ranks`` the code ``code`` (ranks may repeat), and set
+    their bits in a ``frontier`` mask (:func:`set_bits`) if one is given.
 
     Four passes, one per place in a byte: within a pass each byte is named by
     one rank only (or by copies of it, which write the same value), so
@@ -94,6 +97,8 @@ def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
         chosen = ranks[place == k] >> 2
         if len(chosen):
             packed[chosen] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
+            if frontier is not None:
+                frontier[chosen] |= np.uint8(1 << k)
 
 
 def unpack(block: np.ndarray) -> np.ndarray:
@@ -347,9 +352,11 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     """The 2-bit table of ``space`` from ``sources`` by level-synchronous BFS
     (see the module docstring); ``progress(depth, count)`` after each level.
 
-    A top-down level's frontier is a mask with one bit per state, laid out
-    like the table (four states to a byte, in the low four bits): a fixed
-    quarter of the table's size, whatever the frontier's.
+    A top-down level's frontier is a sorted array of ranks while it is small
+    (a level costs what its frontier holds); past a sixteenth of the states, a
+    mask with one bit per state, laid out like the table (four states to a
+    byte, in the low four bits): a fixed quarter of the table's size,
+    whatever the frontier's.
 
     >>> from permgroup.tables.bfs import FactorSpace, bfs_depths
     >>> from permgroup.tables.coordinates import Factor
@@ -367,8 +374,7 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     packed = empty_packed(size)
     start = np.unique(np.asarray(sources, dtype=np.int64))
     write_codes(packed, start, 0)
-    frontier = np.zeros(len(packed), dtype=np.uint8)
-    set_bits(frontier, start)
+    frontier: Frontier | None = Frontier(start, None)
     levels = [len(start)]
     if progress:
         progress(0, len(start))
@@ -402,6 +408,7 @@ def set_bits(mask: np.ndarray, ranks: np.ndarray) -> None:
     >>> mask.tolist(), mask_ranks(mask, 0).tolist()
     ([2, 4], [1, 6])
     """
+    ranks = np.asarray(ranks)
     place = ranks & 3
     for k in range(4):
         chosen = ranks[place == k] >> 2
@@ -423,44 +430,106 @@ def mask_ranks(mask: np.ndarray, first_byte: int) -> np.ndarray:
     return np.sort(np.concatenate(parts))
 
 
-def _top_down(space, packed: np.ndarray, frontier: np.ndarray, depth: int,
-              block: int) -> tuple[np.ndarray, int]:
-    """Mark the unseen images of the frontier; the next frontier and its size."""
+class Frontier(NamedTuple):
+    """A top-down level's frontier: ``ranks`` (sorted) or, when large, ``mask``."""
+
+    ranks: np.ndarray | None
+    mask: np.ndarray | None
+
+    def parts(self, size: int, part: int) -> list[tuple[int, int, int, int]]:
+        """The frontier cut into parts of at most ``part`` ranks, each
+        ``(lo, hi, start, stop)``: ranks ``lo..hi-1`` of a mask, or entries
+        ``start..stop-1`` of the rank array (:meth:`ranks_of` lists them; a
+        thread does, so that only the parts in work are held)."""
+        if self.mask is not None:
+            return [(lo, min(size, lo + part), 0, 0) for lo in range(0, size, part)]
+        # parts enough to keep every thread busy, smaller than a mask's runs (a
+        # run of a mask holds part of its range, a part of an array is full)
+        part = max(1024, min(part // 4, -(-len(self.ranks) // (4 * THREADS))))
+        return [(0, size, start, min(len(self.ranks), start + part))
+                for start in range(0, len(self.ranks), part)]
+
+    def ranks_of(self, lo: int, hi: int, start: int, stop: int) -> np.ndarray:
+        if self.mask is None:
+            return self.ranks[start:stop]
+        return mask_ranks(self.mask[lo // 4:(hi + 3) // 4], lo // 4)
+
+
+def _top_down(space, packed: np.ndarray, frontier: Frontier, depth: int,
+              block: int) -> tuple[Frontier, int]:
+    """Mark the unseen images of the frontier; the next frontier and its size.
+
+    The next frontier is collected as ranks while it holds at most a
+    sixteenth of the states (4 bytes a rank against a quarter byte a state),
+    then as a mask.  Threads find the images of blocks of the frontier; the
+    writes, which change bytes other threads may be changing, take turns."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Lock
+
     code = (depth + 1) % 3
     dtype = np.int32 if space.size <= 2**31 else np.int64
-    fresh_mask = np.zeros_like(frontier)
-    count = 0
-    for lo in range(0, len(frontier), block // 4):
-        part = mask_ranks(frontier[lo:lo + block // 4], lo).astype(dtype)
+    limit = space.size // 16
+    fresh: list[np.ndarray] = []
+    held = 0
+    mask: np.ndarray | None = None
+    lock = Lock()
+
+    def keep(nxt: np.ndarray) -> None:
+        nonlocal held, mask, fresh
+        write_codes(packed, nxt, code, mask)
+        if mask is None:
+            fresh.append(nxt.astype(dtype, copy=False))
+            held += len(nxt)
+            if held > limit:
+                mask = np.zeros(len(packed), dtype=np.uint8)
+                for ranks in fresh:
+                    set_bits(mask, ranks)
+                fresh = []
+
+    def one_part(lo: int, hi: int, start: int, stop: int) -> None:
+        part = frontier.ranks_of(lo, hi, start, stop)
         if not len(part):
-            continue
-        first = 4 * lo
-        part, step, _ = _states(space, first, min(space.size, first + block),
-                                part - dtype(first), dtype)
+            return
+        part, step, _ = _states(space, lo, hi, part.astype(dtype) - dtype(lo), dtype)
         for m in range(space.n_moves):
             nxt = step(part, m)
             if len(nxt) and nxt.min() < 0:
                 nxt = nxt[nxt >= 0]
+            # a rank written meanwhile by another thread is written again with
+            # the same code: harmless
             nxt = nxt[read_codes(packed, nxt) == UNSEEN_CODE]
-            write_codes(packed, nxt, code)
-            set_bits(fresh_mask, nxt)
-    count = sum(int(POPCOUNT[fresh_mask[lo:lo + block]].sum(dtype=np.int64))
-                for lo in range(0, len(fresh_mask), block))
-    return fresh_mask, count
+            with lock:
+                keep(nxt)
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(lambda p: one_part(*p), frontier.parts(space.size, block)))
+    if mask is None:
+        ranks = np.concatenate(fresh) if fresh else np.zeros(0, dtype=dtype)
+        fresh.clear()
+        ranks = distinct(ranks, overwrite=True)
+        return Frontier(ranks, None), len(ranks)
+    count = sum(int(POPCOUNT[mask[lo:lo + block]].sum(dtype=np.int64))
+                for lo in range(0, len(mask), block))
+    return Frontier(None, mask), count
 
 
 #: bits set in each byte value
 POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 
-def distinct(ranks: np.ndarray) -> np.ndarray:
+def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
     """The distinct values of ``ranks``, sorted (a sort and a comparison: numpy
-    2's ``unique`` is ten times slower on large integer arrays).
+    2's ``unique`` is ten times slower on large integer arrays); with
+    ``overwrite``, ``ranks`` is sorted in place rather than copied.
 
     >>> distinct(np.array([3, 1, 3, 2])).tolist()
     [1, 2, 3]
     """
-    s = np.sort(ranks)
+    if overwrite:
+        ranks.sort()
+        s = ranks
+    else:
+        s = np.sort(ranks)
     if len(s) < 2:
         return s
     keep = np.empty(len(s), dtype=bool)
