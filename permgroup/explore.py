@@ -299,7 +299,10 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTR
         raise ValueError(
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({_bytes(size)} at one byte each), more than max_entries="
-            f"{max_entries:,}; explore it with cayley_graph(..., radius=r) instead")
+            f"{max_entries:,}; build it at 2 bits a state with "
+            f"permgroup.tables.table_space.build_tight_table(puzzle, memory='4GB') "
+            f"(permgroup table PUZZLE --memory 4GB), or explore it with "
+            f"cayley_graph(..., radius=r)")
     # cache files carry the anchor, so a table normalized at another anchor
     # (the puzzle module's own) is never mistaken for this one
     result = load_table(m.puzzle, m.metric, progress=progress, anchor=m.normalizer.anchor)
