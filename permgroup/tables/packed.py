@@ -13,10 +13,12 @@ level while the table is built.
 The BFS (:func:`packed_depths`) builds the 2-bit table directly, never the
 one-byte one:
 
-* top-down while the frontier is small: the frontier is an explicit array of
-  ranks (a mod-3 code cannot tell depth ``d`` from ``d - 3``), each move's
-  images that are still unseen get code ``(d + 1) mod 3`` and form the next
-  frontier;
+* top-down while the frontier is small: each move's images that are still
+  unseen get code ``(d + 1) mod 3`` and form the next frontier, an explicit
+  array of ranks while it is small (a mod-3 code cannot tell depth ``d`` from
+  ``d - 3``); past a limit, none is kept and the level expands every state
+  with code ``d mod 3``: those of depth ``d - 3``, ``d - 6``... are few while
+  levels grow, and all their images are seen already;
 * bottom-up once the frontier is large, and from then on: blocks of ranks are
   unpacked, their unseen states asked whether a predecessor has code
   ``d mod 3``.  For an unseen state every predecessor is at depth ``d`` or more,
@@ -37,7 +39,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
@@ -75,10 +76,8 @@ def read_codes(packed: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     return (packed[ranks >> 2] >> shift) & 3
 
 
-def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int,
-                frontier: np.ndarray | None = None) -> None:
-    """Give the unseen ``ranks`` the code ``code`` (ranks may repeat), and set
-    their bits in a ``frontier`` mask (:func:`set_bits`) if one is given.
+def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
+    """Give the unseen ``ranks`` the code ``code`` (ranks may repeat).
 
     Four passes, one per place in a byte: within a pass each byte is named by
     one rank only (or by copies of it, which write the same value), so
@@ -97,8 +96,6 @@ def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int,
         chosen = ranks[place == k] >> 2
         if len(chosen):
             packed[chosen] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
-            if frontier is not None:
-                frontier[chosen] |= np.uint8(1 << k)
 
 
 def unpack(block: np.ndarray) -> np.ndarray:
@@ -352,11 +349,11 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     """The 2-bit table of ``space`` from ``sources`` by level-synchronous BFS
     (see the module docstring); ``progress(depth, count)`` after each level.
 
-    A top-down level's frontier is a sorted array of ranks while it is small
-    (a level costs what its frontier holds); past a sixteenth of the states, a
-    mask with one bit per state, laid out like the table (four states to a
-    byte, in the low four bits): a fixed quarter of the table's size,
-    whatever the frontier's.
+    A top-down level's frontier is a sorted array of ranks while it is small;
+    past ``space.size // 32`` states it is not kept at all: the level expands
+    every state whose code is its depth's (mod 3).  The extra states, three or
+    six levels shallower, are few while the levels grow, and their images are
+    all seen already, so the table needs no frontier beside it.
 
     >>> from permgroup.tables.bfs import FactorSpace, bfs_depths
     >>> from permgroup.tables.coordinates import Factor
@@ -374,7 +371,7 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     packed = empty_packed(size)
     start = np.unique(np.asarray(sources, dtype=np.int64))
     write_codes(packed, start, 0)
-    frontier: Frontier | None = Frontier(start, None)
+    frontier: np.ndarray | None = start
     levels = [len(start)]
     if progress:
         progress(0, len(start))
@@ -384,12 +381,14 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     while count and depth < max_depth:
         if (not bottom and back_step is not None
                 and TOP_DOWN_COST * count > BOTTOM_UP_COST * (size - seen)):
-            bottom = True
-            frontier = None  # a bottom-up level needs no frontier, and stays so
+            bottom = True  # and stays so
         if bottom:
-            count = _bottom_up(space, packed, depth, block)
+            # a quarter block: a dense level's working arrays, tens of bytes
+            # an unseen state, outweigh the calls saved by larger blocks
+            count = _bottom_up(space, packed, depth, max(4, block // 16 * 4))
         else:
-            frontier, count = _top_down(space, packed, frontier, depth, block)
+            frontier, count = _top_down(space, packed, frontier, depth, block,
+                                        sum(levels[(depth + 1) % 3::3]))
         depth += 1
         seen += count
         if count:
@@ -399,122 +398,80 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     return PackedTable(space, sources, packed, levels)
 
 
-def set_bits(mask: np.ndarray, ranks: np.ndarray) -> None:
-    """Set the bits of ``ranks`` in a frontier mask (bit ``r mod 4`` of byte
-    ``r // 4``), in four passes as :func:`write_codes` does.
-
-    >>> mask = np.zeros(2, dtype=np.uint8)
-    >>> set_bits(mask, np.array([1, 6, 1]))
-    >>> mask.tolist(), mask_ranks(mask, 0).tolist()
-    ([2, 4], [1, 6])
-    """
-    ranks = np.asarray(ranks)
-    place = ranks & 3
-    for k in range(4):
-        chosen = ranks[place == k] >> 2
-        if len(chosen):
-            mask[chosen] |= np.uint8(1 << k)
+def _frontier_parts(frontier: np.ndarray | None, size: int, part: int
+                    ) -> list[tuple[int, int, int, int]]:
+    """The frontier cut into parts, each ``(lo, hi, start, stop)``: entries
+    ``start..stop-1`` of the rank array, or, when the frontier is not kept,
+    the ranks ``lo..hi-1`` of the table (:func:`_frontier_ranks` lists them;
+    a thread does, so that only the parts in work are held)."""
+    if frontier is None:
+        return [(lo, min(size, lo + part), 0, 0) for lo in range(0, size, part)]
+    part = max(1024, min(part // 4, -(-len(frontier) // (4 * THREADS))))  # all threads busy
+    return [(0, size, start, min(len(frontier), start + part))
+            for start in range(0, len(frontier), part)]
 
 
-def mask_ranks(mask: np.ndarray, first_byte: int) -> np.ndarray:
-    """The ranks whose bits are set in a run of a frontier mask that starts at
-    byte ``first_byte``, in increasing order.
-
-    >>> mask_ranks(np.array([0, 9], dtype=np.uint8), 10).tolist()
-    [44, 47]
-    """
-    at = np.flatnonzero(mask)
-    bits = mask[at]
-    at = (at + first_byte) * 4
-    parts = [at[(bits & np.uint8(1 << k)) != 0] + k for k in range(4)]
-    return np.sort(np.concatenate(parts))
+def _frontier_ranks(frontier: np.ndarray | None, packed: np.ndarray, depth: int,
+                    lo: int, hi: int, start: int, stop: int) -> np.ndarray:
+    if frontier is not None:
+        return frontier[start:stop]
+    codes = unpack(packed[lo // 4:(hi + 3) // 4])[:hi - lo]
+    ranks = np.flatnonzero(codes == depth % 3).astype(np.int32 if hi <= 2**31 else np.int64)
+    ranks += lo
+    return ranks
 
 
-class Frontier(NamedTuple):
-    """A top-down level's frontier: ``ranks`` (sorted) or, when large, ``mask``."""
+def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int,
+              block: int, coded: int) -> tuple[np.ndarray | None, int]:
+    """Mark the unseen images of the frontier (``None``: every state with the
+    level's code); the next frontier, as ranks while it holds at most
+    ``space.size // 32`` states, and its size.  ``coded`` states had the next
+    level's code before it.
 
-    ranks: np.ndarray | None
-    mask: np.ndarray | None
-
-    def parts(self, size: int, part: int) -> list[tuple[int, int, int, int]]:
-        """The frontier cut into parts of at most ``part`` ranks, each
-        ``(lo, hi, start, stop)``: ranks ``lo..hi-1`` of a mask, or entries
-        ``start..stop-1`` of the rank array (:meth:`ranks_of` lists them; a
-        thread does, so that only the parts in work are held)."""
-        if self.mask is not None:
-            return [(lo, min(size, lo + part), 0, 0) for lo in range(0, size, part)]
-        # parts enough to keep every thread busy, smaller than a mask's runs (a
-        # run of a mask holds part of its range, a part of an array is full)
-        part = max(1024, min(part // 4, -(-len(self.ranks) // (4 * THREADS))))
-        return [(0, size, start, min(len(self.ranks), start + part))
-                for start in range(0, len(self.ranks), part)]
-
-    def ranks_of(self, lo: int, hi: int, start: int, stop: int) -> np.ndarray:
-        if self.mask is None:
-            return self.ranks[start:stop]
-        return mask_ranks(self.mask[lo // 4:(hi + 3) // 4], lo // 4)
-
-
-def _top_down(space, packed: np.ndarray, frontier: Frontier, depth: int,
-              block: int) -> tuple[Frontier, int]:
-    """Mark the unseen images of the frontier; the next frontier and its size.
-
-    The next frontier is collected as ranks while it holds at most a
-    sixteenth of the states (4 bytes a rank against a quarter byte a state),
-    then as a mask.  Threads find the images of blocks of the frontier; the
-    writes, which change bytes other threads may be changing, take turns."""
+    Threads find the images of parts of the frontier; the writes, which
+    change bytes other threads may be changing, take turns."""
     from concurrent.futures import ThreadPoolExecutor
     from threading import Lock
 
     code = (depth + 1) % 3
     dtype = np.int32 if space.size <= 2**31 else np.int64
-    limit = space.size // 16
-    fresh: list[np.ndarray] = []
+    limit = space.size // 32
+    fresh: list[np.ndarray] | None = []
     held = 0
-    mask: np.ndarray | None = None
     lock = Lock()
 
     def keep(nxt: np.ndarray) -> None:
-        nonlocal held, mask, fresh
-        write_codes(packed, nxt, code, mask)
-        if mask is None:
+        nonlocal fresh, held
+        write_codes(packed, nxt, code)
+        if fresh is not None:
             fresh.append(nxt.astype(dtype, copy=False))
             held += len(nxt)
             if held > limit:
-                mask = np.zeros(len(packed), dtype=np.uint8)
-                for ranks in fresh:
-                    set_bits(mask, ranks)
-                fresh = []
+                fresh = None  # the next level is found in the table
 
     def one_part(lo: int, hi: int, start: int, stop: int) -> None:
-        part = frontier.ranks_of(lo, hi, start, stop)
-        if not len(part):
-            return
-        part, step, _ = _states(space, lo, hi, part.astype(dtype) - dtype(lo), dtype)
-        for m in range(space.n_moves):
-            nxt = step(part, m)
-            if len(nxt) and nxt.min() < 0:
-                nxt = nxt[nxt >= 0]
-            # a rank written meanwhile by another thread is written again with
-            # the same code: harmless
-            nxt = nxt[read_codes(packed, nxt) == UNSEEN_CODE]
-            with lock:
-                keep(nxt)
+        ranks = _frontier_ranks(frontier, packed, depth, lo, hi, start, stop)
+        for first in range(0, len(ranks), block // 4):
+            part, step, _ = _states(space, lo, hi, ranks[first:first + block // 4].astype(dtype)
+                                    - dtype(lo), dtype)
+            for m in range(space.n_moves):
+                nxt = step(part, m)
+                if len(nxt) and nxt.min() < 0:
+                    nxt = nxt[nxt >= 0]
+                # a rank written meanwhile by another thread is written again
+                # with the same code: harmless
+                nxt = nxt[read_codes(packed, nxt) == UNSEEN_CODE]
+                with lock:
+                    keep(nxt)
 
     with ThreadPoolExecutor(THREADS) as pool:
-        list(pool.map(lambda p: one_part(*p), frontier.parts(space.size, block)))
-    if mask is None:
-        ranks = np.concatenate(fresh) if fresh else np.zeros(0, dtype=dtype)
-        fresh.clear()
-        ranks = distinct(ranks, overwrite=True)
-        return Frontier(ranks, None), len(ranks)
-    count = sum(int(POPCOUNT[mask[lo:lo + block]].sum(dtype=np.int64))
-                for lo in range(0, len(mask), block))
-    return Frontier(None, mask), count
-
-
-#: bits set in each byte value
-POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+        list(pool.map(lambda p: one_part(*p), _frontier_parts(frontier, space.size, block)))
+    if fresh is None:
+        return None, count_codes(packed, space.size)[code] - coded
+    ranks = np.concatenate(fresh) if fresh else np.zeros(0, dtype=dtype)
+    fresh.clear()
+    ranks = distinct(ranks, overwrite=True)
+    return ranks, len(ranks)
 
 
 def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
