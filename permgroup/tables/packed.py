@@ -532,7 +532,8 @@ def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
                 todo, ranks = todo[~hit], ranks[~hit]
                 if not len(todo):
                     break
-        packed[lo // 4:(hi + 3) // 4] = pack(codes)
+        if found:
+            packed[lo // 4:(hi + 3) // 4] = pack(codes)
         return found
 
     # blocks start at multiples of 4 ranks, so they write disjoint bytes; they
