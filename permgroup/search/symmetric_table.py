@@ -49,7 +49,8 @@ import numpy as np
 
 from permgroup.perm import Perm, closure, compose, inverse
 from permgroup.search.digits import DigitSpace
-from permgroup.tables.bfs import bfs_depths
+from permgroup.tables.bfs import FactorSpace, bfs_depths
+from permgroup.tables.coordinates import Factor
 from permgroup.tables.statetable import UNSEEN, depth_distribution
 
 #: the row digits together may have at most this many values
@@ -108,21 +109,11 @@ def conjugation_table(tables: Sequence[np.ndarray], goal: Sequence[int],
     ...                   np.array([[0, 1], [1, 0]])).tolist()
     [[0, 1, 2], [0, 2, 1]]
     """
-    sizes = [t.shape[1] for t in tables]
-    size = prod(sizes)
-    weights = [prod(sizes[i + 1:]) for i in range(len(sizes))]
-
-    def step(values: np.ndarray, m: int) -> np.ndarray:
-        out = np.zeros_like(values)
-        rest = values
-        for t, w in zip(tables, weights):
-            digit, rest = np.divmod(rest, w)
-            out += t[m][digit].astype(np.int64) * w
-        return out
-
-    start = sum(int(g) * w for g, w in zip(goal, weights))
+    digits = FactorSpace([Factor(str(i), t.shape[1], t) for i, t in enumerate(tables)])
+    step = digits.step
+    start = sum(int(g) * w for g, w in zip(goal, digits.strides))
     count = renames.shape[0]
-    conj = np.full((count, size), -1, dtype=np.int64)
+    conj = np.full((count, digits.size), -1, dtype=np.int64)
     conj[:, start] = start
     frontier = np.array([start], dtype=np.int64)
     while len(frontier):
@@ -297,16 +288,8 @@ def _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj, inverse_
     reps = np.unique(least)
     class_of = np.searchsorted(reps, least).astype(np.int32)
     sym_of = np.where(reached, np.argmax(row_conj == least[None, :], axis=0), 0).astype(np.uint8)
-    row_sizes = [sizes[i] for i in rows]
-    weights = [prod(row_sizes[i + 1:]) for i in range(len(rows))]
-
-    def row_step(values: np.ndarray, m: int) -> np.ndarray:
-        out = np.zeros_like(values)
-        rest = values
-        for t, w in zip(row_tables, weights):
-            digit, rest = np.divmod(rest, w)
-            out += t[m][digit].astype(np.int64) * w
-        return out
+    row_digits = FactorSpace([Factor(str(i), t.shape[1], t) for i, t in zip(rows, row_tables)])
+    row_step, weights = row_digits.step, row_digits.strides
 
     inner_table = (space.factors[chosen].table.astype(np.int64) if chosen is not None else
                    np.zeros((len(inverse_move), 1), dtype=np.int64))
