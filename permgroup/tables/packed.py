@@ -254,9 +254,6 @@ class PackedTable:
     def nbytes(self) -> int:
         return int(self.packed.nbytes)
 
-    def codes(self, ranks: np.ndarray) -> np.ndarray:
-        return read_codes(self.packed, np.asarray(ranks))
-
     def depths_of(self, ranks: np.ndarray) -> np.ndarray:
         """Exact depths of an array of ranks (``-1`` if unreachable), all walked
         down together: one vectorized step per level and move."""
@@ -411,12 +408,12 @@ def _frontier_parts(frontier: np.ndarray | None, size: int, part: int
             for start in range(0, len(frontier), part)]
 
 
-def _frontier_ranks(frontier: np.ndarray | None, packed: np.ndarray, depth: int,
+def _frontier_ranks(frontier: np.ndarray | None, packed: np.ndarray, depth: int, dtype,
                     lo: int, hi: int, start: int, stop: int) -> np.ndarray:
     if frontier is not None:
         return frontier[start:stop]
     codes = unpack(packed[lo // 4:(hi + 3) // 4])[:hi - lo]
-    ranks = np.flatnonzero(codes == depth % 3).astype(np.int32 if hi <= 2**31 else np.int64)
+    ranks = np.flatnonzero(codes == depth % 3).astype(dtype)
     ranks += lo
     return ranks
 
@@ -450,7 +447,7 @@ def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int
                 fresh = None  # the next level is found in the table
 
     def one_part(lo: int, hi: int, start: int, stop: int) -> None:
-        ranks = _frontier_ranks(frontier, packed, depth, lo, hi, start, stop)
+        ranks = _frontier_ranks(frontier, packed, depth, dtype, lo, hi, start, stop)
         for first in range(0, len(ranks), block // 4):
             part, step, _ = _states(space, lo, hi, ranks[first:first + block // 4].astype(dtype)
                                     - dtype(lo), dtype)
