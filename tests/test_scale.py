@@ -74,8 +74,9 @@ def test_packed_path_is_optimal(cube):
 
 def test_packed_torus_matches_colouring_table(small_torus):
     space, sources, depths = small_torus
-    t = packed_depths(space, sources)
+    t = packed_depths(space, sources, block=1 << 12)
     assert t.distribution() == depth_distribution(depths)
+    assert np.array_equal(read_codes(t.packed, np.arange(space.size)), expected_codes(depths))
     ranks = np.random.default_rng(7).integers(0, space.size, 2000)
     assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
 

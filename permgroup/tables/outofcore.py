@@ -42,8 +42,9 @@ from pathlib import Path
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, _states,
-                              distinct, empty_packed, pack, read_codes, unpack, write_codes)
+from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, distinct,
+                                     empty_packed, pack, read_codes, still_unseen, unpack,
+                                     write_codes)
 from permgroup.tables.statetable import Progress
 
 MANIFEST = "manifest.json"
@@ -343,15 +344,15 @@ def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
     maps = [np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
     piece += (-piece) % 4
 
-    def codes_of(ranks: np.ndarray) -> np.ndarray:
+    def on_last(ranks: np.ndarray) -> np.ndarray:
         if len(maps) == 1:
-            return read_codes(maps[0], ranks)
+            return read_codes(maps[0], ranks) == last
         owners = ranks // shard
         out = np.empty(len(ranks), dtype=np.uint8)
         for o in np.unique(owners):
             sel = owners == o
             out[sel] = read_codes(maps[o], ranks[sel] - o * shard)
-        return out
+        return out == last
 
     shards, frontier, count = list(manifest["shards"]), [], 0
     for owner in range(len(shards)):
@@ -366,18 +367,14 @@ def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
                 todo = np.flatnonzero(codes[:b - a] == UNSEEN_CODE)
                 if not len(todo):
                     continue
-                states, _, back_step = _states(space, lo + a, lo + b, todo, dtype.type)
-                for m in range(space.n_moves):
-                    before = np.asarray(back_step(states, m))
-                    hit = before >= 0
-                    hit[hit] = codes_of(before[hit]) == last
-                    if hit.any():
-                        codes[todo[hit]] = code
-                        (todo[hit] + (lo + a)).astype(dtype).tofile(out)
-                        found += int(np.count_nonzero(hit))
-                        todo, states = todo[~hit], states[~hit]
-                        if not len(todo):
-                            break
+                left = still_unseen(space, lo + a, lo + b, todo, dtype.type, on_last)
+                if len(left) == len(todo):
+                    continue
+                codes[todo] = code
+                codes[left] = UNSEEN_CODE
+                reached = np.setdiff1d(todo, left, assume_unique=True)
+                (reached + (lo + a)).astype(dtype).tofile(out)
+                found += len(reached)
                 table[a // 4:(b + 3) // 4] = pack(codes)
         if found:
             os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))

@@ -22,8 +22,10 @@ one-byte one:
 * bottom-up once the frontier is large, and from then on: blocks of ranks are
   unpacked, their unseen states asked whether a predecessor has code
   ``d mod 3``.  For an unseen state every predecessor is at depth ``d`` or more,
-  so that code means depth ``d`` exactly.  Blocks write disjoint bytes, so two
-  threads share them.
+  so that code means depth ``d`` exactly.  A state leaves its block's list at
+  its first hit; the states left at the end are ranked back.  Blocks write
+  disjoint bytes, so two threads share them.  Once at most 1/32 of the states
+  are unseen, their ranks are listed once, and the last levels ask only them.
 
 >>> from permgroup.tables.bfs import FactorSpace
 >>> from permgroup.tables.coordinates import Factor
@@ -181,15 +183,19 @@ def unpack_depths(packed: np.ndarray, size: int, depth: int) -> np.ndarray:
 
 
 def count_codes(packed: np.ndarray, size: int) -> list[int]:
-    """How many of the first ``size`` states hold each code 0..3.
+    """How many of the first ``size`` states hold each code 0..3: a histogram
+    of the bytes, weighted by how many places of each byte hold each code.
 
     >>> count_codes(np.array([0b11100100, 0b11111100], dtype=np.uint8), 6)
     [2, 1, 1, 2]
     """
-    counts = np.zeros(4, dtype=np.int64)
-    step = BLOCK // 4
+    places = unpack(np.arange(256, dtype=np.uint8)).reshape(256, 4)
+    per_byte = np.stack([(places == c).sum(axis=1) for c in range(4)], axis=1)
+    histogram = np.zeros(256, dtype=np.int64)
+    step = BLOCK // 2  # bincount widens each slice to 64-bit integers
     for lo in range(0, len(packed), step):
-        counts += np.bincount(unpack(packed[lo:lo + step]), minlength=4)
+        histogram += np.bincount(packed[lo:lo + step], minlength=256)
+    counts = histogram @ per_byte
     counts[UNSEEN_CODE] -= 4 * len(packed) - size  # the padding of the last byte
     return counts.tolist()
 
@@ -375,11 +381,17 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     seen, depth, count = len(start), 0, len(start)
     back_step = getattr(space, "back_step", None)
     bottom = False
+    unseen: np.ndarray | None = None  # listed once few are left
     while count and depth < max_depth:
         if (not bottom and back_step is not None
                 and TOP_DOWN_COST * count > BOTTOM_UP_COST * (size - seen)):
             bottom = True  # and stays so
-        if bottom:
+        if bottom and unseen is None and size - seen <= size // 32:
+            unseen = _unseen_ranks(packed, size, size - seen, block)
+        if unseen is not None:
+            left = _bottom_up_listed(space, packed, depth, unseen, max(4, block // 4))
+            count, unseen = len(unseen) - len(left), left
+        elif bottom:
             # a quarter block: a dense level's working arrays, tens of bytes
             # an unseen state, outweigh the calls saved by larger blocks
             count = _bottom_up(space, packed, depth, max(4, block // 16 * 4))
@@ -412,8 +424,18 @@ def _frontier_ranks(frontier: np.ndarray | None, packed: np.ndarray, depth: int,
                     lo: int, hi: int, start: int, stop: int) -> np.ndarray:
     if frontier is not None:
         return frontier[start:stop]
+    return ranks_with_code(packed, depth % 3, lo, hi, dtype)
+
+
+def ranks_with_code(packed: np.ndarray, code: int, lo: int, hi: int, dtype=np.int64
+                    ) -> np.ndarray:
+    """The ranks in ``lo..hi-1`` (``lo`` a multiple of 4) whose code is ``code``.
+
+    >>> ranks_with_code(np.array([0b11100100, 0b11111100], dtype=np.uint8), 3, 0, 6).tolist()
+    [3, 5]
+    """
     codes = unpack(packed[lo // 4:(hi + 3) // 4])[:hi - lo]
-    ranks = np.flatnonzero(codes == depth % 3).astype(dtype)
+    ranks = np.flatnonzero(codes == code).astype(dtype)
     ranks += lo
     return ranks
 
@@ -449,7 +471,7 @@ def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int
     def one_part(lo: int, hi: int, start: int, stop: int) -> None:
         ranks = _frontier_ranks(frontier, packed, depth, dtype, lo, hi, start, stop)
         for first in range(0, len(ranks), block // 4):
-            part, step, _ = _states(space, lo, hi, ranks[first:first + block // 4].astype(dtype)
+            part, step, _, _ = _states(space, lo, hi, ranks[first:first + block // 4].astype(dtype)
                                     - dtype(lo), dtype)
             for m in range(space.n_moves):
                 nxt = step(part, m)
@@ -493,14 +515,50 @@ def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
 
 
 def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
-    """The states of ranks ``lo + offsets`` and the steps that take them: the
-    space's own form (``states_of``, ``step_states``, ``back_step_states``)
-    where it has one, since listing a rank range can beat unranking each rank;
-    else the ranks themselves with ``step`` and ``back_step``."""
+    """The states of ranks ``lo + offsets``, the steps that take them, and
+    their ranks back: the space's own form (``states_of``, ``step_states``,
+    ``back_step_states``, ``rank``) where it has one, since listing a rank
+    range can beat unranking each rank; else the ranks themselves with
+    ``step`` and ``back_step``."""
     states_of = getattr(space, "states_of", None)
     if states_of is None:
-        return (offsets + lo).astype(dtype), space.step, space.back_step
-    return states_of(lo, hi, offsets), space.step_states, space.back_step_states
+        return (offsets + lo).astype(dtype), space.step, space.back_step, np.asarray
+    return (states_of(lo, hi, offsets), space.step_states, space.back_step_states,
+            space.rank)
+
+
+def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> np.ndarray:
+    """The offsets in ``todo`` (unseen ranks ``lo + todo``, sorted) of the
+    states no move reaches from a state ``on_last(ranks)`` says is on the
+    last level: the rest are the next level.
+
+    A state leaves the list at its first move from the last level; those
+    left at the end are ranked back to offsets, which costs less than
+    carrying every state's offset through each move's compression.
+
+    >>> from permgroup.tables.bfs import FactorSpace
+    >>> from permgroup.tables.coordinates import Factor
+    >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
+    ...                                                 [5, 0, 1, 2, 3, 4]]))])
+    >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), np.int32,
+    ...              lambda ranks: np.isin(ranks, [1, 5])).tolist()
+    [3]
+    """
+    states, _, back_step, rank = _states(space, lo, hi, todo, dtype)
+    whole = len(states)
+    for m in range(space.n_moves):
+        before = np.asarray(back_step(states, m))
+        if len(before) and before.min() < 0:
+            keep = before < 0
+            keep[~keep] = ~on_last(before[~keep])
+        else:
+            keep = ~on_last(before)
+        states = states[keep]
+        if not len(states):
+            break
+    if len(states) == whole:
+        return todo
+    return np.asarray(rank(states)) - lo
 
 
 def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
@@ -508,30 +566,20 @@ def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
     size = space.size
     dtype = np.int32 if size <= 2**31 else np.int64
 
+    def on_last(ranks: np.ndarray) -> np.ndarray:
+        return read_codes(packed, ranks) == last
+
     def one_block(lo: int) -> int:
         hi = min(size, lo + block)
         codes = unpack(packed[lo // 4:(hi + 3) // 4])
         todo = np.flatnonzero(codes[:hi - lo] == UNSEEN_CODE)
-        if not len(todo):
+        left = still_unseen(space, lo, hi, todo, dtype, on_last)
+        if len(left) == len(todo):
             return 0
-        ranks, _, back_step = _states(space, lo, hi, todo, dtype)
-        found = 0
-        for m in range(space.n_moves):
-            before = back_step(ranks, m)
-            if before.min() >= 0:
-                hit = read_codes(packed, before) == last
-            else:
-                hit = before >= 0
-                hit[hit] = read_codes(packed, before[hit]) == last
-            if hit.any():
-                codes[todo[hit]] = code
-                found += int(np.count_nonzero(hit))
-                todo, ranks = todo[~hit], ranks[~hit]
-                if not len(todo):
-                    break
-        if found:
-            packed[lo // 4:(hi + 3) // 4] = pack(codes)
-        return found
+        codes[todo] = code
+        codes[left] = UNSEEN_CODE
+        packed[lo // 4:(hi + 3) // 4] = pack(codes)
+        return len(todo) - len(left)
 
     # blocks start at multiples of 4 ranks, so they write disjoint bytes; they
     # read only code ``last``, which no block writes
@@ -539,3 +587,42 @@ def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
 
     with ThreadPoolExecutor(THREADS) as pool:
         return sum(pool.map(one_block, range(0, size, block)))
+
+
+def _unseen_ranks(packed: np.ndarray, size: int, count: int, block: int) -> np.ndarray:
+    """The ``count`` unseen ranks of the table, sorted."""
+    out = np.empty(count, dtype=np.int32 if size <= 2**31 else np.int64)
+    filled = 0
+    for lo in range(0, size, block):
+        ranks = ranks_with_code(packed, UNSEEN_CODE, lo, min(size, lo + block), out.dtype)
+        out[filled:filled + len(ranks)] = ranks
+        filled += len(ranks)
+    return out
+
+
+def _bottom_up_listed(space, packed: np.ndarray, depth: int, unseen: np.ndarray,
+                      block: int) -> np.ndarray:
+    """A bottom-up level over the sorted array of the ranks still unseen, for
+    the last levels, when few are: the ranks it leaves unseen."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Lock
+
+    last, code = depth % 3, (depth + 1) % 3
+    lock = Lock()
+
+    def on_last(ranks: np.ndarray) -> np.ndarray:
+        return read_codes(packed, ranks) == last
+
+    def one_part(start: int) -> np.ndarray:
+        part = unseen[start:start + block]
+        left = still_unseen(space, 0, space.size, part, unseen.dtype.type, on_last)
+        reached = np.ones(len(part), dtype=bool)
+        reached[np.searchsorted(part, left)] = False
+        # a byte may hold ranks of two parts: writes take turns
+        with lock:
+            write_codes(packed, part[reached], code)
+        return left.astype(unseen.dtype, copy=False)
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        parts = list(pool.map(one_part, range(0, len(unseen), block)))
+    return np.concatenate(parts) if parts else unseen
