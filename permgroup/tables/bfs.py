@@ -66,7 +66,7 @@ class FactorSpace:
             stride *= size
         self.strides = list(reversed(strides))
         self.size = stride
-        dtype = np.int32 if size_fits_int32(self.size) else np.int64
+        dtype = rank_dtype(self.size)
         self.dtype = dtype
         self.tables = [f.table.astype(dtype) for f in self.factors]
         self._inverse_tables: list[np.ndarray] | None = None
@@ -229,8 +229,7 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
             chunks = ([frontier] if frontier is not None else
                       (np.flatnonzero(depths[s:s + BLOCK] == depth) + s
                        for s in range(0, size, BLOCK)))
-            if size_fits_int32(size):
-                chunks = (c.astype(np.int32) for c in chunks)
+            chunks = (c.astype(rank_dtype(size), copy=False) for c in chunks)
             count = _top_down(depths, chunks, depth, n_moves, step)
         frontier = None
         depth += 1
@@ -242,13 +241,14 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
     return depths
 
 
-def size_fits_int32(size: int) -> bool:
-    """Whether ranks below ``size`` fit a 32-bit signed integer.
+def rank_dtype(size: int) -> type:
+    """The integer type of ranks below ``size``: 32 bits where they fit, since
+    half the bytes make stepping and gathering faster.
 
-    >>> size_fits_int32(2**31), size_fits_int32(2**31 + 1)
-    (True, False)
+    >>> rank_dtype(2**31).__name__, rank_dtype(2**31 + 1).__name__
+    ('int32', 'int64')
     """
-    return size <= 2**31
+    return np.int32 if size <= 2**31 else np.int64
 
 
 def _dense(depths: np.ndarray, depth: int, n_moves: int,
@@ -306,8 +306,7 @@ def _bottom_up(depths: np.ndarray, depth: int, n_moves: int, back_step: Step) ->
     found = 0
     for start in range(0, len(depths), span):
         unseen = np.flatnonzero(depths[start:start + span] == UNSEEN) + start
-        if size_fits_int32(len(depths)):
-            unseen = unseen.astype(np.int32)
+        unseen = unseen.astype(rank_dtype(len(depths)), copy=False)
         found += _bottom_up_ranks(depths, depth, n_moves, back_step, unseen)
     return found
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from permgroup.errors import InputError
+from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes, write_codes
 from permgroup.tables.statetable import Progress
 
@@ -178,7 +179,7 @@ def _run(client, space, sources, shards_per_worker, progress, level_report) -> D
     shard += (-shard) % 4
     n_shards = -(-size // shard)
     owner_of = [addresses[i % len(addresses)] for i in range(n_shards)]
-    dtype = np.int32 if size <= 2**31 else np.int64
+    dtype = rank_dtype(size)
     bounds = np.arange(1, n_shards, dtype=np.int64) * shard
     src = np.unique(np.asarray(sources, dtype=dtype))
     [space_f] = client.scatter([space], broadcast=True)

@@ -195,8 +195,10 @@ class HoleSpace:
         """The piece at block ``src`` goes into the hole at block ``dst``."""
         import numpy as np
 
+        from permgroup.tables.bfs import rank_dtype
+
         # 32-bit arithmetic where every rank fits: integer division is much faster
-        dtype = np.int32 if self.size < 2**31 else np.int64
+        dtype = rank_dtype(self.size)
         ranks = np.asarray(ranks).astype(dtype, copy=False)
         out = np.full(ranks.shape, -1, dtype=dtype)
         low_rank = dst * self.weight

@@ -57,7 +57,7 @@ from math import factorial, prod
 
 import numpy as np
 
-from permgroup.tables.bfs import FactorSpace
+from permgroup.tables.bfs import FactorSpace, rank_dtype
 from permgroup.tables.coordinates import Factor, lehmer_ranks, lehmer_unranks
 from permgroup.errors import InputError
 from permgroup.formats.definition import (
@@ -494,7 +494,7 @@ class OrbitSpace:
                 f"{self.definition.name}: its ranks are not tight enough here (factors "
                 f"{', '.join(f'{f.name} {f.size:,}' for f in factors)}; {self.size:,} ranks), "
                 f"and their move tables would take {row_bytes / 2**30:.1f} GiB")
-        self.dtype = np.int32 if self.size < 2**31 else np.int64
+        self.dtype = rank_dtype(self.size)
         digits = [Factor(f.name, f.size, f.table) for f in outer]
         if self.split:
             digits.append(Factor(self.split.name, self.split.size_a, self.split.placement_table))

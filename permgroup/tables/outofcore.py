@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from permgroup.errors import InputError
+from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, distinct,
                                      empty_packed, pack, read_codes, still_unseen, unpack,
                                      write_codes)
@@ -234,15 +235,11 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     return PackedTable(space, manifest["sources"], packed, manifest["levels"])
 
 
-def _dtype(size: int) -> np.dtype:
-    return np.dtype(np.int32 if size <= 2**31 else np.int64)
-
-
 def _start(files: _Folder, space, sources: Sequence[int], key, shard: int) -> dict:
     size = space.size
     n_shards = -(-size // shard)
     sources = sorted({int(s) for s in sources})
-    dtype = _dtype(size)
+    dtype = np.dtype(rank_dtype(size))
     manifest = {"key": key, "size": size, "shard_ranks": shard, "n_shards": n_shards,
                 "sources": sources, "levels": [len(sources)], "count": len(sources),
                 "dtype": dtype.str, "shards": [], "frontier": []}

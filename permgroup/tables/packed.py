@@ -44,6 +44,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.statetable import UNSEEN, Progress
 
 #: the code of a state not reached
@@ -453,7 +454,7 @@ def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int
     from threading import Lock
 
     code = (depth + 1) % 3
-    dtype = np.int32 if space.size <= 2**31 else np.int64
+    dtype = rank_dtype(space.size)
     limit = space.size // 32
     fresh: list[np.ndarray] | None = []
     held = 0
@@ -564,7 +565,7 @@ def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> n
 def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
     last, code = depth % 3, (depth + 1) % 3
     size = space.size
-    dtype = np.int32 if size <= 2**31 else np.int64
+    dtype = rank_dtype(size)
 
     def on_last(ranks: np.ndarray) -> np.ndarray:
         return read_codes(packed, ranks) == last
@@ -591,7 +592,7 @@ def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
 
 def _unseen_ranks(packed: np.ndarray, size: int, count: int, block: int) -> np.ndarray:
     """The ``count`` unseen ranks of the table, sorted."""
-    out = np.empty(count, dtype=np.int32 if size <= 2**31 else np.int64)
+    out = np.empty(count, dtype=rank_dtype(size))
     filled = 0
     for lo in range(0, size, block):
         ranks = ranks_with_code(packed, UNSEEN_CODE, lo, min(size, lo + block), out.dtype)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import distinct
 from permgroup.perm import Perm, compose, inverse
 from permgroup.tables.statetable import UNSEEN
@@ -84,7 +85,7 @@ def symmetry_map(space, source: int, relabelling: Sequence[int], check: int = 40
     ValueError: the move relabelling [1, 1] is not a symmetry of the space
     """
     size = space.size
-    dtype = np.int32 if size <= 2**31 else np.int64
+    dtype = rank_dtype(size)
     sigma = np.full(size, -1, dtype=dtype)
     sigma[source] = source
     frontier = np.array([source], dtype=dtype)
@@ -258,7 +259,7 @@ def conjugation_map(model, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     rotation = np.array([r if r is not None else identity for r in normalizer.rotation_at],
                         dtype=np.int16)
     size = ranking.size
-    out = np.empty(size, dtype=np.int32 if size <= 2**31 else np.int64)
+    out = np.empty(size, dtype=rank_dtype(size))
     for lo in range(0, size, block):
         g = ranking.elements(np.arange(lo, min(size, lo + block)), degree)
         image = s[g[:, s_inv]]                        # s⁻¹ g s, "g[s⁻¹[i]] then s"
@@ -293,7 +294,7 @@ def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarr
         rename[old] = new
     rename = rename.astype(np.uint8)
     size = space.size
-    out = np.empty(size, dtype=np.int32 if size <= 2**31 else np.int64)
+    out = np.empty(size, dtype=rank_dtype(size))
     for lo in range(0, size, block):
         hi = min(size, lo + block)
         words = space.states_of(lo, hi, np.arange(hi - lo))
@@ -317,7 +318,7 @@ def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
     True
     """
     size = ranking.size
-    dtype = np.int32 if size <= 2**31 else np.int64
+    dtype = rank_dtype(size)
     out = np.empty(size, dtype=dtype)
     for lo in range(0, size, block):
         p = np.arange(lo, min(size, lo + block), dtype=np.int64)
