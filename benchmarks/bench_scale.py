@@ -7,7 +7,8 @@ skips the 4x4 torus's symmetry classes and the out-of-core run in 20 MB;
 ``--only=2bit,uva,outofcore,symmetry,dask`` picks sections; ``--only=large``
 builds UFO (479,001,600), twsearch's 2x3x3 cuboid (1,625,702,400) and 3x3x3
 phase 1 (2,217,093,120) whole with ``--memory 4GB``, not in the default run).
-Builds run in child processes, three times each: the figures are medians of
+Builds run in child processes, taking turns, five times each (the 2-bit
+section): the figures are medians of
 wall time and of peak resident memory (``VmHWM``).
 """
 from __future__ import annotations
@@ -70,18 +71,26 @@ def child(setup: str, build: str) -> dict:
     return json.loads(out.splitlines()[-1])
 
 
-def medians(setup: str, build: str, repeat: int = 3) -> tuple[float, float, list[int]]:
-    runs = [child(setup, build) for _ in range(repeat)]
-    dists = {json.dumps(r["distribution"]) for r in runs}
-    assert len(dists) == 1
-    return (statistics.median(r["seconds"] for r in runs),
-            statistics.median(r["mb"] for r in runs), runs[0]["distribution"])
+def medians(setup: str, builds: list[str], repeat: int = 3) -> list[tuple[float, float, list[int]]]:
+    """Median seconds and peak MB of each build, with its distribution; the
+    builds take turns, run by run, so that a change in the machine's load
+    falls on all of them alike."""
+    runs: list[list[dict]] = [[] for _ in builds]
+    for _ in range(repeat):
+        for build, done in zip(builds, runs):
+            done.append(child(setup, build))
+    out = []
+    for done in runs:
+        dists = {json.dumps(r["distribution"]) for r in done}
+        assert len(dists) == 1
+        out.append((statistics.median(r["seconds"] for r in done),
+                    statistics.median(r["mb"] for r in done), done[0]["distribution"]))
+    return out
 
 
 def two_bit_tables(rows: list) -> None:
     for name in ("cube", "torus"):
-        base_s, base_mb, base_d = medians(SETUP[name], PLAIN[name])
-        s, mb, d = medians(SETUP[name], PACKED)
+        (base_s, base_mb, base_d), (s, mb, d) = medians(SETUP[name], [PLAIN[name], PACKED], 5)
         assert d == base_d, f"{name}: the 2-bit table's distribution differs"
         rows.append((f"{name}: build, one byte per state (baseline)", base_s, "s", None))
         rows.append((f"{name}: build, 2 bits per state", s, "s", s / base_s))
@@ -91,9 +100,9 @@ def two_bit_tables(rows: list) -> None:
 
 
 def out_of_core(rows: list, quick: bool) -> None:
-    base_s, base_mb, base_d = medians(SETUP["cube"], PACKED, 1)
+    [(base_s, base_mb, base_d)] = medians(SETUP["cube"], [PACKED], 1)
     for memory in (["100MB"] if quick else ["100MB", "20MB"]):
-        s, mb, d = medians(SETUP["cube"], OUT_OF_CORE.format(memory=memory), 1)
+        [(s, mb, d)] = medians(SETUP["cube"], [OUT_OF_CORE.format(memory=memory)], 1)
         assert d == base_d
         rows.append((f"cube: out of core, --memory {memory} (vs 2-bit in memory)", s, "s",
                      s / base_s))
@@ -342,7 +351,7 @@ def main() -> None:
         dask_runs(rows)
     if "large" in only:  # not in the default run: about five minutes
         large(rows)
-    print(machine_note("builds in child processes, medians of 3 (out of core: 1 run)"))
+    print(machine_note("builds in child processes taking turns, medians of 5 (out of core: 1 run)"))
 
 
 if __name__ == "__main__":

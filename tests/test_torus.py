@@ -208,6 +208,18 @@ def test_four_by_four_ranks_against_the_reference():
         assert (r.rank(words) == start + np.arange(len(words))).all()
 
 
+@pytest.mark.parametrize("lo, hi", [(0, 100_000), (1_234_567, 1_334_571), (63_000_000, 63_063_000)])
+def test_states_of_a_rank_range_are_their_words(lo, hi):
+    """Listed a piece at a time or unranked, the words of ranks lo + offsets."""
+    space = torus.space()
+    rng = np.random.default_rng(lo)
+    for share in (0.9, 0.5, 0.1):  # listed, listed, unranked
+        offsets = np.flatnonzero(rng.random(hi - lo) < share)
+        words = space.states_of(lo, hi, offsets)
+        assert words.dtype == space.dtype
+        assert (words == space.unrank(offsets + lo)).all()
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.permutations(list(GOAL)), st.integers(0, 15))
 def test_word_moves_agree_with_act(board, m):

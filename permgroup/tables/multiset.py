@@ -75,6 +75,8 @@ from permgroup.errors import InputError
 from permgroup.perm import Perm, inverse
 
 MAX_WORD_BITS = 64
+#: ranks listed at once by :meth:`ColouringSpace.states_of`
+LIST_PIECE = 1 << 14
 
 
 def bits_per_cell(colours: int) -> int:
@@ -265,15 +267,23 @@ class MultisetRanking:
         return words | value.astype(self.dtype)
 
     # --- whole rank ranges ---------------------------------------------------
-    def block_bounds(self, states: int) -> list[tuple[int, int]]:
-        """Split the rank range into blocks of about ``states`` ranks, as ranges of
-        first-chunk indices for :meth:`block`.
+    def block_bounds(self, states: int, lo: int = 0, hi: int | None = None
+                     ) -> list[tuple[int, int]]:
+        """Split the ranks ``lo..hi-1`` (all by default) into blocks of about
+        ``states`` ranks, as ranges of first-chunk indices for :meth:`block`
+        (the first and the last block may reach past ``lo`` and ``hi``).
 
-        >>> MultisetRanking([4, 4, 4, 4]).block_bounds(40_000_000)
+        >>> r = MultisetRanking([4, 4, 4, 4])
+        >>> r.block_bounds(40_000_000)
         [(0, 36771), (36771, 58380)]
+        >>> [(int(r.first_starts[a]), int(r.first_starts[b])) for a, b in r.block_bounds(20, 100, 160)]
+        [(70, 350)]
         """
-        cuts = np.searchsorted(self.first_starts, np.arange(0, self.size, max(1, states)))
-        cuts = np.unique(np.append(cuts, len(self.first_values)))
+        hi = self.size if hi is None else hi
+        first = int(np.searchsorted(self.first_starts, lo, side="right")) - 1
+        last = int(np.searchsorted(self.first_starts, hi, side="left"))
+        cuts = np.searchsorted(self.first_starts, np.arange(lo, hi, max(1, states)))
+        cuts = np.unique(np.concatenate([[first], cuts, [last]]))
         return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
 
     def block(self, lo: int, hi: int) -> tuple[int, np.ndarray]:
@@ -461,11 +471,18 @@ class ColouringSpace:
         """
         if 4 * len(offsets) < hi - lo:
             return self.unrank(offsets + lo)
-        ranking = self.ranking
-        first = int(np.searchsorted(ranking.first_starts, lo, side="right")) - 1
-        last = int(np.searchsorted(ranking.first_starts, hi, side="left"))
-        start, words = ranking.block(first, last)
-        return words[offsets + (lo - start)]
+        ranks = offsets + lo
+        out = np.empty(len(ranks), dtype=self.dtype)
+        done = 0
+        # listed a piece at a time: a listing's working arrays take about 30
+        # bytes a state, and small ones are reused, where a whole block's are
+        # handed back to the system and faulted in again, block after block
+        for a, b in self.ranking.block_bounds(LIST_PIECE, lo, hi):
+            start, words = self.ranking.block(a, b)
+            upto = int(np.searchsorted(ranks, start + len(words)))
+            out[done:upto] = words[ranks[done:upto] - start]
+            done = upto
+        return out
 
     def step_states(self, words: np.ndarray, m: int) -> np.ndarray:
         """Ranks after move ``m`` from words."""

@@ -397,8 +397,12 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
             # an unseen state, outweigh the calls saved by larger blocks
             count = _bottom_up(space, packed, depth, max(4, block // 16 * 4))
         else:
+            # the next level as ranks only if it will be small: ranks held and
+            # then dropped are working memory for nothing
+            growth = count / levels[-2] if len(levels) > 1 else space.n_moves
             frontier, count = _top_down(space, packed, frontier, depth, block,
-                                        sum(levels[(depth + 1) % 3::3]))
+                                        sum(levels[(depth + 1) % 3::3]),
+                                        count * growth <= size // 32)
         depth += 1
         seen += count
         if count:
@@ -442,11 +446,11 @@ def ranks_with_code(packed: np.ndarray, code: int, lo: int, hi: int, dtype=np.in
 
 
 def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int,
-              block: int, coded: int) -> tuple[np.ndarray | None, int]:
+              block: int, coded: int, list_next: bool = True) -> tuple[np.ndarray | None, int]:
     """Mark the unseen images of the frontier (``None``: every state with the
-    level's code); the next frontier, as ranks while it holds at most
-    ``space.size // 32`` states, and its size.  ``coded`` states had the next
-    level's code before it.
+    level's code); the next frontier, as ranks if ``list_next`` and while it
+    holds at most ``space.size // 32`` states, and its size.  ``coded`` states
+    had the next level's code before it.
 
     Threads find the images of parts of the frontier; the writes, which
     change bytes other threads may be changing, take turns."""
@@ -456,7 +460,7 @@ def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int
     code = (depth + 1) % 3
     dtype = rank_dtype(space.size)
     limit = space.size // 32
-    fresh: list[np.ndarray] | None = []
+    fresh: list[np.ndarray] | None = [] if list_next else None
     held = 0
     lock = Lock()
 
