@@ -7,9 +7,9 @@ skips the 4x4 torus's symmetry classes and the out-of-core run in 20 MB;
 ``--only=2bit,uva,outofcore,symmetry,dask`` picks sections; ``--only=large``
 builds UFO (479,001,600), twsearch's 2x3x3 cuboid (1,625,702,400) and 3x3x3
 phase 1 (2,217,093,120) whole with ``--memory 4GB``, not in the default run).
-Builds run in child processes, taking turns, five times each (the 2-bit
-section): the figures are medians of
-wall time and of peak resident memory (``VmHWM``).
+Builds run in child processes, taking turns (five times each in the 2-bit
+section): the figures are medians of wall time and of peak resident memory
+(``VmHWM``).
 """
 from __future__ import annotations
 
