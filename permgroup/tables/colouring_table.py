@@ -126,10 +126,7 @@ def _bottom_up(space: ColouringSpace, depths: np.ndarray, depth: int, block: int
         todo = np.flatnonzero(segment == UNSEEN)
         if not len(todo):
             return 0
-        if 4 * len(todo) < len(segment):  # few left: unranking beats listing the block
-            words = space.unrank(todo + first)
-        else:
-            words = ranking.block(lo, hi)[1][todo]
+        words = space.states_of(first, last, todo)
         found = 0
         for m in range(space.n_moves):
             hit = depths[space.rank(space.apply(words, m))] == depth
