@@ -44,8 +44,8 @@ import numpy as np
 from permgroup.errors import InputError
 from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, distinct,
-                                     empty_packed, pack, read_codes, still_unseen, unpack,
-                                     write_codes)
+                                     empty_packed, pack, read_codes, reached, still_unseen,
+                                     unpack, write_codes)
 from permgroup.tables.statetable import Progress
 
 MANIFEST = "manifest.json"
@@ -367,11 +367,10 @@ def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
                 left = still_unseen(space, lo + a, lo + b, todo, dtype.type, on_last)
                 if len(left) == len(todo):
                     continue
-                codes[todo] = code
-                codes[left] = UNSEEN_CODE
-                reached = np.setdiff1d(todo, left, assume_unique=True)
-                (reached + (lo + a)).astype(dtype).tofile(out)
-                found += len(reached)
+                fresh = reached(todo, left)
+                codes[fresh] = code
+                (fresh + (lo + a)).astype(dtype).tofile(out)
+                found += len(fresh)
                 table[a // 4:(b + 3) // 4] = pack(codes)
         if found:
             os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))

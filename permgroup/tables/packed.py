@@ -566,6 +566,18 @@ def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> n
     return np.asarray(rank(states)) - lo
 
 
+def reached(todo: np.ndarray, left: np.ndarray) -> np.ndarray:
+    """The entries of ``todo`` that :func:`still_unseen` did not leave (``left``
+    a sorted part of the sorted ``todo``): the next level's.
+
+    >>> reached(np.array([2, 3, 4]), np.array([3])).tolist()
+    [2, 4]
+    """
+    keep = np.ones(len(todo), dtype=bool)
+    keep[np.searchsorted(todo, left)] = False
+    return todo[keep]
+
+
 def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
     last, code = depth % 3, (depth + 1) % 3
     size = space.size
@@ -621,11 +633,10 @@ def _bottom_up_listed(space, packed: np.ndarray, depth: int, unseen: np.ndarray,
     def one_part(start: int) -> np.ndarray:
         part = unseen[start:start + block]
         left = still_unseen(space, 0, space.size, part, unseen.dtype.type, on_last)
-        reached = np.ones(len(part), dtype=bool)
-        reached[np.searchsorted(part, left)] = False
+        found = reached(part, left)
         # a byte may hold ranks of two parts: writes take turns
         with lock:
-            write_codes(packed, part[reached], code)
+            write_codes(packed, found, code)
         return left.astype(unseen.dtype, copy=False)
 
     with ThreadPoolExecutor(THREADS) as pool:
