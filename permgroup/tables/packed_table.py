@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from permgroup.tables.bfs import FactorSpace
-from permgroup.cache import load_bytes, save_array
+from permgroup.cache import save_array
 from permgroup.metric import Metric
 from permgroup.tables.packed import PackedTable, inverse_closed, packed_depths
 from permgroup.perm import compose, inverse
@@ -115,18 +115,17 @@ def load_packed_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     ([1, 2], True)
     """
     model = CayleyModel.of(puzzle, metric, anchor)
-    path = model.cache_path().with_suffix(".packed2")
-    key = dict(model.cache_key(), format="packed2")
     space = FactorSpace(model.ranking.factors())
     identity = model.ranking.rank(tuple(range(puzzle.degree)))
     if cache:
-        loaded = load_bytes(path, key)
-        if loaded is not None and loaded[0]["shape"] == [(model.ranking.size + 3) // 4]:
+        loaded = model.load_cached("packed2")
+        if loaded is not None:
             header, data = loaded
             packed = np.frombuffer(data, dtype=np.uint8)
             return PackedCayleyTable(model, PackedTable(space, [identity], packed,
                                                         header["levels"]))
     table = build_packed_table(puzzle, metric, progress=progress, anchor=anchor)
     if cache:
+        path, key = model.cache_file("packed2")
         save_array(path, dict(key, levels=table.distribution()), table.table.packed)
     return table

@@ -98,6 +98,25 @@ class CayleyModel:
         anchor = self.normalizer.anchor
         return cache_dir() / f"{self.puzzle.name}-{label}-a{anchor}-{digest}.table"
 
+    def cache_file(self, form: str = "table") -> tuple[Path, dict]:
+        """The file of the cached table in ``form`` (a key of ``CACHED_FORMS``)
+        and the key its header must hold."""
+        key = self.cache_key() if form == "table" else dict(self.cache_key(), format=form)
+        return self.cache_path().with_suffix(f".{form}"), key
+
+    def load_cached(self, form: str = "table") -> tuple[dict, bytes] | None:
+        """The header and bytes of the cached table in ``form``; ``None`` if no
+        valid file of the right length holds it."""
+        loaded = load_bytes(*self.cache_file(form))
+        if loaded is None or loaded[0]["shape"] != [-(-self.ranking.size // CACHED_FORMS[form])]:
+            return None
+        return loaded
+
+
+#: entries per byte of each cached form of a Cayley table, by file suffix:
+#: one-byte depths, 4-bit depths, 2-bit codes (:mod:`permgroup.tables.packed_table`)
+CACHED_FORMS = {"table": 1, "nibbles": 2, "packed2": 4}
+
 
 class CayleyTable(DepthTable):
     """A model and its depth array; see the module docstring.
@@ -235,13 +254,12 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
     """
     model = CayleyModel.of(puzzle, metric, anchor)
     if cache:
-        path = model.cache_path()
-        loaded = load_bytes(path, model.cache_key())
-        if loaded is not None and loaded[0]["shape"] == [model.ranking.size]:
+        loaded = model.load_cached()
+        if loaded is not None:
             return CayleyTable(model, loaded[1])
     table = build_table(puzzle, metric, progress=progress, anchor=anchor)
     if cache:
-        save_array(path, model.cache_key(), table.depths)
+        save_array(*model.cache_file(), table.depths)
     return table
 
 
@@ -267,11 +285,9 @@ def load_nibble_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     (4, 1, [1, 2], 1)
     """
     model = CayleyModel.of(puzzle, metric, anchor)
-    path = model.cache_path().with_suffix(".nibbles")
-    key = dict(model.cache_key(), format="nibbles")
     if cache:
-        loaded = load_bytes(path, key)
-        if loaded is not None and loaded[0]["shape"] == [(model.ranking.size + 1) // 2]:
+        loaded = model.load_cached("nibbles")
+        if loaded is not None:
             return CayleyTable(model, loaded[1], bits=4)
     full = load_table(puzzle, metric, progress=progress, anchor=anchor, cache=cache)
     if full.diameter >= NIBBLE_UNSEEN:
@@ -283,7 +299,7 @@ def load_nibble_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     depths[depths == UNSEEN] = NIBBLE_UNSEEN
     packed = pack_nibbles(depths)
     if cache:
-        save_array(path, key, packed)
+        save_array(*model.cache_file("nibbles"), packed)
     table = CayleyTable(model, packed.tobytes(), bits=4)
     table._array, table._space = full.depths, full._space
     return table
