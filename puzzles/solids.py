@@ -56,7 +56,9 @@ def _around(centre, normals) -> list:
 
     def angle(n):
         v = _unit(n)
-        return math.atan2(np.dot(v, other), np.dot(v, ref)) % (2 * math.pi)
+        a = math.atan2(np.dot(v, other), np.dot(v, ref))
+        # the first normal's angle is 0 up to rounding, which may fall either side of 0
+        return a + 2 * math.pi if a < -1e-9 else max(a, 0.0)
 
     return sorted(normals, key=angle)
 
@@ -219,7 +221,8 @@ def megaminx() -> Puzzle:
         corners += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (b * PHI, 0, a / PHI)]
 
     def nearest(point, count) -> list:
-        return sorted(normals, key=lambda n: -np.dot(_unit(n), _unit(point)))[:count]
+        # rounded so that equally near faces keep their listed order on every machine
+        return sorted(normals, key=lambda n: -round(float(np.dot(_unit(n), _unit(point))), 9))[:count]
 
     corner_pieces = [(c, nearest(c, 3)) for c in corners]
     edge_centres = set()
