@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import inspect
 import sys
 import warnings
 from types import ModuleType
@@ -63,9 +64,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     module = _module(FORMATS, args.format, "format")
     options = {}
-    for option in ("max_depth", "max_length", "timeout"):
+    for option in ("max_depth", "max_length", "timeout", "info", "time_limit", "only", "jobs"):
         if getattr(args, option, None) is not None:
             options[option] = getattr(args, option)
+    if "source" in inspect.signature(module.solve_text).parameters:
+        options["source"] = args.file or "<stdin>"
     text = _read_input(args.file)
     try:
         output = module.solve_text(text, **options)
@@ -237,6 +240,12 @@ def parser() -> argparse.ArgumentParser:
                    help="stop at the first solution this short (cube3-facelets)")
     s.add_argument("--timeout", type=float, default=None,
                    help="seconds per cube (cube3-facelets; default 1)")
+    s.add_argument("--info", metavar="PUZZLE_INFO.csv", help="the moves of each type (santa2023)")
+    s.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds per row (santa2023; default 60)")
+    s.add_argument("--only", nargs="+", metavar="TYPE|ID",
+                   help="solve only the rows of these types or ids (santa2023)")
+    s.add_argument("--jobs", type=int, metavar="N", help="processes (santa2023; default 1)")
     s.set_defaults(run=cmd_solve)
     t = sub.add_parser("table", help="build or load a distance table; print its distribution")
     t.add_argument("puzzle")

@@ -4,8 +4,13 @@
 share is :mod:`permgroup.formats.definition`, the engine's sticker view of it
 :mod:`permgroup.formats.stickers`.
 
+A Kaggle Santa 2023 ``puzzle_info.csv`` is one too, one type at a time:
+``PATH#TYPE`` (:mod:`permgroup.formats.santa`).
+
 >>> is_definition_path("skewb.tws"), is_definition_path("x.kpuzzle.json"), is_definition_path("minicube")
 (True, True, False)
+>>> is_definition_path("puzzle_info.csv#cube_4/4/4"), is_definition_path("puzzle_info.csv")
+(True, False)
 """
 from __future__ import annotations
 
@@ -18,12 +23,16 @@ SUFFIXES = (".tws", ".def", ".kpuzzle.json", ".json")
 
 
 def is_definition_path(name: str | os.PathLike) -> bool:
-    """Whether ``name`` names a definition file (by its suffix)."""
-    return str(name).lower().endswith(SUFFIXES)
+    """Whether ``name`` names a definition file (by its suffix), or a type in a
+    Santa ``puzzle_info.csv`` (``PATH#TYPE``)."""
+    from permgroup.formats.santa import type_and_path
+
+    return str(name).lower().endswith(SUFFIXES) or type_and_path(name) is not None
 
 
 def read_definition(path: str | os.PathLike) -> Definition:
-    """The definition in a ``.tws``/``.def`` (ksolve) or ``.json`` (KPuzzle) file;
+    """The definition in a ``.tws``/``.def`` (ksolve) or ``.json`` (KPuzzle) file,
+    or of one type of a Santa ``puzzle_info.csv`` (``PATH#TYPE``);
     :class:`InputError` naming the file for one that cannot be read or is wrong.
 
     >>> read_definition("/nonexistent/skewb.tws")
@@ -33,6 +42,11 @@ def read_definition(path: str | os.PathLike) -> Definition:
     """
     from permgroup.formats.kpuzzle import read_kpuzzle
     from permgroup.formats.ksolve import read_ksolve
+    from permgroup.formats.santa import santa_definition, type_and_path
+
+    santa = type_and_path(path)
+    if santa is not None:
+        return santa_definition(*santa)
 
     try:
         with open(path, "rb") as f:

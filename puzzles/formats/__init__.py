@@ -13,4 +13,5 @@ FORMATS = {
     "rubiksrevenge": "puzzles.formats.rubiksrevenge",
     "poj3131": "puzzles.formats.poj3131",
     "cube3-facelets": "puzzles.formats.cube3_facelets",
+    "santa2023": "puzzles.formats.santa2023",
 }

@@ -1,0 +1,197 @@
+"""Kaggle Santa 2023: ``puzzles.csv`` in, a submission (``id,moves``) out.
+
+Each row is solved by :func:`permgroup.solver.find_word` from the row's moves
+(as :mod:`permgroup.formats.santa` reads them), start and goal, then applied
+again here and compared with its goal before it is written: a row that is not
+solved in its time is an error line on stderr naming its id, never a wrong row.
+Progress, and a table per puzzle type of rows, moves and seconds, go to stderr.
+
+>>> import os
+>>> data = os.path.join("tests", "data", "santa2023")
+>>> with open(os.path.join(data, "puzzles.csv")) as f:
+...     text = f.read()
+>>> import io
+>>> out = solve_text(text, info=os.path.join(data, "puzzle_info.csv"), only=["wreath_6/6"],
+...                  stream=io.StringIO())
+>>> print(out, end="")  # doctest: +ELLIPSIS
+id,moves
+284,...
+285,...
+"""
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from permgroup.errors import InputError
+from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, read_file,
+                                     read_puzzle_info, read_puzzles, with_inverses)
+
+#: seconds each row may take by default
+TIME_LIMIT = 60.0
+
+
+def find_word(moves: Moves, start, goal, *, mismatches: int = 0, time_limit: float = TIME_LIMIT
+              ) -> list[str]:
+    """The engine's word for one row (:func:`permgroup.solver.find_word`)."""
+    try:
+        from permgroup.solver import find_word as engine
+    except ImportError:  # until the generic solver is merged: the exact search alone
+        from permgroup.solver.exact import exact_word as engine
+    return engine(moves, start, goal, mismatches=mismatches, time_limit=time_limit)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One row's outcome: its word (``None`` when not solved) or why not, and time."""
+
+    index: int
+    word: list[str] | None
+    error: str
+    seconds: float
+
+
+# what the worker processes solve: set before they are forked
+_JOB: dict = {}
+
+
+def _solve_one(index: int) -> Answer:
+    row: SantaPuzzle = _JOB["rows"][index]
+    moves = _JOB["moves"][row.type]
+    began = time.perf_counter()
+    try:
+        word = find_word(moves, row.start, row.goal, mismatches=row.wildcards,
+                         time_limit=_JOB["time_limit"])
+        error = ""
+    except InputError as exc:
+        word, error = None, str(exc)
+    return Answer(index, word, error, time.perf_counter() - began)
+
+
+def check(row: SantaPuzzle, moves: Moves, word: Sequence[str]) -> str:
+    """Why ``word`` does not solve ``row`` (``""`` when it does), by applying it."""
+    try:
+        final = apply_word(row.start, moves, word)
+    except InputError as exc:
+        return f"the solver's word has an {exc}"
+    wrong = row.mismatches(final)
+    if wrong > row.wildcards:
+        return (f"the solver's word leaves {wrong} positions wrong "
+                f"({row.wildcards} wildcards): not written")
+    return ""
+
+
+def _select(rows: list[SantaPuzzle], only: Sequence[str] | None) -> list[SantaPuzzle]:
+    if not only:
+        return rows
+    wanted = set(only)
+    unknown = wanted - {r.type for r in rows} - {r.id for r in rows}
+    if unknown:
+        raise InputError(f"--only: no row has the type or id {sorted(unknown)[0]!r}")
+    return [r for r in rows if r.type in wanted or r.id in wanted]
+
+
+def _bar(done: int, total: int, moves: int, began: float, stream: TextIO) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rows, {moves:,} moves, "
+          f"{time.perf_counter() - began:.0f} s", end="", file=stream, flush=True)
+
+
+def summary(rows: Sequence[SantaPuzzle], answers: dict[int, Answer]) -> str:
+    """The per-type table: rows, solved, moves, mean moves, seconds; the total last.
+
+    >>> import numpy as np
+    >>> r = SantaPuzzle("0", "ring_3", np.zeros(3), np.zeros(3), 0, ("A",))
+    >>> print(summary([r], {0: Answer(0, ["t"], "", 0.5)}))
+    type                 rows  solved       moves     mean  seconds
+    ring_3                  1       1           1      1.0      0.5
+    total                   1       1           1      1.0      0.5
+    """
+    lines = [f"{'type':<18} {'rows':>6} {'solved':>7} {'moves':>11} {'mean':>8} {'seconds':>8}"]
+    kinds: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        kinds.setdefault(r.type, []).append(i)
+    kinds["total"] = list(range(len(rows)))
+    for kind, members in kinds.items():
+        solved = [answers[i] for i in members if answers[i].word is not None]
+        moves = sum(len(a.word) for a in solved)
+        mean = f"{moves / len(solved):8.1f}" if solved else f"{'-':>8}"
+        seconds = sum(answers[i].seconds for i in members)
+        lines.append(f"{kind:<18} {len(members):>6} {len(solved):>7} {moves:>11,} {mean} "
+                     f"{seconds:>8.1f}")
+    return "\n".join(lines)
+
+
+def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
+               time_limit: float = TIME_LIMIT, jobs: int = 1,
+               stream: TextIO | None = sys.stderr) -> dict[int, Answer]:
+    """Each row's :class:`Answer` by index, every word checked (a word that fails
+    the check becomes an error).  ``jobs`` processes; progress on ``stream``."""
+    moves = {kind: with_inverses(m) for kind, m in info.items()}
+    _JOB.update(rows=list(rows), moves=moves, time_limit=time_limit)
+    # the largest puzzles first, so that the processes finish together
+    order = sorted(range(len(rows)), key=lambda i: -len(rows[i].start))
+    answers: dict[int, Answer] = {}
+    began, total_moves = time.perf_counter(), 0
+    pool = None
+    try:
+        if jobs > 1 and len(rows) > 1:
+            pool = multiprocessing.get_context("fork").Pool(jobs)
+            results = pool.imap_unordered(_solve_one, order)
+        else:
+            results = map(_solve_one, order)
+        for answer in results:
+            row = rows[answer.index]
+            if answer.word is not None:
+                error = check(row, moves[row.type], answer.word)
+                if error:
+                    answer = Answer(answer.index, None, error, answer.seconds)
+            answers[answer.index] = answer
+            if answer.word is None:
+                if stream is not None:
+                    print(f"{chr(10) if len(answers) > 1 else ''}permgroup: error: id {row.id} "
+                          f"({row.type}): {answer.error}", file=stream, flush=True)
+            else:
+                total_moves += len(answer.word)
+            if stream is not None:
+                _bar(len(answers), len(rows), total_moves, began, stream)
+    finally:
+        if pool is not None:
+            pool.terminate()
+        _JOB.clear()
+    if stream is not None:
+        print(file=stream)
+    return answers
+
+
+def solve_text(text: str, *, info: str | None = None, time_limit: float | None = None,
+               only: Sequence[str] | None = None, jobs: int | None = None,
+               source: str = "puzzles.csv", stream: TextIO | None = sys.stderr) -> str:
+    """The submission for the ``puzzles.csv`` text: ``id,moves`` and a line per
+    row solved, moves joined by ``.``.  ``info`` is the ``puzzle_info.csv`` path;
+    ``only`` keeps the rows of those types or ids.  When some rows are not
+    solved, :class:`InputError` names them, with the solved rows in ``answered``."""
+    if info is None:
+        raise InputError("santa2023 needs --info PUZZLE_INFO.csv (the moves of each type)")
+    moves = read_puzzle_info(read_file(info), info)
+    rows = _select(read_puzzles(text, moves, source), only)
+    answers = solve_rows(rows, {k: moves[k] for k in {r.type for r in rows}},
+                         time_limit=TIME_LIMIT if time_limit is None else time_limit,
+                         jobs=jobs or 1, stream=stream)
+    if stream is not None:
+        print(summary(rows, answers), file=stream, flush=True)
+    out = "id,moves\n" + "".join(f"{r.id},{'.'.join(answers[i].word)}\n"
+                                 for i, r in enumerate(rows) if answers[i].word is not None)
+    failed = [r.id for i, r in enumerate(rows) if answers[i].word is None]
+    if failed:
+        error = InputError(f"{len(failed)} of {len(rows)} rows not solved (ids "
+                           f"{', '.join(failed[:20])}{', ...' if len(failed) > 20 else ''}); "
+                           "the others are written")
+        error.answered = out
+        raise error
+    return out
