@@ -129,9 +129,11 @@ def summary(rows: Sequence[SantaPuzzle], answers: dict[int, Answer]) -> str:
 
 def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
                time_limit: float = TIME_LIMIT, jobs: int = 1,
-               stream: TextIO | None = sys.stderr) -> dict[int, Answer]:
+               stream: TextIO | None = None) -> dict[int, Answer]:
     """Each row's :class:`Answer` by index, every word checked (a word that fails
-    the check becomes an error).  ``jobs`` processes; progress on ``stream``."""
+    the check becomes an error).  ``jobs`` processes; progress on ``stream``
+    (default stderr)."""
+    stream = sys.stderr if stream is None else stream
     moves = {kind: with_inverses(m) for kind, m in info.items()}
     _JOB.update(rows=list(rows), moves=moves, time_limit=time_limit)
     # the largest puzzles first, so that the processes finish together
@@ -153,25 +155,22 @@ def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
                     answer = Answer(answer.index, None, error, answer.seconds)
             answers[answer.index] = answer
             if answer.word is None:
-                if stream is not None:
-                    print(f"{chr(10) if len(answers) > 1 else ''}permgroup: error: id {row.id} "
-                          f"({row.type}): {answer.error}", file=stream, flush=True)
+                print(f"{chr(10) if len(answers) > 1 else ''}permgroup: error: id {row.id} "
+                      f"({row.type}): {answer.error}", file=stream, flush=True)
             else:
                 total_moves += len(answer.word)
-            if stream is not None:
-                _bar(len(answers), len(rows), total_moves, began, stream)
+            _bar(len(answers), len(rows), total_moves, began, stream)
     finally:
         if pool is not None:
             pool.terminate()
         _JOB.clear()
-    if stream is not None:
-        print(file=stream)
+    print(file=stream)
     return answers
 
 
 def solve_text(text: str, *, info: str | None = None, time_limit: float | None = None,
                only: Sequence[str] | None = None, jobs: int | None = None,
-               source: str = "puzzles.csv", stream: TextIO | None = sys.stderr) -> str:
+               source: str = "puzzles.csv", stream: TextIO | None = None) -> str:
     """The submission for the ``puzzles.csv`` text: ``id,moves`` and a line per
     row solved, moves joined by ``.``.  ``info`` is the ``puzzle_info.csv`` path;
     ``only`` keeps the rows of those types or ids.  When some rows are not
@@ -183,8 +182,7 @@ def solve_text(text: str, *, info: str | None = None, time_limit: float | None =
     answers = solve_rows(rows, {k: moves[k] for k in {r.type for r in rows}},
                          time_limit=TIME_LIMIT if time_limit is None else time_limit,
                          jobs=jobs or 1, stream=stream)
-    if stream is not None:
-        print(summary(rows, answers), file=stream, flush=True)
+    print(summary(rows, answers), file=sys.stderr if stream is None else stream, flush=True)
     out = "id,moves\n" + "".join(f"{r.id},{'.'.join(answers[i].word)}\n"
                                  for i, r in enumerate(rows) if answers[i].word is not None)
     failed = [r.id for i, r in enumerate(rows) if answers[i].word is None]
