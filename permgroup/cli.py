@@ -5,7 +5,9 @@
 * ``permgroup table PUZZLE [--metric qtm|htm]``: build or load the distance
   table and print its distribution;
 * ``permgroup order PUZZLE``: the order of the puzzle's group;
-* ``permgroup optimal PUZZLE [FILE]``: one optimal solution per line of moves.
+* ``permgroup optimal PUZZLE [FILE]``: one optimal solution per line of moves;
+* ``permgroup word PUZZLE [FILE]``: one solving word per line of moves, optimal
+  when an exact method answers in time.
 
 PUZZLE is a built-in name (:data:`puzzles.PUZZLES`), a name from the library
 of definitions (:data:`puzzles.LIBRARY`: ``skewb``, ``pyraminx``...), or the
@@ -223,6 +225,65 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_word(args: argparse.Namespace) -> int:
+    """``permgroup word``: for each line of moves in ``args.file`` (stdin without
+    it), a word that solves the position those moves make from solved, within
+    ``args.time_limit`` seconds a line: optimal when an exact method answers in
+    time, else the generic solver's; every word checked.  Moves may be separated
+    by blanks or ``.`` (as Santa 2023 writes them).  A last ``#`` line says which
+    lines are proven optimal.
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path = os.path.join(tempfile.mkdtemp(), "moves.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("URF URB\\n\\n")
+    >>> cmd_word(argparse.Namespace(puzzle="skewb", file=path, metric="qtm", time_limit=10.0))
+    URB' URF'
+    <BLANKLINE>
+    # 2 lines; proven optimal: all
+    0
+    """
+    from permgroup.elements import Element
+    from permgroup.formats.stickers import from_puzzle, sticker_permutation, to_puzzle
+    from permgroup.optimal import read_positions
+    from permgroup.perm import compose, inverse
+    from permgroup.solving import word_between
+
+    module, definition = _puzzle(args.puzzle)
+    if definition is None:
+        if hasattr(module, "PARTIAL"):
+            raise SystemExit(f"permgroup: {args.puzzle}'s moves depend on the position; "
+                             "use permgroup solve for it")
+        definition = from_puzzle(module.PUZZLE)
+    lines = [line.replace(".", " ") for line in _read_input(args.file).splitlines()]
+    positions, error = read_positions(definition, lines)
+    puzzle = to_puzzle(definition)
+    solved = sticker_permutation(definition, definition.solved)
+    # derived moves that only rename an inverse (Santa's -name) keep their names
+    aliases = {text: name for name, text in definition.derived.items()}
+    proven = []
+    for number, position in enumerate(positions, 1):
+        g = compose(inverse(solved), sticker_permutation(definition, position))
+        try:
+            found = word_between(puzzle, Element(puzzle, g), metric=args.metric,
+                                 time_limit=args.time_limit)
+        except InputError as exc:
+            raise InputError(f"line {number}: {exc}") from None
+        print(" ".join(aliases.get(m, m) for m in found.word), flush=True)
+        if found.optimal:
+            proven.append(number)
+    if error is not None:
+        raise error
+    if len(proven) == len(positions):
+        which = "all"
+    else:
+        which = ", ".join(map(str, proven)) if proven else "none"
+        which = f"lines {which}" if proven else which
+    print(f"# {len(positions)} lines; proven optimal: {which}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser; each subcommand sets ``run`` to its function.
 
@@ -266,6 +327,14 @@ def parser() -> argparse.ArgumentParser:
     op.add_argument("file", nargs="?")
     op.add_argument("--metric", default="qtm", choices=["qtm", "htm"])
     op.set_defaults(run=cmd_optimal)
+    w = sub.add_parser("word", help="a solving word for each line of moves (optimal when an "
+                                    "exact method answers in time)")
+    w.add_argument("puzzle")
+    w.add_argument("file", nargs="?")
+    w.add_argument("--metric", default="qtm", choices=["qtm", "htm"])
+    w.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                   help="seconds per line (default 10)")
+    w.set_defaults(run=cmd_word)
     return p
 
 

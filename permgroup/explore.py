@@ -415,6 +415,30 @@ def distance(a: Element, b: Element, metric: Metric = "qtm", **options) -> int:
     return table(a.puzzle, metric, **options).distance(a.perm, b.perm)
 
 
+def solve(puzzle: Puzzle, start, goal=None, *, mismatches: int = 0,
+          time_limit: float = 60.0, metric: Metric = "qtm") -> list[str]:
+    """A word taking ``start`` to ``goal`` (default: solved), checked by applying it
+    before it is returned; optimal when an exact method answers in part of the
+    time (a table or bidirectional search), else the generic solver's
+    (:mod:`permgroup.solving`).  States are elements, :class:`State` colourings or
+    sequences of colours; at most ``mismatches`` positions may differ at the end.
+    :class:`InputError` when no word is found within ``time_limit`` seconds or
+    none exists.
+
+    >>> p = define_puzzle("ring", {"T": [1, 2, 3, 0]}, solved="aabb")
+    >>> solve(p, "abba")
+    ['T']
+    >>> solve(p, "abab")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.UnreachableError: ring: no sequence of moves joins the two states (an exhaustive search)
+    """
+    from permgroup.solving import word_between
+
+    return word_between(puzzle, start, goal, metric=metric, mismatches=mismatches,
+                        time_limit=time_limit).word
+
+
 def reachable(element: Element) -> bool:
     """Whether the puzzle's moves generate ``element`` (sympy membership).
 

@@ -188,3 +188,52 @@ def test_unknown_type_in_a_definition_source(capsys):
     assert main(["order", f"{INFO}#cube_9/9/9"]) == 2
     err = capsys.readouterr().err
     assert "no puzzle type 'cube_9/9/9' (it has cube_2/2/2, cube_3/3/3" in err
+
+
+def apply_moves(state, names, moves):
+    for name in names:
+        p = moves[name]
+        state = [state[p[i]] for i in range(len(p))]
+    return state
+
+
+@pytest.mark.parametrize("kind", ["wreath_6/6", "cube_2/2/2"])
+def test_word_solves_scrambles_of_a_santa_type(kind, tmp_path, capsys, monkeypatch):
+    import random
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path / "cache"))
+    moves = allowed_moves()[kind]
+    rng = random.Random(19)
+    scrambles = [[rng.choice(sorted(moves)) for _ in range(rng.randint(1, 6))] for _ in range(4)]
+    lines = [".".join(scrambles[0]), " ".join(scrambles[1]), "", *map(" ".join, scrambles[2:])]
+    path = write(tmp_path, "moves.txt", "\n".join(lines) + "\n")
+    assert main(["word", f"{INFO}#{kind}", path, "--time-limit", "20"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == len(lines) + 1 and out[-1].startswith(f"# {len(lines)} lines; proven")
+    n = len(next(iter(moves.values())))
+    for line, answer in zip(lines, out):
+        scrambled = apply_moves(list(range(n)), line.replace(".", " ").split(), moves)
+        assert apply_moves(scrambled, answer.split(), moves) == list(range(n)), (line, answer)
+    assert out[2] == ""  # the empty line: already solved
+
+
+def test_explore_solve_checks_colourings():
+    from permgroup import explore
+    from permgroup.errors import InputError
+
+    ring = explore.define_puzzle("ring6", {"T": [1, 2, 3, 4, 5, 0], "S": [1, 0, 2, 3, 4, 5]},
+                                 solved="aabbcc")
+    start = "cabacb"
+    word = explore.solve(ring, start)
+    state = list(start)
+    for name in word:  # scatter: the sticker at i goes to p[i]
+        p = ring.move_array(name)
+        new = [None] * 6
+        for i, c in enumerate(state):
+            new[p[i]] = c
+        state = new
+    assert "".join(state) == "aabbcc"
+    near = explore.solve(ring, start, mismatches=4)
+    assert len(near) <= len(word)
+    with pytest.raises(InputError, match="a state of 5 positions"):
+        explore.solve(ring, "aabbc")

@@ -28,21 +28,12 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from permgroup.errors import InputError
+from permgroup.solving import find_word
 from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, read_file,
                                      read_puzzle_info, read_puzzles, with_inverses)
 
 #: seconds each row may take by default
 TIME_LIMIT = 60.0
-
-
-def find_word(moves: Moves, start, goal, *, mismatches: int = 0, time_limit: float = TIME_LIMIT
-              ) -> list[str]:
-    """The engine's word for one row (:func:`permgroup.solver.find_word`)."""
-    try:
-        from permgroup.solver import find_word as engine
-    except ImportError:  # until the generic solver is merged: the exact search alone
-        from permgroup.solver.exact import exact_word as engine
-    return engine(moves, start, goal, mismatches=mismatches, time_limit=time_limit)
 
 
 @dataclass(frozen=True)
