@@ -26,6 +26,8 @@ from permgroup.metric import Metric, metric_moves
 from permgroup.perm import act, inverse
 from permgroup.puzzle import Puzzle
 
+#: table entries built per second of time limit (a table is built only well within it)
+BUILD_RATE = 50_000
 #: the share of the time limit the exact method may take before the solver's turn
 EXACT_SHARE = 0.3
 
@@ -104,7 +106,8 @@ def _element(puzzle: Puzzle, state) -> Element | None:
 _ORACLES: dict = {}
 
 
-def _exact(puzzle: Puzzle, start, goal, metric: Metric, deadline: float) -> list[str] | None:
+def _exact(puzzle: Puzzle, start, goal, metric: Metric, deadline: float, time_limit: float
+           ) -> list[str] | None:
     """The oracle's optimal word, ``None`` when it cannot answer in time;
     :class:`UnreachableError` when it proves that no word exists."""
     from permgroup.oracle import TimeUp, oracle
@@ -113,7 +116,8 @@ def _exact(puzzle: Puzzle, start, goal, metric: Metric, deadline: float) -> list
         key = (puzzle.fingerprint(), str(metric))
         if key not in _ORACLES:
             _ORACLES.clear()  # one puzzle at a time: a table may be large
-            _ORACLES[key] = oracle(puzzle, metric)
+            # a table is built on the spot only when that fits well in the time
+            _ORACLES[key] = oracle(puzzle, metric, max_build=int(BUILD_RATE * time_limit))
         way = _ORACLES[key]
         if way.way.startswith("colouring"):
             word = way.solve_colourings(colours(puzzle, start), colours(puzzle, goal), deadline)
@@ -143,7 +147,7 @@ def word_between(puzzle: Puzzle, start, goal=None, *, metric: Metric = "qtm",
     if mismatches_after(x, y, moves, []) <= mismatches:
         return Found([], True)
     if mismatches == 0:
-        word = _exact(puzzle, start, goal, metric, began + EXACT_SHARE * time_limit)
+        word = _exact(puzzle, start, goal, metric, began + EXACT_SHARE * time_limit, time_limit)
         if word is not None and mismatches_after(x, y, moves, word) == 0:
             return Found(word, True)
     labels = {c: i for i, c in enumerate(dict.fromkeys([*x, *y]))}
