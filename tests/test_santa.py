@@ -237,3 +237,19 @@ def test_explore_solve_checks_colourings():
     assert len(near) <= len(word)
     with pytest.raises(InputError, match="a state of 5 positions"):
         explore.solve(ring, "aabbc")
+
+
+def test_jobs_give_the_same_checked_rows(capsys):
+    kinds = ["wreath_6/6", "cube_2/2/2"]
+    assert main(["solve", "santa2023", PUZZLES, "--info", INFO, "--only", *kinds]) == 0
+    one = capsys.readouterr().out
+    assert main(["solve", "santa2023", PUZZLES, "--info", INFO, "--only", *kinds,
+                 "--jobs", "2"]) == 0
+    two = capsys.readouterr().out
+    # the same rows in the input's order; each checked above by the test's applier
+    assert [line.split(",")[0] for line in one.splitlines()] == \
+        [line.split(",")[0] for line in two.splitlines()] == ["id", "0", "1", "284", "285"]
+    moves = allowed_moves()
+    rows = {r["id"]: r for r in read_csv(PUZZLES)}
+    for ident, word in submission(two).items():
+        assert wrong_positions(rows[ident], word, moves) <= int(rows[ident]["num_wildcards"])

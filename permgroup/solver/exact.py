@@ -29,12 +29,15 @@ def _inverse(g: np.ndarray) -> np.ndarray:
 
 def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
                mismatches: int = 0, time_limit: float = 60.0,
-               max_states: int = 4_000_000) -> list[str]:
+               max_states: int = 4_000_000, memory: int = 1 << 30) -> list[str]:
     """A shortest list of move names taking ``start`` to ``goal`` (see the module
     docstring); :class:`InputError` when none is found within ``time_limit``
-    seconds or ``max_states`` states, or when the two cannot be joined."""
+    seconds, ``max_states`` states or about ``memory`` bytes of seen states, or
+    when the two cannot be joined."""
     deadline = time.monotonic() + time_limit
     start, goal = np.asarray(start), np.asarray(goal)
+    # a seen state costs its bytes, a dict entry and a tuple (about 150 bytes)
+    max_states = min(max_states, memory // (start.nbytes + 150))
     names = list(moves)
     forward = [np.asarray(moves[n]) for n in names]
     backward = [_inverse(g) for g in forward]
