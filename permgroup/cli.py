@@ -246,9 +246,11 @@ def cmd_word(args: argparse.Namespace) -> int:
     """
     from permgroup.elements import Element
     from permgroup.formats.stickers import from_puzzle, sticker_permutation, to_puzzle
-    from permgroup.optimal import read_positions
+    from permgroup.formats.definition import apply_alg
+    from permgroup.optimal import (cached_table_exists, optimal_solutions, position_bound,
+                                   read_positions)
     from permgroup.perm import compose, inverse
-    from permgroup.solving import word_between
+    from permgroup.solving import BUILD_RATE, word_between
 
     module, definition = _puzzle(args.puzzle)
     if definition is None:
@@ -258,12 +260,22 @@ def cmd_word(args: argparse.Namespace) -> int:
         definition = from_puzzle(module.PUZZLE)
     lines = [line.replace(".", " ") for line in _read_input(args.file).splitlines()]
     positions, error = read_positions(definition, lines)
-    puzzle = to_puzzle(definition)
-    solved = sticker_permutation(definition, definition.solved)
     # derived moves that only rename an inverse (Santa's -name) keep their names
     aliases = {text: name for name, text in definition.derived.items()}
     proven = []
-    for number, position in enumerate(positions, 1):
+    if (cached_table_exists(definition, args.metric)
+            or position_bound(definition) <= BUILD_RATE * args.time_limit):
+        # the God's-algorithm table answers every line at once, optimally
+        for number, (position, word) in enumerate(
+                zip(positions, optimal_solutions(definition, lines[:len(positions)],
+                                                 args.metric)), 1):
+            if apply_alg(definition, " ".join(word), start=position) != definition.solved:
+                raise InputError(f"line {number}: the table's word does not solve it")
+            print(" ".join(aliases.get(m, m) for m in word), flush=True)
+            proven.append(number)
+    puzzle = to_puzzle(definition)
+    solved = sticker_permutation(definition, definition.solved)
+    for number, position in enumerate(positions[len(proven):], len(proven) + 1):
         g = compose(inverse(solved), sticker_permutation(definition, position))
         try:
             found = word_between(puzzle, Element(puzzle, g), metric=args.metric,

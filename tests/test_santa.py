@@ -253,3 +253,21 @@ def test_jobs_give_the_same_checked_rows(capsys):
     rows = {r["id"]: r for r in read_csv(PUZZLES)}
     for ident, word in submission(two).items():
         assert wrong_positions(rows[ident], word, moves) <= int(rows[ident]["num_wildcards"])
+
+
+def test_word_from_a_small_table_is_proven_optimal(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path / "cache"))
+    info = write(tmp_path, "info.csv", 'puzzle_type,allowed_moves\n'
+                 'ring_5,"{\'t\': [1, 2, 3, 4, 0], \'s\': [1, 0, 2, 3, 4]}"\n')
+    lines = ["t.t.t", "s t -s", "t t t t"]
+    path = write(tmp_path, "moves.txt", "\n".join(lines) + "\n")
+    assert main(["word", f"{info}#ring_5", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "# 3 lines; proven optimal: all"
+    moves = allowed_moves(info)["ring_5"]
+    for line, answer in zip(lines, out):
+        scrambled = apply_moves(list(range(5)), line.replace(".", " ").split(), moves)
+        assert apply_moves(scrambled, answer.split(), moves) == list(range(5))
+    # t t t is undone by two turns back, t t t t by one turn
+    assert out[0] == "-t -t" or out[0] == "t t"
+    assert out[2] == "t"
