@@ -1,0 +1,49 @@
+"""permgroup: the groups behind permutation puzzles, explored with sympy, numpy
+and networkx.
+
+Where to start:
+
+* :mod:`permgroup.explore`: questions about a puzzle's group (order, orbits,
+  distance tables, shortest words, a widget to turn it in Jupyter)::
+
+      from permgroup import explore
+      from puzzles import minicube
+      explore.order(minicube.PUZZLE)          # 88179840
+      explore.distribution(minicube.PUZZLE)   # states at each distance (a bar chart in Jupyter)
+
+* :mod:`permgroup.puzzle` (a puzzle: moves as sympy permutations of stickers),
+  :mod:`permgroup.elements` (group elements and states), :mod:`permgroup.words`
+  (move sequences), :mod:`permgroup.cayley` (Cayley graphs for networkx),
+  :mod:`permgroup.oracle` and :mod:`permgroup.optimal` (optimal words),
+  :mod:`permgroup.solving` (a word within a time limit), :mod:`permgroup.cache`
+  (tables on disk), :mod:`permgroup.widget` (the Jupyter widget);
+* ``formats/`` (puzzle definition files), ``tables/`` (ranked spaces and their
+  BFS tables), ``search/`` (past what a table holds);
+* the ``puzzles`` package: the 2x2x2, 3x3x3, torus, cubic eight-puzzle and a
+  library of definition files (Skewb, Pyraminx, Dino, Megaminx...);
+* the command line: ``permgroup --help``.
+
+Modules are imported when first used (``permgroup.explore`` works after
+``import permgroup``), so the command line starts without numpy or sympy.
+
+>>> import permgroup
+>>> permgroup.explore.order(permgroup.explore.load_puzzle("skewb"))
+3149280
+"""
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+#: the modules reachable as attributes of the package, loaded on first use
+MODULES = ("cache", "cayley", "cli", "elements", "errors", "explore", "export", "formats",
+           "metric", "optimal", "oracle", "perm", "puzzle", "search", "solving",
+           "tables", "widget", "words")
+
+
+def __getattr__(name: str):
+    if name in MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

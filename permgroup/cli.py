@@ -1,4 +1,4 @@
-"""The ``permgroup`` command line.
+"""The ``permgroup`` command line: explore the groups behind permutation puzzles.
 
 * ``permgroup solve FORMAT [FILE]``: a contest input (stdin without FILE) in,
   the contest output out;
@@ -9,11 +9,13 @@
 * ``permgroup word PUZZLE [FILE]``: one solving word per line of moves, optimal
   when an exact method answers in time.
 
-PUZZLE is a built-in name (:data:`puzzles.PUZZLES`), a name from the library
-of definitions (:data:`puzzles.LIBRARY`: ``skewb``, ``pyraminx``...), or the
-path of a ``.tws``/``.def``/``.kpuzzle.json`` definition file.
+PUZZLE is a name :func:`puzzles.resolve` knows (built-in puzzles, the library
+of definitions: ``skewb``, ``pyraminx``...), or the path of a
+``.tws``/``.def``/``.kpuzzle.json`` definition file; ``--help`` of each
+command lists the names and formats with one line each.
 
-Bad input gets one message on stderr and exit status 2.
+Bad input and bad arguments get one ``permgroup: error: ...`` line on stderr
+and exit status 2.
 """
 from __future__ import annotations
 
@@ -23,16 +25,16 @@ import importlib.util
 import inspect
 import sys
 import warnings
+from collections.abc import Callable
 from types import ModuleType
 
 from permgroup.errors import InputError
 
 
-def _module(registry: dict[str, str], name: str, what: str) -> ModuleType:
-    available = {k: v for k, v in registry.items() if importlib.util.find_spec(v) is not None}
-    if name not in available:
-        raise SystemExit(f"permgroup: unknown {what} {name!r}; choose from {', '.join(available)}")
-    return importlib.import_module(available[name])
+def _format_module(name: str) -> ModuleType:
+    from puzzles.formats import FORMATS
+
+    return importlib.import_module(FORMATS[name])
 
 
 def _read_input(path: str | None) -> str:
@@ -60,28 +62,28 @@ def cmd_solve(args: argparse.Namespace) -> int:
     >>> cmd_solve(argparse.Namespace(format="rubiksrevenge", file=path, max_depth=3))
     Traceback (most recent call last):
     ...
-    SystemExit: permgroup: format rubiksrevenge takes no --max-depth
+    permgroup.errors.InputError: format rubiksrevenge takes no --max-depth (it takes no options)
     """
-    from puzzles.formats import FORMATS
-
-    module = _module(FORMATS, args.format, "format")
+    module = _format_module(args.format)
+    accepted = inspect.signature(module.solve_text).parameters
     options = {}
-    for option in ("max_depth", "max_length", "timeout", "info", "time_limit", "only", "jobs"):
-        if getattr(args, option, None) is not None:
-            options[option] = getattr(args, option)
-    if "source" in inspect.signature(module.solve_text).parameters:
+    for option in SOLVE_OPTIONS:
+        if getattr(args, option, None) is None:
+            continue
+        if option not in accepted:
+            takes = [f"--{o.replace('_', '-')}" for o in SOLVE_OPTIONS if o in accepted]
+            raise InputError(f"format {args.format} takes no --{option.replace('_', '-')} "
+                             f"({'its options: ' + ', '.join(takes) if takes else 'it takes no options'})")
+        options[option] = getattr(args, option)
+    if "source" in accepted:
         options["source"] = args.file or "<stdin>"
     text = _read_input(args.file)
-    try:
-        output = module.solve_text(text, **options)
-    except TypeError as exc:
-        for option in options:
-            if repr(option) in str(exc):
-                raise SystemExit(f"permgroup: format {args.format} takes no "
-                                 f"--{option.replace('_', '-')}") from None
-        raise
-    sys.stdout.write(output)
+    sys.stdout.write(module.solve_text(text, **options))
     return 0
+
+
+#: the options of ``permgroup solve``, each passed to the formats that take it
+SOLVE_OPTIONS = ("max_depth", "max_length", "timeout", "info", "time_limit", "only", "jobs")
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -93,7 +95,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     >>> cmd_table(argparse.Namespace(puzzle="gigaminx", metric="qtm"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    SystemExit: permgroup: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo, or give a .tws, .def or .kpuzzle.json file
+    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo (permgroup table --help says what each is), or the path of a .tws, .def or .kpuzzle.json definition file
     >>> cmd_table(argparse.Namespace(puzzle="megaminx", metric="qtm"))
     Traceback (most recent call last):
     ...
@@ -130,24 +132,45 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 def cmd_order(args: argparse.Namespace) -> int:
-    """``permgroup order``: the order of the puzzle's group (sympy), and the
-    order up to whole-puzzle symmetry when the symmetries lie in the group.
+    """``permgroup order``: the order of the puzzle's group (sympy), what it
+    counts, and the order up to whole-puzzle symmetry when the symmetries lie
+    in the group.
 
     >>> cmd_order(argparse.Namespace(puzzle="minicube"))
     order: 88179840
     order up to whole-puzzle symmetry: 3674160 (symmetry group of order 24)
     0
+    >>> cmd_order(argparse.Namespace(puzzle="rubiksrevenge"))
+    order: 20922789888000
+    states are colourings (pieces of one colour look alike): at most 63,063,000 of them, fewer than the order; permgroup table counts the reachable ones
+    0
     """
     from permgroup.formats.stickers import to_puzzle
+    from permgroup.oracle import by_colouring
 
     module, definition = _puzzle(args.puzzle)
     puzzle = module.PUZZLE if definition is None else to_puzzle(definition)
     group = puzzle.group()
     order = group.order()
     print(f"order: {order}")
-    if definition is not None and len(set(puzzle.solved)) < puzzle.degree:
-        print("identical pieces: a state is a colouring, so the table counts fewer states "
-              "than the order")
+    if module is not None and hasattr(module, "PARTIAL"):
+        print(f"  (the group of the {len(puzzle.generators)} moves as permutations of "
+              f"{puzzle.degree} positions, ignoring the conditions under which a move may be "
+              "made: an upper bound's group, not a count of positions)")
+        from permgroup.tables.table import print_progress
+
+        reached = sum(module.table("qtm", progress=print_progress()).distribution())
+        print(f"reachable positions: {reached} (breadth-first search from the start)")
+    elif definition is not None and len(set(puzzle.solved)) < puzzle.degree:
+        from permgroup.optimal import position_bound
+
+        print(f"states are colourings (identical pieces): at most "
+              f"{position_bound(definition):,} of them, fewer than the order; "
+              "permgroup table counts the reachable ones")
+    elif by_colouring(puzzle):
+        print(f"states are colourings (pieces of one colour look alike): at most "
+              f"{_colourings(puzzle.solved):,} of them, fewer than the order; "
+              "permgroup table counts the reachable ones")
     if puzzle.symmetries:
         symmetry = puzzle.symmetry_group()
         # only symmetries the moves can make merge elements into classes
@@ -159,19 +182,27 @@ def cmd_order(args: argparse.Namespace) -> int:
     return 0
 
 
+def _colourings(colours) -> int:
+    """How many ways the colours can be arranged: n! / (n_1! n_2! ...).
+
+    >>> _colourings("aabb")
+    6
+    """
+    from collections import Counter
+    from math import factorial
+
+    count = factorial(len(colours))
+    for repeats in Counter(colours).values():
+        count //= factorial(repeats)
+    return count
+
+
 def _puzzle(name: str) -> tuple[ModuleType | None, object]:
     """A built-in puzzle's module, or the definition of a library name or file."""
-    from permgroup.explore import load_definition
-    from permgroup.formats import is_definition_path
-    from puzzles import LIBRARY, PUZZLES
+    from puzzles import resolve
 
-    if is_definition_path(name) or name in LIBRARY:
-        return None, load_definition(name)
-    if name not in PUZZLES:
-        raise SystemExit(f"permgroup: unknown puzzle {name!r}; choose from "
-                         f"{', '.join([*PUZZLES, *LIBRARY])}, or give a .tws, .def or "
-                         ".kpuzzle.json file")
-    return _module(PUZZLES, name, "puzzle"), None
+    found = resolve(name)
+    return (found, None) if isinstance(found, ModuleType) else (None, found)
 
 
 def _check_table_size(definition) -> None:
@@ -217,7 +248,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
         from permgroup.formats.stickers import from_puzzle
 
         if hasattr(module, "PARTIAL"):
-            raise SystemExit(f"permgroup: {args.puzzle}'s moves depend on the position; "
+            raise InputError(f"{args.puzzle}'s moves depend on the position; "
                              "use permgroup solve for it")
         definition = from_puzzle(module.PUZZLE)
     answers = optimal_solutions(definition, lines, args.metric, progress=print_progress())
@@ -255,7 +286,7 @@ def cmd_word(args: argparse.Namespace) -> int:
     module, definition = _puzzle(args.puzzle)
     if definition is None:
         if hasattr(module, "PARTIAL"):
-            raise SystemExit(f"permgroup: {args.puzzle}'s moves depend on the position; "
+            raise InputError(f"{args.puzzle}'s moves depend on the position; "
                              "use permgroup solve for it")
         definition = from_puzzle(module.PUZZLE)
     lines = [line.replace(".", " ") for line in _read_input(args.file).splitlines()]
@@ -296,6 +327,61 @@ def cmd_word(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with the project's error line (``permgroup: error: ...``,
+    exit status 2, whichever command it is) and an epilog written only when
+    help is shown (listing formats and puzzles reads files)."""
+
+    def __init__(self, *args, epilog_of=None, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.epilog_of = epilog_of
+
+    def format_help(self) -> str:
+        if self.epilog_of is not None:
+            self.epilog, self.epilog_of = self.epilog_of(), None
+        return super().format_help()
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"permgroup: error: {message}\n")
+
+
+def _listing(title: str, lines: dict[str, str]) -> str:
+    width = max(map(len, lines)) + 2
+    return f"{title}:\n" + "".join(f"  {name:<{width}}{line}\n" for name, line in lines.items())
+
+
+def _format_listing() -> str:
+    from puzzles import module_summary
+    from puzzles.formats import FORMATS
+
+    return (_listing("formats", {name: module_summary(module) for name, module in FORMATS.items()})
+            + "\nexamples:\n"
+              "  permgroup solve uva11007 examples/uva11007.txt\n"
+              "  permgroup solve zoj2477 examples/zoj2477.txt --max-depth 14\n"
+              "  permgroup solve cube3-facelets examples/cube3-facelets.txt --timeout 0.1\n"
+              "\nSample inputs for every format are in the repository's examples/ folder.")
+
+
+def _puzzle_listing(*examples: str) -> Callable[[], str]:
+    def listing() -> str:
+        from puzzles import FILE_HINT, puzzle_names
+
+        return (_listing("PUZZLE names", puzzle_names()) + f"  ({FILE_HINT})\n"
+                + "\nexamples:\n" + "".join(f"  {e}\n" for e in examples))
+    return listing
+
+
+EXAMPLES = """examples:
+  permgroup table minicube             the 2x2x2's states at each distance (qtm)
+  permgroup order cube3                order: 43252003274489856000
+  echo "R U R' U'" | permgroup optimal minicube
+  permgroup solve uva11007 examples/uva11007.txt
+  permgroup COMMAND --help             formats, puzzle names and options of a command
+"""
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser; each subcommand sets ``run`` to its function.
 
@@ -303,15 +389,26 @@ def parser() -> argparse.ArgumentParser:
     >>> args.puzzle, args.metric, args.run is cmd_table
     ('cube3', 'qtm', True)
     """
-    p = argparse.ArgumentParser(prog="permgroup", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("solve", help="answer a contest input")
-    s.add_argument("format")
-    s.add_argument("file", nargs="?")
-    s.add_argument("--max-depth", type=int, default=None)
-    s.add_argument("--max-length", type=int, default=None,
+    from permgroup import __version__
+    from puzzles.formats import FORMATS
+
+    puzzle_help = "a puzzle name (listed below) or the path of a definition file"
+    file_help = "the input file (stdin when left out or -)"
+    p = _Parser(prog="permgroup", description=__doc__.split("\n\n")[0].split(": ", 1)[1].capitalize(),
+                epilog=EXAMPLES)
+    p.add_argument("--version", action="version", version=f"permgroup {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    s = sub.add_parser("solve", help="answer a contest input (FORMAT: see solve --help)",
+                       description="Answer a contest input in FORMAT: the contest's exact "
+                                   "output on stdout.", epilog_of=_format_listing)
+    s.add_argument("format", choices=list(FORMATS), metavar="FORMAT",
+                   help="the contest format (listed below)")
+    s.add_argument("file", nargs="?", help=file_help)
+    s.add_argument("--max-depth", type=int, metavar="N",
+                   help="the deepest answer searched (zoj2477: default 5; poj3131: default 30)")
+    s.add_argument("--max-length", type=int, metavar="N",
                    help="stop at the first solution this short (cube3-facelets)")
-    s.add_argument("--timeout", type=float, default=None,
+    s.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per cube (cube3-facelets; default 1)")
     s.add_argument("--info", metavar="PUZZLE_INFO.csv", help="the moves of each type (santa2023)")
     s.add_argument("--time-limit", type=float, metavar="S",
@@ -320,9 +417,17 @@ def parser() -> argparse.ArgumentParser:
                    help="solve only the rows of these types or ids (santa2023)")
     s.add_argument("--jobs", type=int, metavar="N", help="processes (santa2023; default 1)")
     s.set_defaults(run=cmd_solve)
-    t = sub.add_parser("table", help="build or load a distance table; print its distribution")
-    t.add_argument("puzzle")
-    t.add_argument("--metric", default="qtm")
+    t = sub.add_parser("table", help="build or load a distance table; print its distribution",
+                       description="Build (or load from the cache) the distance table of "
+                                   "PUZZLE and print one depth<TAB>count line per depth, "
+                                   "then '# total N, diameter D'.",
+                       epilog_of=_puzzle_listing("permgroup table minicube --metric htm",
+                                                 "permgroup table skewb",
+                                                 "permgroup table my-puzzle.tws"))
+    t.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    t.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
+                   help="qtm: every move and its inverse counts one; htm: every power "
+                        "counts one (default qtm)")
     t.add_argument("--packed", action="store_true", help="2 bits per state (depth mod 3)")
     t.add_argument("--memory", metavar="SIZE",
                    help="build out of core in about SIZE of memory (e.g. 4GB)")
@@ -330,20 +435,39 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--workers", type=int, default=2, help="local Dask workers (default 2)")
     t.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     t.set_defaults(run=cmd_table)
-    o = sub.add_parser("order", help="print the order of a puzzle's group")
-    o.add_argument("puzzle")
+    o = sub.add_parser("order", help="print the order of a puzzle's group",
+                       description="The order of the group PUZZLE's moves generate (sympy), "
+                                   "and what it counts.",
+                       epilog_of=_puzzle_listing("permgroup order cube3",
+                                                 "permgroup order cubic-eight"))
+    o.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
     o.set_defaults(run=cmd_order)
     op = sub.add_parser("optimal", help="optimal solutions of the positions that lines of "
-                                        "moves make")
-    op.add_argument("puzzle")
-    op.add_argument("file", nargs="?")
-    op.add_argument("--metric", default="qtm", choices=["qtm", "htm"])
+                                        "moves make",
+                        description="For each line of moves (alg notation: R U2 R', [R, U]), "
+                                    "one optimal solution of the position the line makes "
+                                    "from solved; an empty line for a solved position.",
+                        epilog_of=_puzzle_listing("echo \"R U R' U'\" | permgroup optimal "
+                                                  "minicube",
+                                                  "permgroup optimal skewb moves.txt "
+                                                  "--metric htm"))
+    op.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    op.add_argument("file", nargs="?", help=file_help)
+    op.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
+                    help="how moves are counted (default qtm)")
     op.set_defaults(run=cmd_optimal)
     w = sub.add_parser("word", help="a solving word for each line of moves (optimal when an "
-                                    "exact method answers in time)")
-    w.add_argument("puzzle")
-    w.add_argument("file", nargs="?")
-    w.add_argument("--metric", default="qtm", choices=["qtm", "htm"])
+                                    "exact method answers in time)",
+                       description="For each line of moves, a word that solves the position "
+                                   "it makes, checked; optimal when an exact method answers "
+                                   "in time.  A last '#' line names the lines proven optimal.",
+                       epilog_of=_puzzle_listing("echo \"R U R' U'\" | permgroup word cube3",
+                                                 "permgroup word megaminx moves.txt "
+                                                 "--time-limit 5"))
+    w.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    w.add_argument("file", nargs="?", help=file_help)
+    w.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
+                   help="how moves are counted (default qtm)")
     w.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="seconds per line (default 10)")
     w.set_defaults(run=cmd_word)

@@ -76,16 +76,14 @@ def load_definition(name_or_path: str) -> Definition:
     >>> [(o.name, o.size, o.orientations) for o in d.orbits], list(d.moves)
     ([('corner', 8, 3), ('centre', 6, 1)], ['URF', 'URB', 'DRF', 'ULF'])
     """
-    from permgroup.formats import is_definition_path, read_definition
+    from permgroup.formats.definition import Definition
+    from puzzles import FILE_HINT, LIBRARY, resolve
 
-    if is_definition_path(name_or_path):
-        return read_definition(name_or_path)
-    from puzzles import LIBRARY
-
-    if name_or_path in LIBRARY:
-        return read_definition(LIBRARY[name_or_path])
-    raise InputError(f"unknown puzzle {name_or_path!r}: give a .tws, .def or .kpuzzle.json "
-                     f"file, or one of {', '.join(LIBRARY)}")
+    found = resolve(name_or_path)
+    if not isinstance(found, Definition):
+        raise InputError(f"{name_or_path!r} is a built-in puzzle, not a definition: use "
+                         f"load_puzzle; definitions are {', '.join(LIBRARY)}, {FILE_HINT}")
+    return found
 
 
 def load_puzzle(name_or_path: str) -> Puzzle:
@@ -96,15 +94,12 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     >>> order(load_puzzle("pyraminx-notips")), load_puzzle("minicube").degree
     (933120, 24)
     """
-    import importlib
-
-    from permgroup.formats import is_definition_path
+    from permgroup.formats.definition import Definition
     from permgroup.formats.stickers import to_puzzle
-    from puzzles import PUZZLES
+    from puzzles import resolve
 
-    if not is_definition_path(name_or_path) and name_or_path in PUZZLES:
-        return importlib.import_module(PUZZLES[name_or_path]).PUZZLE
-    return to_puzzle(load_definition(name_or_path))
+    found = resolve(name_or_path)
+    return to_puzzle(found) if isinstance(found, Definition) else found.PUZZLE
 
 
 def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None) -> Puzzle:

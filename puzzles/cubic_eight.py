@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from permgroup.cache import load_bytes, save_array
+from permgroup.errors import InputError
 from permgroup.tables.holespace import HoleSpace
 from permgroup.tables.partial import PartialPuzzle
 from permgroup.perm import Perm, act
@@ -234,10 +235,10 @@ def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CE
     >>> table("htm")
     Traceback (most recent call last):
         ...
-    ValueError: the cubic eight-puzzle counts rolls; no metric 'htm'
+    permgroup.errors.InputError: the cubic eight-puzzle counts rolls: no metric 'htm' (use qtm)
     """
     if metric not in ("qtm", "rolls"):
-        raise ValueError(f"the cubic eight-puzzle counts rolls; no metric {metric!r}")
+        raise InputError(f"the cubic eight-puzzle counts rolls: no metric {metric!r} (use qtm)")
     if empty not in _TABLES:
         _TABLES[empty] = _load_table(empty, progress)
     return _TABLES[empty]

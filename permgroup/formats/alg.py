@@ -17,12 +17,15 @@ model can evaluate it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from permgroup.errors import InputError
 
 Letter = tuple[str, int]
+#: which names are moves: a collection of them (an unknown move's message then
+#: lists them), a test, or ``None`` for any name
+Names = Callable[[str], bool] | Collection[str] | None
 
 _AMOUNT = re.compile(r"(\d*)(['’′]?)")
 
@@ -39,12 +42,16 @@ class Node:
 
 
 class _Reader:
-    def __init__(self, text: str, is_name: Callable[[str], bool] | None, what: str):
+    def __init__(self, text: str, is_name: Names, what: str):
+        self.names = None if is_name is None or callable(is_name) else list(is_name)
+        if self.names is not None:
+            is_name = set(self.names).__contains__
         self.text, self.pos, self.is_name, self.what = text, 0, is_name, what
 
-    def fail(self, message: str, at: int | None = None) -> InputError:
+    def fail(self, message: str, at: int | None = None, after: str = "") -> InputError:
         at = self.pos if at is None else at
-        return InputError(f"{self.what}: {message} at character {at + 1} of {self.text!r}")
+        return InputError(f"{self.what}: {message} at character {at + 1} of {self.text!r}"
+                          f"{after}")
 
     def peek(self) -> str:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -98,8 +105,15 @@ class _Reader:
             if self.is_name is None or self.is_name(stripped):
                 return stripped, int(token[len(stripped):])
         if self.is_name is not None:
-            raise self.fail(f"unknown move {token!r}", start)
+            raise self.fail(f"unknown move {token!r}", start, self.known())
         return token, 1
+
+    def known(self) -> str:
+        """The valid moves, for a message about an unknown one."""
+        if not self.names:
+            return ""
+        return (f"; moves are {', '.join(self.names)} (' inverts, a number is a power: "
+                f"{self.names[0]}2)")
 
     def expect(self, closer: str, start: int) -> None:
         if self.peek() != closer:
@@ -114,13 +128,17 @@ class _Reader:
         return -k if prime else k
 
 
-def parse_alg(text: str, is_name: Callable[[str], bool] | None = None,
-              what: str = "alg") -> tuple[Node, ...]:
+def parse_alg(text: str, is_name: Names = None, what: str = "alg") -> tuple[Node, ...]:
     """The units of ``text``.  With ``is_name``, every move must be a name it
-    accepts (a token that is not is split into a name and a power, ``R2``).
+    accepts, or one of them when it is a collection of names (a token that is
+    not is split into a name and a power, ``R2``).
 
     >>> [(u.kind, u.name, u.amount) for u in parse_alg("R2' (U R)")]
     [('move', 'R', -2), ('group', '', 1)]
+    >>> parse_alg("R Q2", ["R", "U"])
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: alg: unknown move 'Q2' at character 3 of 'R Q2'; moves are R, U (' inverts, a number is a power: R2)
     >>> parse_alg("[R: U", what="derived move 'A'")
     Traceback (most recent call last):
     ...
@@ -156,8 +174,7 @@ def _inverse(letters: list[Letter]) -> list[Letter]:
     return [(name, -k) for name, k in reversed(letters)]
 
 
-def expand(text: str, is_name: Callable[[str], bool] | None = None,
-           what: str = "alg") -> list[Letter]:
+def expand(text: str, is_name: Names = None, what: str = "alg") -> list[Letter]:
     """The letters ``(name, exponent)`` of an alg, in order (see the module docstring)."""
     return _letters(parse_alg(text, is_name, what))
 

@@ -221,8 +221,8 @@ def named_positions(definition: Definition) -> dict[str, Position]:
         if name in path:
             chain = " -> ".join(path[path.index(name):] + (name,))
             raise InputError(f"derived move {path[path.index(name)]!r} refers to itself ({chain})")
-        known = set(named) | set(definition.derived)
-        letters = expand(definition.derived[name], known.__contains__, f"derived move {name!r}")
+        known = [*named, *(d for d in definition.derived if d not in named)]
+        letters = expand(definition.derived[name], known, f"derived move {name!r}")
         position = identity(definition)
         for letter, k in letters:
             position = compose(definition, position, power(definition, resolve(letter, path + (name,)), k))
@@ -247,6 +247,6 @@ def apply_alg(definition: Definition, text: str, start: Position | None = None,
 
     named = named_positions(definition) if named is None else named
     position = dict(definition.solved if start is None else start)
-    for name, k in expand(text, named.__contains__, "moves"):
+    for name, k in expand(text, named, "moves"):
         position = compose(definition, position, power(definition, named[name], k))
     return position

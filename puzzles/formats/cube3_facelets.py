@@ -1,4 +1,6 @@
-"""``cube3-facelets``: one 3x3x3 cube a line, as 54 facelets in URFDLB order
+"""``cube3-facelets``: any 3x3x3 cube (54 URFDLB facelets) a line in, face turns solving it out.
+
+One 3x3x3 cube a line, as 54 facelets in URFDLB order
 (each face read row by row, any six colour letters); out, one solution a line:
 face turns (``U``, ``U2``, ``U'``) separated by spaces, an empty line for a
 solved cube.  Blank input lines are skipped.

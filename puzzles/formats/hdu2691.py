@@ -1,4 +1,4 @@
-"""HDU 2691: the two-cube 2x2x2 distance problem with the nets stacked.
+"""HDU 2691: quarter turns between two 2x2x2 nets drawn one above the other.
 
 The count, then per case twelve lines: the first cube's net (two lines of U,
 two lines of L F R B, two lines of D, letters separated by blanks), then the

@@ -1,4 +1,6 @@
-"""The two-net 2x2x2 distance problem: per case an ignored line, then six lines
+"""Two 2x2x2 nets side by side: the quarter turns between them.
+
+Per case an ignored line, then six lines
 drawing two cube nets side by side (the second shifted 9 columns); output the
 least number of quarter turns between them, ignoring orientation.
 

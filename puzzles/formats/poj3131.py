@@ -1,4 +1,6 @@
-"""POJ 3131 "Cubic Eight-Puzzle": datasets until a ``0 0`` line.
+"""POJ 3131 "Cubic Eight-Puzzle": the fewest rolls to a pattern of top colours, up to N (default 30).
+
+Datasets until a ``0 0`` line.
 
 A dataset is the initially empty square ``x y`` (x the column, y the row,
 both 1..3), then three lines of the goal's top colours: line ``y`` lists

@@ -1,4 +1,6 @@
-"""Kattis rubiksrevenge: one 4x4 board (4 lines of 4 letters from R G B Y, four
+"""Kattis rubiksrevenge: the fewest row/column shifts to sort a 4x4 board of four colours.
+
+One 4x4 board (4 lines of 4 letters from R G B Y, four
 of each); output the least number of row/column shifts to the rows RRRR, GGGG,
 BBBB, YYYY.
 

@@ -1,4 +1,6 @@
-"""UVa 11007 "Mini Cube": the count, then per case six faces (Top, Front, Right,
+"""UVa 11007 "Mini Cube": quarter turns to solve a 2x2x2 given as six faces.
+
+The count, then per case six faces (Top, Front, Right,
 Bottom, Back, Left), each a 4-letter line; output the least quarter-turn count.
 
 The solved cube is W R Y B O G on Top Front Right Bottom Back Left; a case may

@@ -1,4 +1,6 @@
-"""ZOJ 2477 "Magic Cube": the count, then per case 9 lines drawing the net
+"""ZOJ 2477 "Magic Cube": optimal 3x3x3 quarter-turn solutions up to N turns (default 5).
+
+The count, then per case 9 lines drawing the net
 (face 4 = up on lines 1-3; faces 0 1 2 3 = left front right back side by side
 on lines 4-6; face 5 = down on lines 7-9), one character per sticker, blanks
 ignored.  Output per case: the least number of quarter turns, then one
