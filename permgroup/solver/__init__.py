@@ -1,0 +1,132 @@
+"""A word for any position of any puzzle, from its moves alone.
+
+:func:`find_word` takes a puzzle's moves (name -> gather array, every entry one
+move), a start and a goal colouring and a number of positions allowed to differ
+at the end.  Nothing in it knows a puzzle by name: the pieces, their orbits and
+parities, and the short words that move few pieces all come from the moves.
+
+The way (see ``docs/solving.md``):
+
+1. the pieces and their orbits (:mod:`~permgroup.solver.pieces`);
+2. tools: commutators ``[a, x b x⁻¹]`` whose two parts meet in one piece (a
+   3-cycle), their inverses and conjugates, and the twists made of two of them
+   (:mod:`~permgroup.solver.commutators`), kept per puzzle;
+3. the greedy descent (:mod:`~permgroup.solver.greedy`): single moves while one
+   fixes more stickers per move than any tool, the parities of orbits of distinct
+   pieces made right when the tools take over, then the tool fixing the most
+   stickers per move, again and again;
+4. the word shortened (:mod:`~permgroup.solver.shorten`) and, when it is short,
+   a bidirectional search given the rest of the time for a shorter one
+   (:mod:`~permgroup.solver.exact`).
+
+Every word is applied to the start and compared with the goal before it is
+returned.
+
+>>> import numpy as np
+>>> t = np.array([1, 2, 3, 0]); u = np.array([0, 2, 1, 3])
+>>> moves = {"t": t, "-t": np.argsort(t), "u": u}
+>>> word = find_word(moves, np.array([3, 2, 1, 0]), np.array([0, 1, 2, 3]), time_limit=5)
+>>> state = np.array([3, 2, 1, 0])
+>>> for name in word:
+...     state = state[moves[name]]
+>>> state.tolist()
+[0, 1, 2, 3]
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from permgroup.errors import InputError
+from permgroup.solver.commutators import (ToolTable, base_commutators, cheap_letters,
+                                          inverse_tool, turning_tools)
+from permgroup.solver.greedy import greedy
+from permgroup.solver.moves import MoveSet
+from permgroup.solver.pieces import Pieces, position_orbits
+
+#: the exact search is tried when the greedy word is at most this long
+EXACT_LENGTH = 40
+#: its share of the time left
+EXACT_SHARE = 0.5
+
+
+@dataclass
+class Model:
+    """What the solver knows of one puzzle: its moves, pieces and tools."""
+
+    moves: MoveSet
+    pieces: Pieces
+    position_orbit: np.ndarray
+    table: ToolTable
+
+
+_MODELS: dict[str, Model] = {}
+
+
+def model(ms: MoveSet, deadline: float | None = None) -> Model:
+    """The solver's model of a puzzle, built once per process and set of moves."""
+    key = ms.fingerprint()
+    if key in _MODELS:
+        return _MODELS[key]
+    pieces = Pieces.of(ms)
+    position_orbit = np.full(ms.degree, -1, dtype=np.int64)
+    for k, orbit in enumerate(position_orbits(ms)):
+        position_orbit[orbit] = k
+    base = base_commutators(ms, pieces, deadline=deadline)
+    base = base + [inverse_tool(ms, t) for t in base]
+    table = ToolTable(ms, base)
+    table.grow(cheap_letters(ms, 1))
+    turns = turning_tools(ms, pieces, [table.tool(i) for i in range(table.size)])
+    table.add(turns)
+    table.grow(cheap_letters(ms, 1))
+    _MODELS.clear()  # one puzzle at a time: tables can be large
+    _MODELS[key] = built = Model(ms, pieces, position_orbit, table)
+    return built
+
+
+def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
+              mismatches: int = 0, time_limit: float = 60.0) -> list[str]:
+    """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
+    (see the module docstring); :class:`InputError` naming why when none is found
+    in ``time_limit`` seconds."""
+    began = time.monotonic()
+    deadline = began + time_limit
+    ms = MoveSet.from_moves(moves)
+    start = np.asarray(start).astype(np.int64)
+    goal = np.asarray(goal).astype(np.int64)
+    if np.count_nonzero(start != goal) <= mismatches:
+        return []
+    if sorted(start.tolist()) != sorted(goal.tolist()) and mismatches == 0:
+        raise InputError("the two states do not have the same colours")
+    m = model(ms, deadline)
+    word, end = greedy(ms, m.table, start, goal, mismatches=mismatches, deadline=deadline,
+                       pieces=m.pieces, position_orbit=m.position_orbit)
+    wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+    best = ms.names(word) if wrong <= mismatches else None
+    if best is None or len(best) <= EXACT_LENGTH:
+        from permgroup.solver.exact import exact_word
+
+        left = deadline - time.monotonic()
+        try:
+            shorter = exact_word(moves, start, goal, mismatches=mismatches,
+                                 time_limit=max(left * (1 if best is None else EXACT_SHARE), 0.0))
+            if best is None or len(shorter) < len(best):
+                best = shorter
+        except InputError:
+            pass
+    if best is None:
+        if time.monotonic() > deadline:
+            raise InputError(f"no word found in {time_limit:g} s ({wrong} positions still wrong "
+                             f"after {ms.cost(word)} moves)")
+        raise InputError(f"no word found: {wrong} positions still wrong after {ms.cost(word)} "
+                         "moves and no tool helps (the position may be unreachable)")
+    final = start
+    for name in best:
+        final = final[moves[name]]
+    if np.count_nonzero(final != goal) > mismatches:
+        raise AssertionError("the solver's word does not solve the position")
+    return best

@@ -1,0 +1,340 @@
+"""Short words that move few pieces: commutators, their conjugates, and the
+table of such *tools* a solver draws on.
+
+The commutator ``[A, B] = A B A⁻¹ B⁻¹`` of two words whose supports share a
+single piece is a 3-cycle of pieces (possibly turning them); conjugating a tool
+``X`` by a word ``S`` gives ``S X S⁻¹``, the same effect carried to other
+pieces.  :func:`base_commutators` finds commutators ``[a, x b x⁻¹]`` of single
+moves ``a``, ``b`` and a setup move ``x`` (or none) whose supports meet in one
+piece, counting the meetings for all triples at once from the pieces each move
+touches; :func:`conjugate_closure` spreads them over their piece orbits,
+cheapest word per effect first.
+
+An *effect* is stored sparsely: the positions a word moves and, for each, the
+position its sticker comes from (gather form: after the word,
+``state[pos] = before[src]``).
+
+>>> import numpy as np
+>>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.solver.pieces import Pieces
+>>> a = np.array([1, 2, 0, 3, 4]); b = np.array([0, 1, 3, 4, 2])   # two 3-cycles sharing position 2
+>>> ms = MoveSet.from_moves({"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b)})
+>>> tools = base_commutators(ms, Pieces.of(ms))
+>>> sorted(len(t.pos) for t in tools)[:1]
+[3]
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from permgroup.solver.moves import Letter, MoveSet
+from permgroup.solver.pieces import Pieces
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A word and its effect (positions moved, and where each one's sticker comes from)."""
+
+    word: tuple[Letter, ...]
+    cost: int
+    pos: np.ndarray
+    src: np.ndarray
+
+    def key(self) -> bytes:
+        return self.pos.tobytes() + b"|" + self.src.tobytes()
+
+
+def effect(perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The moved positions of a gather permutation and their sources.
+
+    >>> effect(np.array([0, 2, 1]))
+    (array([1, 2], dtype=int32), array([2, 1], dtype=int32))
+    """
+    pos = np.flatnonzero(perm != np.arange(len(perm))).astype(np.int32)
+    return pos, perm[pos].astype(np.int32)
+
+
+def commutator(ms: MoveSet, a: Sequence[Letter], b: Sequence[Letter]) -> list[Letter]:
+    """The reduced word ``a b a⁻¹ b⁻¹``."""
+    return ms.join(a, b, ms.inverse(a), ms.inverse(b))
+
+
+def cheap_letters(ms: MoveSet, max_cost: int = 2) -> list[Letter]:
+    """Every power of every class that costs at most ``max_cost`` moves."""
+    return [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
+            if ms.letter_cost((c, e)) <= max_cost]
+
+
+def _block_incidence(ms: MoveSet, pieces: Pieces) -> np.ndarray:
+    """``[block, k]``: the k-th class moving the block (``-1`` pads)."""
+    nblocks = len(pieces.blocks)
+    lists: list[list[int]] = [[] for _ in range(nblocks)]
+    for c, row in enumerate(pieces.block_moves):
+        moved = np.flatnonzero(row != np.arange(nblocks))
+        # a class that turns a block in place (a centre piece of one sticker never is) moves it too
+        for b in moved:
+            lists[b].append(c)
+    for c, sup in enumerate(ms.support):
+        for b in set(pieces.block_of[sup].tolist()):
+            if c not in lists[b]:
+                lists[b].append(c)
+    width = max((len(x) for x in lists), default=0)
+    out = np.full((nblocks, max(width, 1)), -1, dtype=np.int64)
+    for b, x in enumerate(lists):
+        out[b, :len(x)] = x
+    return out
+
+
+def _meetings(incidence: np.ndarray, image: np.ndarray, k: int) -> np.ndarray:
+    """``[a, y]``: how many blocks ``β`` class ``y`` moves with ``image[β]`` moved by ``a``."""
+    left = incidence[image]          # classes moving image(β)
+    right = incidence                # classes moving β
+    pairs = (left[:, :, None] * k + right[:, None, :])
+    ok = (left[:, :, None] >= 0) & (right[:, None, :] >= 0)
+    return np.bincount(pairs[ok].ravel(), minlength=k * k).reshape(k, k)
+
+
+def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_support: int = 12,
+                     max_cost: int = 2, max_meet: int = 2, deadline: float | None = None
+                     ) -> list[Tool]:
+    """Commutators ``[a, x b x⁻¹]`` (``x`` possibly empty) of cheap letters whose
+    supports meet in at most ``max_meet`` pieces and whose effect moves at most
+    ``max_support`` positions: up to ``per_orbit`` distinct effects for each orbit
+    of pieces, cheapest first."""
+    import time
+
+    k = len(ms.classes)
+    nblocks = len(pieces.blocks)
+    incidence = _block_incidence(ms, pieces)
+    orbit_of_block = np.empty(nblocks, dtype=np.int64)
+    for o, members in enumerate(pieces.orbits):
+        orbit_of_block[members] = o
+    letters = cheap_letters(ms, max_cost)
+    by_class: dict[int, list[Letter]] = {}
+    for c, e in letters:
+        by_class.setdefault(c, []).append((c, e))
+    found: dict[bytes, Tool] = {}
+    count = np.zeros(len(pieces.orbits), dtype=np.int64)
+    first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
+    setups: list[Letter | None] = [None, *letters]
+    for x in setups:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        if x is None:
+            image = np.arange(nblocks)
+        else:
+            px = ms.powers[x[0]][x[1]]
+            image = pieces.block_of[px[first]]
+        meet = _meetings(incidence, image, k)
+        for a, y in zip(*np.nonzero((meet >= 1) & (meet <= max_meet))):
+            a, y = int(a), int(y)
+            if a == y or (x is not None and (x[0] == y or ms.commute[x[0], y])):
+                continue
+            if x is not None and x[0] == a:
+                continue
+            # the one block where they meet, and its orbit
+            ys = np.unique(pieces.block_of[ms.support[y]])
+            hit = [int(b) for b in ys if a in incidence[image[b]]]
+            if not hit or count[orbit_of_block[image[hit[0]]]] >= per_orbit:
+                continue
+            for la in by_class.get(a, []):
+                for ly in by_class.get(y, []):
+                    inner = [ly] if x is None else [x, ly, (x[0], ms.orders[x[0]] - x[1])]
+                    word = commutator(ms, [la], inner)
+                    pos, src = effect(ms.perm(word))
+                    if not 0 < len(pos) <= max_support:
+                        continue
+                    tool = Tool(tuple(word), ms.cost(word), pos, src)
+                    old = found.get(tool.key())
+                    if old is None:
+                        o = orbit_of_block[pieces.block_of[pos[0]]]
+                        count[o] += 1
+                        found[tool.key()] = tool
+                    elif old.cost > tool.cost:
+                        found[tool.key()] = tool
+    return sorted(found.values(), key=lambda t: t.cost)
+
+
+def inverse_tool(ms: MoveSet, tool: Tool) -> Tool:
+    """The tool undoing ``tool`` (its word reversed and inverted).
+
+    >>> t = Tool(((0, 1),), 1, np.array([0, 1, 2], dtype=np.int32), np.array([1, 2, 0], dtype=np.int32))
+    >>> import numpy as np
+    >>> from permgroup.solver.moves import MoveSet
+    >>> ms = MoveSet.from_moves({"t": np.array([1, 2, 0])})
+    >>> inverse_tool(ms, t).src.tolist()
+    [2, 0, 1]
+    """
+    order = np.argsort(tool.src)
+    return Tool(tuple(ms.inverse(tool.word)), tool.cost, tool.src[order], tool.pos[order])
+
+
+def compose_tools(ms: MoveSet, first: Tool, second: Tool) -> Tool:
+    """The tool doing ``first`` then ``second``."""
+    word = ms.join(first.word, second.word)
+    pos, src = effect(ms.perm(word))
+    return Tool(tuple(word), ms.cost(word), pos, src)
+
+
+def turning_tools(ms: MoveSet, pieces: Pieces, tools: Sequence[Tool], *, limit: int = 20_000
+                  ) -> list[Tool]:
+    """Tools that only turn pieces in place (a twist of two corners, a flip of two
+    edges): ``T1 · T2⁻¹`` for tools moving the same pieces the same way but
+    turning them differently."""
+    groups: dict[tuple, list[Tool]] = {}
+    for t in tools:
+        blocks = pieces.block_of[t.pos]
+        source = pieces.block_of[t.src]
+        mapping = tuple(sorted(set(zip(blocks.tolist(), source.tolist()))))
+        groups.setdefault(mapping, []).append(t)
+    out: dict[bytes, Tool] = {}
+    for members in groups.values():
+        for i, t1 in enumerate(members):
+            for t2 in members[i + 1:]:
+                made = compose_tools(ms, t1, inverse_tool(ms, t2))
+                if len(made.pos) and (made.key() not in out or out[made.key()].cost > made.cost):
+                    out[made.key()] = made
+                if len(out) >= limit:
+                    return list(out.values())
+    return list(out.values())
+
+
+class ToolTable:
+    """Tools as padded arrays, grown by conjugation.
+
+    Row ``i`` moves positions ``pos[i]`` taking stickers from ``src[i]`` (the pad
+    position is the puzzle's degree, which stays put).  A conjugate row keeps
+    its parent row and setup letter; its word is ``x · word(parent) · x⁻¹``,
+    spelled when asked for.  ``frontier`` holds the rows of the newest level,
+    which :meth:`grow` conjugates by every letter touching them, keeping the
+    effects not seen before (told apart by a 64-bit hash of the row).
+    """
+
+    def __init__(self, ms: MoveSet, tools: Sequence[Tool], width: int = 12):
+        self.ms = ms
+        n = ms.degree
+        self.width = max([width, *(len(t.pos) for t in tools)])
+        count = len(tools)
+        self.pos = np.full((count, self.width), n, dtype=np.int32)
+        self.src = np.full((count, self.width), n, dtype=np.int32)
+        for i, t in enumerate(tools):
+            self.pos[i, :len(t.pos)] = t.pos
+            self.src[i, :len(t.src)] = t.src
+        self.cost = np.array([t.cost for t in tools], dtype=np.float64)
+        self.parent = np.full(count, -1, dtype=np.int64)
+        self.setup = np.zeros((count, 2), dtype=np.int64)
+        self._base_words = {i: tuple(t.word) for i, t in enumerate(tools)}
+        self._seen = set(self._hash(self.pos, self.src).tolist())
+        self.frontier = np.arange(count)
+        # each class's power arrays, extended by the pad position
+        self._padded = [[np.append(p, n).astype(np.int32) for p in pw] for pw in ms.powers]
+        self._moves = np.zeros((len(ms.classes), n + 1), dtype=bool)
+        for c, sup in enumerate(ms.support):
+            self._moves[c, sup] = True
+
+    @property
+    def size(self) -> int:
+        return len(self.cost)
+
+    def tool(self, i: int) -> Tool:
+        """Row ``i`` as a :class:`Tool`."""
+        keep = self.pos[i] < self.ms.degree
+        return Tool(self.word(i), int(self.cost[i]), self.pos[i][keep], self.src[i][keep])
+
+    def add(self, tools: Sequence[Tool]) -> int:
+        """Add tools with effects not in the table yet (as base rows, in the
+        frontier); returns how many were added."""
+        fresh = [t for t in tools if len(t.pos) <= self.width]
+        if not fresh:
+            return 0
+        other = ToolTable(self.ms, fresh, self.width)
+        h = self._hash(other.pos, other.src)
+        keep = [i for i, v in enumerate(h.tolist()) if v not in self._seen]
+        self._seen.update(h[keep].tolist())
+        start = self.size
+        for k, i in enumerate(keep):
+            self._base_words[start + k] = tuple(fresh[i].word)
+        self.pos = np.concatenate([self.pos, other.pos[keep]])
+        self.src = np.concatenate([self.src, other.src[keep]])
+        self.cost = np.concatenate([self.cost, other.cost[keep]])
+        self.parent = np.concatenate([self.parent, np.full(len(keep), -1, dtype=np.int64)])
+        self.setup = np.concatenate([self.setup, np.zeros((len(keep), 2), dtype=np.int64)])
+        self.frontier = np.concatenate([self.frontier, np.arange(start, self.size)])
+        return len(keep)
+
+    @staticmethod
+    def _hash(pos: np.ndarray, src: np.ndarray) -> np.ndarray:
+        h = np.full(len(pos), 1469598103934665603, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for col in range(pos.shape[1]):
+                h = (h ^ pos[:, col].astype(np.uint64)) * np.uint64(1099511628211)
+                h = (h ^ src[:, col].astype(np.uint64)) * np.uint64(1099511628211)
+        return h
+
+    def word(self, i: int) -> tuple[Letter, ...]:
+        """The word of row ``i`` (reduced)."""
+        setups = []
+        while self.parent[i] >= 0:
+            setups.append((int(self.setup[i, 0]), int(self.setup[i, 1])))
+            i = int(self.parent[i])
+        word = list(self._base_words[i])
+        for x in reversed(setups):
+            word = [x, *word, (x[0], self.ms.orders[x[0]] - x[1])]
+        return tuple(self.ms.reduce(word))
+
+    def grow(self, letters: Sequence[Letter], rows: np.ndarray | None = None,
+             limit: int = 2_000_000) -> int:
+        """Conjugate ``rows`` (default: the frontier) by each letter that touches
+        them; the new rows become the frontier.  Returns how many were added."""
+        rows = self.frontier if rows is None else np.asarray(rows)
+        added_pos, added_src, added_cost, added_parent, added_setup = [], [], [], [], []
+        total = 0
+        for x in letters:
+            if len(rows) == 0 or self.size + total >= limit:
+                break
+            touching = rows[self._moves[x[0]][self.pos[rows]].any(1)]
+            if len(touching) == 0:
+                continue
+            px = self._padded[x[0]][x[1]]
+            pos, src = px[self.pos[touching]], px[self.src[touching]]
+            order = np.argsort(pos, axis=1, kind="stable")
+            pos = np.take_along_axis(pos, order, 1)
+            src = np.take_along_axis(src, order, 1)
+            h = self._hash(pos, src)
+            h, first = np.unique(h, return_index=True)
+            fresh = np.array([v not in self._seen for v in h.tolist()], dtype=bool)
+            keep = first[fresh]
+            self._seen.update(h[fresh].tolist())
+            if len(keep) == 0:
+                continue
+            added_pos.append(pos[keep])
+            added_src.append(src[keep])
+            added_cost.append(self.cost[touching[keep]] + 2 * self.ms.letter_cost(x))
+            added_parent.append(touching[keep])
+            added_setup.append(np.tile(np.array(x, dtype=np.int64), (len(keep), 1)))
+            total += len(keep)
+        start = self.size
+        if total:
+            self.pos = np.concatenate([self.pos, *added_pos])
+            self.src = np.concatenate([self.src, *added_src])
+            self.cost = np.concatenate([self.cost, *added_cost])
+            self.parent = np.concatenate([self.parent, *added_parent])
+            self.setup = np.concatenate([self.setup, *added_setup])
+        self.frontier = np.arange(start, self.size)
+        return total
+
+    def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
+        """How many more positions match ``goal`` after each row's effect."""
+        s = np.append(state, -1)
+        g = np.append(goal, -2)
+        want = g[self.pos]
+        return (s[self.src] == want).sum(1) - (s[self.pos] == want).sum(1)
+
+    def apply(self, state: np.ndarray, i: int) -> np.ndarray:
+        """The state after row ``i``'s effect."""
+        out = np.append(state, -1)
+        out[self.pos[i]] = out.copy()[self.src[i]]
+        return out[:-1]

@@ -1,0 +1,173 @@
+"""The generic solver (``permgroup.solver``): its word arithmetic, pieces, tools
+and words, each checked against a second, plainer computation written here; the
+Santa rows carried in ``tests/data`` solved and checked by the Santa test's own
+applier (Kaggle's rule, not the package's)."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from sympy.combinatorics import Permutation
+
+from permgroup.errors import InputError
+from permgroup.formats.santa import read_file, read_puzzle_info, read_puzzles, with_inverses
+from permgroup.solver import find_word, model
+from permgroup.solver.commutators import effect, turning_tools
+from permgroup.solver.greedy import fix_parities
+from permgroup.solver.moves import MoveSet
+from permgroup.solver.pieces import Pieces, permutation_parity, position_orbits
+from tests.test_santa import INFO, PUZZLES, allowed_moves, read_csv, wrong_positions
+
+SANTA = read_puzzle_info(read_file(INFO))
+
+
+def santa_moves(kind: str) -> MoveSet:
+    return MoveSet.from_moves(with_inverses(SANTA[kind]))
+
+
+def plain_apply(state, word, moves):
+    """Apply names one by one, ``new[i] = old[p[i]]``, in plain Python."""
+    state = list(state)
+    for name in word:
+        p = moves[name]
+        state = [state[p[i]] for i in range(len(p))]
+    return state
+
+
+@pytest.mark.parametrize("kind", ["cube_3/3/3", "globe_3/4", "wreath_6/6"])
+def test_reduced_words_have_the_same_permutation(kind):
+    ms = santa_moves(kind)
+    rng = random.Random(5)
+    letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])]
+    for _ in range(200):
+        word = [rng.choice(letters) for _ in range(rng.randint(0, 12))]
+        # make cancellations likely: append the inverse of a random tail
+        word += ms.inverse(word[rng.randint(0, len(word)):]) if word else []
+        reduced = ms.reduce(word)
+        assert np.array_equal(ms.perm(reduced), ms.perm(word))
+        assert ms.cost(reduced) <= ms.cost(word)
+        # the names spell the same permutation, applied by the plain applier
+        moves = with_inverses(SANTA[kind])
+        start = list(range(ms.degree))
+        assert plain_apply(start, ms.names(reduced), moves) == ms.perm(word).tolist()
+
+
+def test_move_classes_of_a_cube():
+    ms = santa_moves("cube_3/3/3")
+    assert len(ms.classes) == 9 and set(ms.orders) == {4}
+    # f0 and its inverse spell the powers; f0 f0 costs two moves, f0^3 one
+    f0 = ms.classes.index("f0")
+    assert ms.names([(f0, 3)]) == ["-f0"] and ms.letter_cost((f0, 2)) == 2
+    # the faces f0 and f2 commute (opposite), f0 and r0 do not
+    assert ms.commute[f0, ms.classes.index("f2")]
+    assert not ms.commute[f0, ms.classes.index("r0")]
+
+
+def test_pieces_of_cubes_from_moves_alone():
+    pieces = Pieces.of(santa_moves("cube_3/3/3"))
+    sizes = sorted(len(b) for b in pieces.blocks)
+    # 8 corners of 3 stickers, 12 edges of 2, the centres in opposite pairs (slices turn them)
+    assert sizes.count(3) == 8 and sizes.count(2) == 12 + 3
+    assert sorted(len(o) for o in pieces.orbits) == [3, 8, 12]
+    four = Pieces.of(santa_moves("cube_4/4/4"))
+    assert sorted(len(o) for o in four.orbits) == [8, 24, 24]
+
+
+def test_parity_matrix_is_the_sign_of_each_move_on_the_pieces():
+    ms = santa_moves("cube_3/3/3")
+    pieces = Pieces.of(ms)
+    matrix = pieces.parity_matrix()
+    for c in range(len(ms.classes)):
+        scatter = np.argsort(ms.powers[c][1])
+        for k, orbit in enumerate(pieces.orbits):
+            where = {b: i for i, b in enumerate(orbit)}
+            images = [where[int(pieces.block_of[scatter[pieces.blocks[b][0]]])] for b in orbit]
+            assert matrix[c, k] == (0 if Permutation(images).is_even else 1)
+
+
+@pytest.mark.parametrize("kind", ["cube_3/3/3", "cube_4/4/4", "globe_3/4"])
+def test_every_tool_does_what_its_row_says(kind):
+    ms = santa_moves(kind)
+    m = model(ms)
+    table = m.table
+    rng = np.random.default_rng(3)
+    rows = rng.choice(table.size, size=min(300, table.size), replace=False)
+    state = np.arange(ms.degree)
+    for i in rows:
+        word = table.word(int(i))
+        assert np.array_equal(ms.apply(state, word), table.apply(state, int(i)))
+        assert ms.cost(word) <= table.cost[i]
+    # base tools move few positions, cheaply: a corner 3-cycle of the 3x3x3 in 8 moves
+    if kind == "cube_3/3/3":
+        corner = [i for i in range(table.size)
+                  if (table.pos[i] < ms.degree).sum() == 9 and table.cost[i] <= 8]
+        assert corner
+
+
+def test_turning_tools_turn_pieces_in_place():
+    ms = santa_moves("cube_3/3/3")
+    pieces = Pieces.of(ms)
+    m = model(ms)
+    turns = turning_tools(ms, pieces, [m.table.tool(i) for i in range(min(m.table.size, 400))])
+    assert turns
+    for t in turns:
+        # every sticker stays on its own piece
+        assert (pieces.block_of[t.pos] == pieces.block_of[t.src]).all()
+        pos, src = effect(ms.perm(t.word))
+        assert np.array_equal(pos, t.pos) and np.array_equal(src, t.src)
+
+
+def test_parities_are_fixed_with_single_moves():
+    ms = santa_moves("cube_3/3/3")
+    pieces = Pieces.of(ms)
+    orbit = np.full(ms.degree, -1)
+    for k, o in enumerate(position_orbits(ms)):
+        orbit[o] = k
+    goal = np.arange(ms.degree)
+    f0 = ms.classes.index("f0")
+    state = ms.apply(goal, [(f0, 1)])
+    assert sorted(p for p in pieces.piece_parities(state, goal, orbit) if p is not None) == [0, 1, 1]
+    fix = fix_parities(ms, pieces, orbit, state, goal)
+    assert len(fix) == 1
+    assert all(p in (0, None) for p in pieces.piece_parities(ms.apply(state, fix), goal, orbit))
+
+
+@pytest.mark.parametrize("kind", ["cube_2/2/2", "cube_3/3/3", "cube_4/4/4", "wreath_6/6",
+                                  "globe_1/8", "globe_3/4"])
+def test_santa_rows_solved_and_checked(kind):
+    rows = [r for r in read_csv(PUZZLES) if r["puzzle_type"] == kind]
+    moves = allowed_moves()
+    parsed = {r.id: r for r in read_puzzles(read_file(PUZZLES), SANTA)}
+    for row in rows:
+        r = parsed[row["id"]]
+        word = find_word(with_inverses(SANTA[kind]), r.start, r.goal, mismatches=r.wildcards,
+                         time_limit=30)
+        assert wrong_positions(row, ".".join(word), moves) <= r.wildcards
+
+
+def test_random_scrambles_of_a_4x4x4():
+    """100 random moves of the 4x4x4 (colours: six faces of 16), solved; the word
+    applied by the plain applier."""
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    rng = random.Random(11)
+    names = sorted(moves)
+    goal = [i // 16 for i in range(96)]
+    for _ in range(2):
+        scramble = [rng.choice(names) for _ in range(100)]
+        start = plain_apply(goal, scramble, moves)
+        word = find_word(moves, np.array(start), np.array(goal), time_limit=60)
+        assert plain_apply(start, word, moves) == goal
+
+
+def test_unreachable_position_is_named():
+    t = np.array([1, 2, 3, 0])
+    with pytest.raises(InputError, match="no word found"):
+        find_word({"t": t, "-t": np.argsort(t)}, np.array([1, 0, 2, 3]), np.array([0, 1, 2, 3]),
+                  time_limit=5)
+
+
+def test_parity_helper():
+    for perm in itertools.permutations(range(5)):
+        assert permutation_parity(list(perm)) == (0 if Permutation(list(perm)).is_even else 1)
