@@ -1,4 +1,6 @@
-"""Make docs/widget.png: the puzzle widget in headless chromium.
+"""Make docs/widget.png and docs/widget-megaminx.png: the puzzle widget in
+headless chromium, on the 2x2x2 and on the Megaminx (its net cut from the
+dodecahedron).
 
     python docs/widget_screenshot.py
 
@@ -20,6 +22,16 @@ from puzzles import minicube  # noqa: E402
 from tests.widget_page import Page, chromium_command, find_chromium  # noqa: E402
 
 
+def shoot(w, out: Path, size: str, binary: str) -> None:
+    """A screenshot of widget ``w`` in a window of ``size`` (``"W,H"``)."""
+    with Page(w) as page, tempfile.TemporaryDirectory() as profile:
+        subprocess.run(chromium_command(binary, profile, f"--screenshot={out}",
+                                        f"--window-size={size}", "--virtual-time-budget=5000",
+                                        page.url),
+                       capture_output=True, timeout=120, check=True)
+    print(f"wrote {out}")
+
+
 def main() -> None:
     binary = find_chromium()
     if binary is None:
@@ -27,14 +39,10 @@ def main() -> None:
     w = explore.widget(minicube.PUZZLE)
     w.history = "R U R' F"
     w.target = "R U"
-    w.wait(60)
-    out = ROOT / "docs" / "widget.png"
-    with Page(w) as page, tempfile.TemporaryDirectory() as profile:
-        subprocess.run(chromium_command(binary, profile, f"--screenshot={out}",
-                                        "--window-size=510,450", "--virtual-time-budget=5000",
-                                        page.url),
-                       capture_output=True, timeout=120, check=True)
-    print(f"wrote {out}")
+    shoot(w.wait(60), ROOT / "docs" / "widget.png", "520,470", binary)
+    w = explore.widget(explore.load_puzzle("megaminx"), time_limit=2)
+    w.history = "U R F'"
+    shoot(w.wait(60), ROOT / "docs" / "widget-megaminx.png", "700,560", binary)
 
 
 if __name__ == "__main__":

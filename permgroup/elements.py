@@ -32,12 +32,10 @@ sticker is turned from its slot's first sticker, modulo the number of stickers.
 """
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from math import isqrt
 from typing import TYPE_CHECKING
 
 from permgroup.perm import Perm, act, compose, identity, inverse, order, parity, power
@@ -397,8 +395,8 @@ class Element:
 
 @dataclass(frozen=True)
 class State:
-    """A colouring of a puzzle's positions; draws itself in Jupyter with the
-    puzzle's renderer (``Puzzle.renderer``) or as a row of coloured cells.
+    """A colouring of a puzzle's positions; draws itself in Jupyter
+    (:func:`permgroup.drawing.picture`: the puzzle's drawing, else strips).
 
     >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("tri", 3, {"T": (1, 2, 0)}, solved="abc")
@@ -432,38 +430,6 @@ class State:
         return f"State({self.puzzle.name}, {text!r})"
 
     def _repr_svg_(self) -> str:
-        if self.puzzle.renderer:
-            module, _, function = self.puzzle.renderer.partition(":")
-            return getattr(importlib.import_module(module), function)(self.colours)
-        return cells_svg(self.colours)
+        from permgroup.drawing import picture
 
-
-PALETTE = ["#ffffff", "#ffd500", "#c41e3a", "#ff5800", "#009e60", "#0051ba", "#888888",
-           "#9b59b6", "#8b4513", "#ff69b4", "#00ced1", "#000000"]
-
-
-def cells_svg(colours: Sequence, size: int = 22, per_row: int | None = None) -> str:
-    """Positions as a grid of coloured, numbered cells (the fallback drawing):
-    a square board when the count is a square, else rows of 12.
-
-    >>> cells_svg("aab").count("<rect")
-    3
-    """
-    if per_row is None:
-        root = isqrt(len(colours))
-        per_row = root if root * root == len(colours) else min(len(colours), 12)
-    distinct = list(dict.fromkeys(colours))
-    fill = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(distinct)}
-    cells = []
-    for i, c in enumerate(colours):
-        x, y = (i % per_row) * size, (i // per_row) * size
-        text = "#000" if fill[c] not in ("#000000", "#0051ba", "#9b59b6", "#8b4513") else "#fff"
-        cells.append(
-            f'<rect x="{x}" y="{y}" width="{size - 2}" height="{size - 2}" fill="{fill[c]}" '
-            f'stroke="#222"><title>{i}: {escape(str(c))}</title></rect>'
-            f'<text x="{x + size / 2 - 1}" y="{y + size / 2 + 3}" font-size="9" '
-            f'text-anchor="middle" fill="{text}">{i}</text>')
-    width = min(len(colours), per_row) * size
-    height = -(-len(colours) // per_row) * size
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
-            f'{"".join(cells)}</svg>')
+        return picture(self.puzzle, self.colours)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
-from permgroup.elements import Element, piece_form
+from permgroup.elements import Element, State, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.tables.normalize import Normalizer, orbit
@@ -89,7 +89,8 @@ def load_definition(name_or_path: str) -> Definition:
 def load_puzzle(name_or_path: str) -> Puzzle:
     """A puzzle by name (``puzzles.PUZZLES``: ``minicube``, ``cube3``...; the
     library: ``skewb``...) or from a definition file, as the engine's
-    :class:`~permgroup.puzzle.Puzzle` (moves over sticker indices).
+    :class:`~permgroup.puzzle.Puzzle` (moves over sticker indices), drawn from
+    its geometry where it is a known shape (:mod:`puzzles.pictures`).
 
     >>> order(load_puzzle("pyraminx-notips")), load_puzzle("minicube").degree
     (933120, 24)
@@ -99,7 +100,12 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     from puzzles import resolve
 
     found = resolve(name_or_path)
-    return to_puzzle(found) if isinstance(found, Definition) else found.PUZZLE
+    if not isinstance(found, Definition):
+        return found.PUZZLE
+    from puzzles.pictures import renderer_for
+
+    puzzle = to_puzzle(found)
+    return replace(puzzle, renderer=renderer_for(puzzle))
 
 
 def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None) -> Puzzle:
@@ -444,6 +450,52 @@ def reachable(element: Element) -> bool:
     return bool(element.puzzle.group().contains(element.to_sympy()))
 
 
+# --- pictures ----------------------------------------------------------------
+
+class Svg(str):
+    """SVG text that Jupyter shows as a picture."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] | None = None,
+         *, width: float = 900) -> Svg:
+    """The picture of a state (a puzzle solved, a :class:`State` or an
+    :class:`Element`'s colouring), drawn from the puzzle's geometry
+    (:mod:`permgroup.drawing`); with ``moves`` (a word), the state and each
+    step of the word side by side, each labelled with the move that made it,
+    wrapped at ``width`` pixels.
+
+    >>> p = define_puzzle("ring", {"T": [1, 2, 3, 0]}, solved="aabb")
+    >>> svg = draw(p, "T T'")
+    >>> svg.count("<svg"), svg.count("data-position="), ">1: T<" in svg
+    (1, 12, True)
+    """
+    from permgroup.drawing import picture, sequence_svg
+    from permgroup.perm import act
+
+    if isinstance(puzzle_or_state, Puzzle):
+        puzzle, colours = puzzle_or_state, tuple(puzzle_or_state.solved)
+    elif isinstance(puzzle_or_state, State):
+        puzzle, colours = puzzle_or_state.puzzle, tuple(puzzle_or_state.colours)
+    elif isinstance(puzzle_or_state, Element):
+        puzzle, colours = puzzle_or_state.puzzle, tuple(puzzle_or_state.state().colours)
+    else:
+        raise TypeError(f"draw() takes a Puzzle, State or Element, not "
+                        f"{type(puzzle_or_state).__name__}")
+    colours = colours or tuple(range(puzzle.degree))
+    if moves is None:
+        return Svg(picture(puzzle, colours))
+    text = moves if isinstance(moves, str) else " ".join(moves)
+    names = word_names(puzzle, parse_word(puzzle, text))
+    states, labels = [colours], ["start"]
+    for k, name in enumerate(names, 1):
+        states.append(act(states[-1], puzzle.move_array(name)))
+        labels.append(f"{k}: {name}")
+    return Svg(sequence_svg(puzzle, states, labels, width))
+
+
 # --- interactive -------------------------------------------------------------
 
 def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options):
@@ -467,5 +519,5 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
 
 __all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "symmetries_inside", "state_count", "sticker_orbits",
            "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
-           "distribution", "diameter", "shortest_word", "distance", "reachable", "widget",
-           "MAX_ENTRIES"]
+           "distribution", "diameter", "shortest_word", "distance", "reachable", "draw", "Svg",
+           "widget", "MAX_ENTRIES"]

@@ -48,9 +48,10 @@ class Puzzle:
         For each kind of piece (``"corner"``...), the pieces as tuples of sticker
         positions listed in an order every move preserves cyclically.
     renderer:
-        ``"module:function"`` naming a function that draws a colouring as SVG
-        text (for notebooks, :class:`permgroup.elements.State`).  Imported only
-        when a state is displayed; not part of the definition or fingerprint.
+        ``"module:function"`` or ``"module:function(arguments)"`` naming a
+        function that returns the puzzle's :class:`permgroup.drawing.Drawing`
+        (where each position is drawn).  Imported only when a state is
+        displayed; not part of the definition or fingerprint.
 
     >>> p = Puzzle("swap", 3, {"F": (1, 0, 2), "C": (1, 2, 0)}, solved="aab")
     >>> p.move_array("C'"), p.generator_order("C"), p.group().order()

@@ -5,10 +5,12 @@
 
 const STYLE = `
 .pg-widget { font: 13px/1.4 system-ui, sans-serif; color: #222; outline: none;
-  display: inline-block; padding: 8px; border: 1px solid #ccc; border-radius: 6px; }
+  display: inline-block; padding: 8px; border: 1px solid #ccc; border-radius: 6px;
+  max-width: 100%; box-sizing: border-box; }
 .pg-widget:focus { border-color: #4a78b5; }
 .pg-title { font-weight: 600; margin-bottom: 4px; }
-.pg-net { margin: 4px 0 8px; zoom: 1.5; }
+.pg-net { margin: 4px 0 8px; max-width: 100%; }
+.pg-net svg { display: block; max-width: 100%; height: auto; }
 .pg-row { margin: 4px 0; display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
 .pg-widget button { font: inherit; padding: 2px 8px; border: 1px solid #999;
   border-radius: 4px; background: #f6f6f6; cursor: pointer; }

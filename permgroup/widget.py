@@ -1,7 +1,7 @@
 """A puzzle you can turn in Jupyter, with live distances (an ``anywidget``).
 
-:class:`PuzzleWidget` draws the current state (the puzzle's renderer, or
-:func:`pieces_svg` for a puzzle without one), shows a button for every move of
+:class:`PuzzleWidget` draws the current state (:func:`permgroup.drawing.picture`:
+the puzzle's drawing from its geometry, or strips of numbered pieces), shows a button for every move of
 the metric, an undo and a reset, the move history as editable text, and
 read-outs that follow every move: the distance to the solved state and an
 optimal solution (playable step by step), the element's order and cycle type,
@@ -30,13 +30,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 
 import anywidget
 import traitlets
 
-from permgroup.elements import PALETTE, Element, State, cells_svg
+from permgroup.drawing import picture
+from permgroup.elements import Element, State
 from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.oracle import TimeUp, describe, oracle
@@ -57,61 +57,6 @@ def _oracle(puzzle: Puzzle, metric: Metric):
         if key not in _ORACLES:
             _ORACLES[key] = oracle(puzzle, metric)
         return _ORACLES[key]
-
-
-# --- pictures -----------------------------------------------------------------
-
-def pieces_svg(puzzle: Puzzle, colours: Sequence, size: int = 20) -> str:
-    """A generic drawing for a puzzle without a renderer: one row of pieces per
-    kind, each piece its stickers side by side (numbered), then the stickers in
-    no piece.  A puzzle whose pieces are all single stickers is drawn as a grid
-    (:func:`permgroup.elements.cells_svg`).
-
-    >>> p = Puzzle("bars", 5, {"A": (1, 0, 3, 2, 4)}, pieces={"bar": ((0, 1), (2, 3))})
-    >>> svg = pieces_svg(p, "aabbc")
-    >>> svg.count("<rect"), ">bar<" in svg, ">other<" in svg
-    (5, True, True)
-    """
-    groups = [(kind, list(pieces)) for kind, pieces in puzzle.pieces.items()]
-    covered = {x for _, pieces in groups for p in pieces for x in p}
-    loose = [(x,) for x in range(puzzle.degree) if x not in covered]
-    if all(len(p) == 1 for _, pieces in groups for p in pieces):
-        return cells_svg(colours)
-    if loose:
-        groups.append(("other", loose))
-    fill = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(dict.fromkeys(colours))}
-    label_w, gap, per_row, width = 60, 8, 12, 0
-    parts, y = [], 0
-    for kind, pieces in groups:
-        parts.append(f'<text x="0" y="{y + size * 0.7}" font-size="11">{escape(kind)}</text>')
-        x = label_w
-        for k, piece in enumerate(pieces):
-            if k and k % per_row == 0:
-                x, y = label_w, y + size + 4
-            for u, s in enumerate(piece):
-                c = colours[s]
-                dark = fill[c] in ("#000000", "#0051ba", "#9b59b6", "#8b4513")
-                parts.append(
-                    f'<rect x="{x + u * size}" y="{y}" width="{size - 1}" height="{size - 1}" '
-                    f'fill="{fill[c]}" stroke="#222"><title>{s}: {escape(str(c))}</title></rect>'
-                    f'<text x="{x + u * size + size / 2}" y="{y + size * 0.65}" font-size="8" '
-                    f'text-anchor="middle" fill="{"#fff" if dark else "#000"}">{s}</text>')
-            x += len(piece) * size + gap
-            width = max(width, x)
-        y += size + 10
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}">'
-            f'{"".join(parts)}</svg>')
-
-
-def picture(puzzle: Puzzle, colours: Sequence) -> str:
-    """The state drawn with the puzzle's renderer, or :func:`pieces_svg`.
-
-    >>> picture(Puzzle("p", 2, {"A": (1, 0)}), (0, 1)).count("<rect")
-    2
-    """
-    if puzzle.renderer:
-        return State(puzzle, tuple(colours))._repr_svg_()
-    return pieces_svg(puzzle, colours)
 
 
 # --- reading a colouring ------------------------------------------------------
@@ -477,5 +422,4 @@ def widget(puzzle_or_state: Puzzle | State | Element, metric: Metric = "qtm", **
                     f"{type(puzzle_or_state).__name__}")
 
 
-__all__ = ["PuzzleWidget", "widget", "pieces_svg", "picture", "element_of_colouring",
-           "TIME_LIMIT"]
+__all__ = ["PuzzleWidget", "widget", "picture", "element_of_colouring", "TIME_LIMIT"]

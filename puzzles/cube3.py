@@ -60,7 +60,7 @@ PUZZLE = Puzzle(
     solved=tuple(SOLVED),
     symmetries={f"rotate-{face}": GEOMETRY.rotation(face) for face in "URF"},
     pieces={"corner": CORNERS, "edge": EDGES},
-    renderer="puzzles.cube_display:net_svg",
+    renderer="puzzles.cube_display:cube_drawing(3)",
 )
 
 #: radius of the ball a deep search meets (its size: 9.2 million positions in

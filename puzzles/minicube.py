@@ -41,7 +41,7 @@ PUZZLE = Puzzle(
     solved=tuple(face for face in FACES for _ in range(4)),
     symmetries={f"rotate-{face}": GEOMETRY.rotation(face) for face in "URF"},
     pieces={"corner": CORNERS},
-    renderer="puzzles.cube_display:net_svg",
+    renderer="puzzles.cube_display:cube_drawing(2)",
 )
 
 

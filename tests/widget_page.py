@@ -5,8 +5,9 @@ on, off, save_changes, send); ``send`` posts the message to the server, which
 hands it to the Python widget, as the Jupyter kernel would, and answers with
 every synced trait.
 
-``?drive=1`` adds a script that clicks, types and reports what the page shows
-to ``/result`` (see tests/test_widget_browser.py).
+A driver script added to the page reports to ``/result``: :data:`DRIVER`
+clicks, types and reports what the page shows, :data:`MEASURE` where the
+picture's shapes are on the screen (see tests/test_widget_browser.py).
 """
 from __future__ import annotations
 
@@ -101,6 +102,25 @@ run().catch((e) => fetch("/result", { method: "POST", body: JSON.stringify({ err
 </script>"""
 
 
+#: what the screenshot test measures: the page's, the widget's, the picture's
+#: and every position's box on the screen
+MEASURE = """<script type="module">
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function run() {
+  for (let i = 0; i < 400 && !window.rendered; i++) await sleep(25);
+  await sleep(200);
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const report = { page: [0, 0, document.documentElement.clientWidth, window.innerHeight],
+    widget: box(document.querySelector(".pg-widget")),
+    svg: box(document.querySelector(".pg-net svg")),
+    shapes: [...document.querySelectorAll(".pg-net [data-position]")].map(box) };
+  await fetch("/result", { method: "POST", body: JSON.stringify(report) });
+}
+run().catch((e) => fetch("/result", { method: "POST", body: JSON.stringify({ error: String(e) }) }));
+</script>"""
+
+
 def snapshot(w: PuzzleWidget) -> dict:
     """Every synced trait of the widget (what the kernel would send)."""
     return {k: v for k, v in w.get_state().items() if not k.startswith("_")}
@@ -110,9 +130,9 @@ class Page:
     """A loopback server showing one widget; ``result`` holds what a driven
     page reported (``done`` is set then)."""
 
-    def __init__(self, widget: PuzzleWidget, drive: bool = False):
+    def __init__(self, widget: PuzzleWidget, drive: bool = False, driver: str = ""):
         self.widget = widget
-        self.drive = drive
+        self.driver = DRIVER if drive else driver
         self.result: dict | None = None
         self.done = threading.Event()
         self.lock = threading.Lock()
@@ -159,7 +179,7 @@ class Page:
 
     def html(self) -> str:
         state = json.dumps(snapshot(self.widget.wait(60))).replace("</", "<\\/")
-        return PAGE % {"state": state, "driver": DRIVER if self.drive else ""}
+        return PAGE % {"state": state, "driver": self.driver}
 
     @property
     def url(self) -> str:
