@@ -206,7 +206,7 @@ def _body(drawing: Drawing, solved: Sequence, colours: Sequence,
         tip = f"<title>{i}: {escape(str(colours[i]))}</title>" if tips else ""
         parts.append(_shape_svg(shape, s, f'data-position="{i}" fill="{fill}" {stroke}', tip))
     if drawing.numbered:
-        size = drawing.font
+        size = round(drawing.font * s, 1)
         for shape, fill, text in zip(drawing.shapes, fills, piece_numbers(solved, colours)):
             if text:
                 x, y = _centre(shape)
@@ -214,7 +214,7 @@ def _body(drawing: Drawing, solved: Sequence, colours: Sequence,
                              f'font-size="{size:g}" text-anchor="middle" fill="{ink(fill)}" '
                              f'pointer-events="none">{escape(text)}</text>')
     for x, y, text in drawing.captions:
-        parts.append(f'<text x="{x * s:.1f}" y="{y * s:.1f}" font-size="11" '
+        parts.append(f'<text x="{x * s:.1f}" y="{y * s:.1f}" font-size="{round(11 * s, 1):g}" '
                      f'fill="#444">{escape(text)}</text>')
     return "".join(parts)
 
@@ -346,9 +346,10 @@ def picture(puzzle: Puzzle, colours: Sequence, title: str | None = None) -> str:
 
 
 def sequence_svg(puzzle: Puzzle, states: Sequence[Sequence], labels: Sequence[str],
-                 width: float = 900) -> str:
-    """States side by side, each with its label below, wrapped into rows no
-    wider than ``width`` pixels (the steps of a word).
+                 width: float = 900, frame: float = 200) -> str:
+    """States side by side, each with its label below, each picture at most
+    ``frame`` pixels wide, wrapped into rows no wider than ``width`` pixels
+    (the steps of a word).
 
     >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("p", 2, {"A": (1, 0)})
@@ -357,6 +358,7 @@ def sequence_svg(puzzle: Puzzle, states: Sequence[Sequence], labels: Sequence[st
     (1, 4, 2)
     """
     drawing = drawing_of(puzzle)
+    drawing = replace(drawing, scale=drawing.scale * min(1.0, frame / (drawing.width * drawing.scale)))
     w, h = drawing.width * drawing.scale, drawing.height * drawing.scale
     gap, label_h = 12, 16
     per_row = max(1, int((width + gap) // (w + gap)))

@@ -460,12 +460,12 @@ class Svg(str):
 
 
 def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] | None = None,
-         *, width: float = 900) -> Svg:
+         *, width: float = 900, frame: float = 200) -> Svg:
     """The picture of a state (a puzzle solved, a :class:`State` or an
     :class:`Element`'s colouring), drawn from the puzzle's geometry
     (:mod:`permgroup.drawing`); with ``moves`` (a word), the state and each
     step of the word side by side, each labelled with the move that made it,
-    wrapped at ``width`` pixels.
+    at most ``frame`` pixels wide, wrapped at ``width`` pixels.
 
     >>> p = define_puzzle("ring", {"T": [1, 2, 3, 0]}, solved="aabb")
     >>> svg = draw(p, "T T'")
@@ -493,7 +493,7 @@ def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] |
     for k, name in enumerate(names, 1):
         states.append(act(states[-1], puzzle.move_array(name)))
         labels.append(f"{k}: {name}")
-    return Svg(sequence_svg(puzzle, states, labels, width))
+    return Svg(sequence_svg(puzzle, states, labels, width, frame))
 
 
 # --- interactive -------------------------------------------------------------
