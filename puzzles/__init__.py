@@ -7,7 +7,8 @@ definition files in ``puzzles/definitions`` (written from geometry by
 :mod:`puzzles.solids`) to their paths.
 
 :func:`resolve` is the one place a PUZZLE name (a built-in name, a library
-name or a definition file's path) is turned into what it stands for, and
+name, a member of a family of :mod:`puzzles.families` such as ``lrx-11``, or a
+definition file's path) is turned into what it stands for, and
 :func:`puzzle_names` lists every name with one line saying what it is (the
 command line's help and error messages show it).
 
@@ -40,7 +41,7 @@ LIBRARY = {p.name.split(".")[0]: p for p in sorted(DEFINITIONS.glob("*"))
            if p.name.endswith((".tws", ".kpuzzle.json"))}
 
 #: what a PUZZLE argument may also be
-FILE_HINT = "or the path of a .tws, .def or .kpuzzle.json definition file"
+FILE_HINT = "or the path of a .tws, .def, .kpuzzle.json or .gap definition file"
 
 
 def module_summary(module: str) -> str:
@@ -77,7 +78,7 @@ def definition_summary(definition: Definition) -> str:
 
 def puzzle_names() -> dict[str, str]:
     """Every name a PUZZLE argument accepts, with one line saying what it is:
-    the built-in puzzles, then the library.
+    the built-in puzzles, the library, then the families (``lrx-N``...).
 
     >>> names = puzzle_names()
     >>> names["minicube"], names["poj3131"] == names["cubic-eight"]
@@ -94,21 +95,29 @@ def puzzle_names() -> dict[str, str]:
             names[name] = definition_summary(read_definition(path))
         except InputError as exc:  # pragma: no cover - the library is tested
             names[name] = f"(cannot be read: {exc})"
+    from puzzles.families import FAMILIES
+
+    for make, _, usage in FAMILIES.values():  # the docstring up to its first ";"
+        first = " ".join((make.__doc__ or "").split(";")[0].split()).replace("``", "")
+        names[usage] = first.rstrip(".") + "."
     return names
 
 
 def resolve(name: str) -> ModuleType | Definition:
     """What a PUZZLE name stands for: a built-in puzzle's module, or the
-    :class:`~permgroup.formats.definition.Definition` of a library name or of a
-    definition file; :class:`~permgroup.errors.InputError` naming the choices
-    for a name that is none of these.
+    :class:`~permgroup.formats.definition.Definition` of a library name, of a
+    family member (``pancake-9``) or of a definition file;
+    :class:`~permgroup.errors.InputError` naming the choices for a name that is
+    none of these.
 
     >>> resolve("minicube").__name__, resolve("skewb").name
     ('puzzles.minicube', 'skewb')
     >>> resolve("gigaminx")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., or the path of a .tws, .def or .kpuzzle.json definition file
+    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., a family (lrx-N, ...), or the path of a .tws, .def, .kpuzzle.json or .gap definition file
+    >>> resolve("pancake-4").name
+    'pancake-4'
     """
     from permgroup.errors import InputError
     from permgroup.formats import is_definition_path, read_definition
@@ -119,5 +128,11 @@ def resolve(name: str) -> ModuleType | Definition:
         return read_definition(LIBRARY[name])
     if name in PUZZLES:
         return importlib.import_module(PUZZLES[name])
+    from puzzles.families import family_definition, family_names
+
+    member = family_definition(name)
+    if member is not None:
+        return member
     raise InputError(f"unknown puzzle {name!r}; choose from {', '.join([*PUZZLES, *LIBRARY])} "
-                     f"(permgroup table --help says what each is), {FILE_HINT}")
+                     f"(permgroup table --help says what each is), a family "
+                     f"({', '.join(family_names())}), {FILE_HINT}")

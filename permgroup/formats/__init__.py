@@ -1,6 +1,7 @@
-"""Puzzle definition files: twsearch/ksolve text and cubing.js KPuzzle JSON.
+"""Puzzle definition files: twsearch/ksolve text, cubing.js KPuzzle JSON, GAP files.
 
-:func:`read_definition` reads either by its file name; the model both formats
+:func:`read_definition` reads any of them by its file name (``.tws``/``.def``,
+``.json``, ``.gap``/``.g``: PuzzleGeometry's ``--gap`` output, :mod:`permgroup.formats.gap`); the model both formats
 share is :mod:`permgroup.formats.definition`, the engine's sticker view of it
 :mod:`permgroup.formats.stickers`.
 
@@ -9,6 +10,8 @@ A Kaggle Santa 2023 ``puzzle_info.csv`` is one too, one type at a time:
 
 >>> is_definition_path("skewb.tws"), is_definition_path("x.kpuzzle.json"), is_definition_path("minicube")
 (True, True, False)
+>>> is_definition_path("megaminx.gap")
+True
 >>> is_definition_path("puzzle_info.csv#cube_4/4/4"), is_definition_path("puzzle_info.csv")
 (True, False)
 """
@@ -19,7 +22,7 @@ import os
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition
 
-SUFFIXES = (".tws", ".def", ".kpuzzle.json", ".json")
+SUFFIXES = (".tws", ".def", ".kpuzzle.json", ".json", ".gap", ".g")
 
 
 def is_definition_path(name: str | os.PathLike) -> bool:
@@ -31,7 +34,8 @@ def is_definition_path(name: str | os.PathLike) -> bool:
 
 
 def read_definition(path: str | os.PathLike) -> Definition:
-    """The definition in a ``.tws``/``.def`` (ksolve) or ``.json`` (KPuzzle) file,
+    """The definition in a ``.tws``/``.def`` (ksolve), ``.json`` (KPuzzle) or
+    ``.gap``/``.g`` (GAP) file,
     or of one type of a Santa ``puzzle_info.csv`` (``PATH#TYPE``);
     :class:`InputError` naming the file for one that cannot be read or is wrong.
 
@@ -40,6 +44,7 @@ def read_definition(path: str | os.PathLike) -> Definition:
     ...
     permgroup.errors.InputError: cannot read /nonexistent/skewb.tws: No such file or directory
     """
+    from permgroup.formats.gap import read_gap
     from permgroup.formats.kpuzzle import read_kpuzzle
     from permgroup.formats.ksolve import read_ksolve
     from permgroup.formats.santa import santa_definition, type_and_path
@@ -56,4 +61,6 @@ def read_definition(path: str | os.PathLike) -> Definition:
     source = os.fspath(path)
     if source.lower().endswith(".json"):
         return read_kpuzzle(text, source)
+    if source.lower().endswith((".gap", ".g")):
+        return read_gap(text, source)
     return read_ksolve(text, source)

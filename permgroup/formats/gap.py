@@ -1,0 +1,262 @@
+"""GAP puzzle files, as PuzzleGeometry's ``--gap`` writes them (read by GAP and CayleyPy).
+
+The file is GAP code.  ``#`` starts a comment; statements end with ``;``.
+Each move is a permutation of the stickers, numbered from 1, in cycle
+notation, bound to a name that starts with ``M_``::
+
+    M_F:=(1,20,10,5)(2,21,11,6)(3,19,12,4);
+
+``Gen:=[M_F, M_U, ...];`` lists the generators (all the moves when it is
+missing); ``ip:=[[1], [4, 7], ...];``, optional, lists one sticker of each
+piece, grouped into sets of pieces that look alike (``[4, 7]``: the pieces
+holding stickers 4 and 7 are identical, so the states are colourings).
+Other statements (``Size(Group(Gen));``) are GAP commands and are skipped.
+
+The file says nothing of pieces: they are found from the moves
+(:mod:`permgroup.pieces`), and the puzzle becomes a
+:class:`~permgroup.formats.definition.Definition` (one orbit per orbit of
+pieces), so tables, optimal solutions and structure work on it.  Stickers no
+move displaces are left out.  Move names lose their ``M_`` (PuzzleGeometry
+writes ``M_M_F`` for ``M_F`` in some versions: both prefixes go when every
+name has them).
+
+>>> d = read_gap('M_A:=(1,2,3);\\nM_B:=(1,4)(2,5)(3,6);\\nGen:=[M_A,M_B];\\n')
+>>> [(o.name, o.size, o.orientations) for o in d.orbits], list(d.moves)
+([('P3', 2, 3)], ['A', 'B'])
+>>> print(write_gap(d))
+# gap: written by permgroup
+M_A:=(1,2,3);
+M_B:=(1,4)(2,5)(3,6);
+Gen:=[
+M_A,M_B
+];
+ip:=[[1],[4]];
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from permgroup.errors import InputError
+from permgroup.formats.definition import Definition, OrbitState
+
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:=\s*(.*)", re.DOTALL)
+_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\s*\(.*\)", re.DOTALL)
+_CYCLES = re.compile(r"(\(\s*\))|(\(\s*\d+(\s*,\s*\d+)*\s*\))")
+_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _statements(text: str) -> list[tuple[int, str]]:
+    """``(line, statement)`` pairs, comments removed, in order."""
+    lines = [line.split("#", 1)[0] for line in text.splitlines()]
+    result, current, start = [], [], None
+    for number, line in enumerate(lines, 1):
+        for part in re.split(r"(;)", line):
+            if part == ";":
+                statement = " ".join(current).strip()
+                if statement:
+                    result.append((start, statement))
+                current, start = [], None
+            elif part.strip():
+                if start is None:
+                    start = number
+                current.append(part.strip())
+    if " ".join(current).strip():
+        raise InputError(f"line {start}: statement {' '.join(current)[:40]!r} has no closing ';'")
+    return result
+
+
+def _cycles(value: str, where: str) -> list[list[int]]:
+    compact = value.strip()
+    at = 0
+    cycles = []
+    while at < len(compact):
+        if compact[at].isspace():
+            at += 1
+            continue
+        match = _CYCLES.match(compact, at)
+        if match is None:
+            raise InputError(f"{where}: not cycle notation at character {at + 1} of "
+                             f"{compact[:60]!r} (expected (a,b,...))")
+        numbers = [int(x) for x in re.findall(r"\d+", match.group(0))]
+        if numbers:
+            cycles.append(numbers)
+        at = match.end()
+    return cycles
+
+
+def _list_of_names(value: str, where: str) -> list[str]:
+    inner = value.strip()
+    if not (inner.startswith("[") and inner.endswith("]")):
+        raise InputError(f"{where}: Gen must be a list [M_a, M_b, ...]")
+    names = [n.strip() for n in inner[1:-1].split(",") if n.strip()]
+    for n in names:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n):
+            raise InputError(f"{where}: {n!r} in Gen is not a name")
+    return names
+
+
+def _list_of_sets(value: str, where: str) -> list[list[int]]:
+    inner = value.strip()
+    if not re.fullmatch(r"\[\s*(\[\s*\d+(\s*,\s*\d+)*\s*\]\s*(,\s*\[\s*\d+(\s*,\s*\d+)*\s*\]\s*)*)?\]",
+                        inner):
+        raise InputError(f"{where}: ip must be a list of lists of sticker numbers "
+                         "[[1], [4, 7], ...]")
+    return [[int(x) for x in re.findall(r"\d+", part)]
+            for part in re.findall(r"\[([^\[\]]*)\]", inner)]
+
+
+def read_gap(text: str, source: str = "<gap>") -> Definition:
+    """The definition in a GAP puzzle file (see the module docstring);
+    :class:`InputError` naming the file, the line and the fault.
+
+    >>> read_gap("M_A:=(1,2)(2,3);", "bad.gap")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: bad.gap, line 1: move M_A: point 2 appears twice in '(1,2)(2,3)'
+    >>> read_gap("M_A:=(1,2);\\nGen:=[M_A,M_B];", "bad.gap")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: bad.gap, line 2: Gen names M_B, which no line defines
+    """
+    from permgroup.export import parse_cycles
+    from permgroup.formats.stickers import from_puzzle
+    from permgroup.pieces import find_pieces, piece_kinds
+    from permgroup.puzzle import Puzzle
+
+    try:
+        statements = _statements(text)
+    except InputError as exc:
+        raise InputError(f"{source}, {exc}") from None
+    raw: dict[str, tuple[int, str, list[list[int]]]] = {}
+    gen: tuple[int, list[str]] | None = None
+    identical: tuple[int, list[list[int]]] | None = None
+    for line, statement in statements:
+        where = f"{source}, line {line}"
+        match = _ASSIGN.fullmatch(statement)
+        if match is None:
+            if _CALL.fullmatch(statement):
+                continue  # a GAP command: nothing to read
+            raise InputError(f"{where}: {statement[:40]!r} is not NAME:=VALUE")
+        name, value = match.groups()
+        if name == "Gen":
+            gen = (line, _list_of_names(value, where))
+        elif name == "ip":
+            identical = (line, _list_of_sets(value, where))
+        elif value.strip().startswith("("):
+            if name in raw:
+                raise InputError(f"{where}: move {name} is defined twice")
+            raw[name] = (line, value.strip(), _cycles(value, f"{where}: move {name}"))
+        else:
+            raise InputError(f"{where}: {name} is neither a move (cycles), Gen nor ip")
+    if gen is not None:
+        for n in gen[1]:
+            if n not in raw:
+                raise InputError(f"{source}, line {gen[0]}: Gen names {n}, which no line "
+                                 "defines")
+        chosen = gen[1]
+    else:
+        chosen = list(raw)
+    if not chosen:
+        raise InputError(f"{source}: no moves (lines M_name:=(cycles);)")
+    degree = max((x for n in chosen for c in raw[n][2] for x in c), default=0)
+    if identical is not None:
+        degree = max([degree, *(x for s in identical[1] for x in s)])
+    if degree < 1 or any(x < 1 for n in chosen for c in raw[n][2] for x in c):
+        raise InputError(f"{source}: stickers are numbered from 1")
+    moves = {}
+    for n in chosen:
+        line, value, _ = raw[n]
+        try:
+            moves[n] = parse_cycles(value, degree, one_based=True, what=f"move {n}")
+        except InputError as exc:
+            raise InputError(f"{source}, line {line}: {exc}") from None
+    names = _move_names(list(moves))
+    pieces = find_pieces(degree, list(moves.values()))
+    kinds = piece_kinds(pieces)
+    stem = os.path.basename(source)
+    title = re.sub(r"\.(gap|g)$|[<>]", "", stem, flags=re.IGNORECASE) or "gap"
+    puzzle = Puzzle(title, degree, {names[n]: g for n, g in moves.items()}, pieces=kinds)
+    definition = from_puzzle(puzzle)
+    if identical is not None:
+        definition = _with_identical(definition, kinds, identical[1],
+                                     f"{source}, line {identical[0]}")
+    return definition
+
+
+def _move_names(names: list[str]) -> dict[str, str]:
+    """File names to move names: ``M_`` dropped (twice when every name has ``M_M_``)."""
+    prefix = "M_M_" if all(n.startswith("M_M_") and len(n) > 4 for n in names) else "M_"
+    result = {n: n[len(prefix):] if n.startswith(prefix) and len(n) > len(prefix) else n
+              for n in names}
+    if len(set(result.values())) < len(result):
+        return {n: n for n in names}
+    return result
+
+
+def _with_identical(definition: Definition, kinds: dict, sets: list[list[int]],
+                    where: str) -> Definition:
+    """The solved position with the pieces of each ``ip`` set made alike, each
+    turned so that its listed sticker shows the same facelet (stickers of
+    pieces no move displaces are skipped)."""
+    place = {}  # sticker (1-based) -> (orbit, slot, position in the piece)
+    for kind, pieces in kinds.items():
+        for slot, piece in enumerate(pieces):
+            for r, x in enumerate(piece):
+                place[x + 1] = (kind, slot, r)
+    labels = {o.name: [None] * o.size for o in definition.orbits}
+    turns = {o.name: [0] * o.size for o in definition.orbits}
+    for number, stickers in enumerate(sets):
+        kinds_seen = set()
+        for x in stickers:
+            if x not in place:
+                continue  # a piece no move displaces is not part of the state
+            kind, slot, r = place[x]
+            kinds_seen.add(kind)
+            if labels[kind][slot] is not None:
+                raise InputError(f"{where}: the piece of sticker {x} is listed twice in ip")
+            labels[kind][slot] = number
+            turns[kind][slot] = r
+        if len(kinds_seen) > 1:
+            raise InputError(f"{where}: ip set {stickers} mixes pieces of different orbits "
+                             f"({', '.join(sorted(kinds_seen))})")
+    solved = {}
+    for o in definition.orbits:
+        first: dict = {}
+        pieces = []
+        for slot, label in enumerate(labels[o.name]):
+            key = ("set", label) if label is not None else ("slot", slot)
+            pieces.append(first.setdefault(key, len(first)))
+        solved[o.name] = OrbitState(tuple(pieces), tuple(turns[o.name]))
+    return Definition(definition.name, definition.orbits, solved, definition.moves,
+                      definition.derived, definition.rotations)
+
+
+def write_gap(definition: Definition) -> str:
+    """The definition as a GAP puzzle file (see the module docstring): one
+    ``M_name`` line per generator on the stickers of
+    :func:`permgroup.formats.stickers.to_puzzle`, ``Gen`` and ``ip``.  Derived
+    moves and rotations are not written; a move name GAP cannot take is an
+    :class:`InputError`."""
+    from permgroup.elements import cycle_notation
+    from permgroup.formats.stickers import sticker_offsets, sticker_permutation
+
+    lines = [f"# {definition.name}: written by permgroup"]
+    for name, move in definition.moves.items():
+        if not _NAME.fullmatch(name):
+            raise InputError(f"{definition.name}: move {name!r} cannot be a GAP name "
+                             "(letters, digits and _ only)")
+        lines.append(f"M_{name}:=" + cycle_notation(sticker_permutation(definition, move),
+                                                   one_based=True, separator=",") + ";")
+    lines += ["Gen:=[", ",".join(f"M_{n}" for n in definition.moves), "];"]
+    offsets = sticker_offsets(definition)
+    sets = []
+    for o in definition.orbits:
+        solved = definition.solved[o.name]
+        groups: dict[int, list[int]] = {}
+        for slot, (label, turn) in enumerate(zip(solved.pieces, solved.orientation)):
+            groups.setdefault(label, []).append(offsets[o.name] + o.orientations * slot
+                                                + turn + 1)
+        sets += list(groups.values())
+    lines.append("ip:=[" + ",".join("[" + ",".join(map(str, s)) + "]" for s in sets) + "];")
+    return "\n".join(lines)
