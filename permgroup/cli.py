@@ -95,7 +95,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     >>> cmd_table(argparse.Namespace(puzzle="gigaminx", metric="qtm"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo (permgroup table --help says what each is), or the path of a .tws, .def or .kpuzzle.json definition file
+    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo (permgroup table --help says what each is), a family (lrx-N, ...), or the path of a .tws, .def, .kpuzzle.json or .gap definition file
     >>> cmd_table(argparse.Namespace(puzzle="megaminx", metric="qtm"))
     Traceback (most recent call last):
     ...

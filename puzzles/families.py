@@ -98,10 +98,10 @@ def lrx(n: int) -> Definition:
 
 
 def lx(n: int) -> Definition:
-    """LX: the shift ``L`` and the transposition ``X`` of the first two points.
-    Counted in ``qtm``, ``L'`` is a move too, so the graph is LRX's (its
-    growth is lrx-N's, e.g. n = 4: 1, 3, 5, 6, 5, 3, 1); OEIS A039745 counts
-    words in ``L`` and ``X`` alone.
+    """LX: the shift ``L`` and the transposition ``X`` of the first two points;
+    counted in ``qtm``, ``L'`` is a move too, so the graph is LRX's (its
+    growth is lrx-N's, e.g. n = 4: 1, 3, 5, 6, 5, 3, 1), while OEIS A039745
+    counts words in ``L`` and ``X`` alone.
 
     >>> from permgroup.tables.orbit_table import build_orbit_table
     >>> build_orbit_table(lx(4), "qtm").distribution()
