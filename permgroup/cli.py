@@ -132,26 +132,30 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 def cmd_order(args: argparse.Namespace) -> int:
-    """``permgroup order``: the order of the puzzle's group (sympy), what it
-    counts, and the order up to whole-puzzle symmetry when the symmetries lie
-    in the group.
+    """``permgroup order``: the order of the puzzle's group (the structure's
+    order, :func:`permgroup.explore.structure`, proven from the generators or
+    else sympy's), its structure, what it counts, and the order up to
+    whole-puzzle symmetry when the symmetries lie in the group.
 
-    >>> cmd_order(argparse.Namespace(puzzle="minicube"))
+    >>> cmd_order(argparse.Namespace(puzzle="minicube"))  # doctest: +ELLIPSIS
     order: 88179840
     order up to whole-puzzle symmetry: 3674160 (symmetry group of order 24)
+    structure: C3^7 ... S8
     0
-    >>> cmd_order(argparse.Namespace(puzzle="rubiksrevenge"))
+    >>> cmd_order(argparse.Namespace(puzzle="rubiksrevenge"))  # doctest: +ELLIPSIS
     order: 20922789888000
     states are colourings (pieces of one colour look alike): at most 63,063,000 of them, fewer than the order; permgroup table counts the reachable ones
+    structure: S16
     0
     """
     from permgroup.formats.stickers import to_puzzle
     from permgroup.oracle import by_colouring
+    from permgroup.structure import structure
 
     module, definition = _puzzle(args.puzzle)
     puzzle = module.PUZZLE if definition is None else to_puzzle(definition)
-    group = puzzle.group()
-    order = group.order()
+    found = structure(puzzle)
+    order = found.order
     print(f"order: {order}")
     if module is not None and hasattr(module, "PARTIAL"):
         print(f"  (the group of the {len(puzzle.generators)} moves as permutations of "
@@ -172,6 +176,7 @@ def cmd_order(args: argparse.Namespace) -> int:
               f"{_colourings(puzzle.solved):,} of them, fewer than the order; "
               "permgroup table counts the reachable ones")
     if puzzle.symmetries:
+        group = puzzle.group()
         symmetry = puzzle.symmetry_group()
         # only symmetries the moves can make merge elements into classes
         if all(group.contains(g) for g in symmetry.generators):
@@ -179,6 +184,8 @@ def cmd_order(args: argparse.Namespace) -> int:
                   f"(symmetry group of order {symmetry.order()})")
         else:
             print("whole-puzzle symmetries are not in the group: each state is one element")
+    utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
+    print(f"structure: {found.description if utf8 else found.ascii()}")
     return 0
 
 
@@ -482,9 +489,10 @@ def _print_warning(message, category, filename, lineno, file=None, line=None) ->
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (``sys.argv[1:]`` without ``argv``); the exit status.
 
-    >>> main(["order", "minicube"])
+    >>> main(["order", "minicube"])  # doctest: +ELLIPSIS
     order: 88179840
     order up to whole-puzzle symmetry: 3674160 (symmetry group of order 24)
+    structure: C3^7 ... S8
     0
     >>> main(["solve", "uva11007", "/nonexistent/input.txt"])  # message on stderr
     2

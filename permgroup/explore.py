@@ -29,6 +29,7 @@ from permgroup.words import parse_word, word_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.formats.definition import Definition
+    from permgroup.structure import Structure
     from sympy.combinatorics import Permutation
 
 #: default largest table built, in entries (one byte each; the BFS needs about
@@ -137,6 +138,26 @@ def order(puzzle: Puzzle) -> int:
     6
     """
     return int(puzzle.group().order())
+
+
+def structure(puzzle: Puzzle | str) -> Structure:
+    """What the puzzle's group is (:mod:`permgroup.structure`): the orbits of
+    pieces found from the moves, each orbit's permutations (``S_n``/``A_n``)
+    and orientations, the constraints tying them, each proven from the
+    generators, and the one-line description; ``.order`` is the order it
+    implies, ``.text()`` the whole account; in Jupyter it draws a table.
+
+    >>> s = structure("cube3")
+    >>> str(s), s.ascii()
+    ('(C3^7 × C2^11) ⋊ ((A8 × A12) ⋊ C2)', '(C3^7 x C2^11) : ((A8 x A12) : C2)')
+    >>> s.order == order(load_puzzle("cube3")), s.proven
+    (True, True)
+    >>> [c.text for c in s.constraints]
+    ['corner parity = edge parity', 'corner twist sum ≡ 0 (mod 3)', 'edge flip sum ≡ 0 (mod 2)']
+    """
+    from permgroup.structure import structure as analyse
+
+    return analyse(load_puzzle(puzzle) if isinstance(puzzle, str) else puzzle)
 
 
 def symmetries_inside(puzzle: Puzzle) -> int:
@@ -517,7 +538,8 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
     return make(puzzle_or_state, metric, **options)
 
 
-__all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "symmetries_inside", "state_count", "sticker_orbits",
+__all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "structure",
+           "symmetries_inside", "state_count", "sticker_orbits",
            "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
            "distribution", "diameter", "shortest_word", "distance", "reachable", "draw", "Svg",
            "widget", "MAX_ENTRIES"]

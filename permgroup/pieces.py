@@ -126,7 +126,8 @@ def find_pieces(degree: int, moves: Sequence[Sequence[int]]) -> list[tuple[tuple
             singles = sorted(x for c in transport for x in blocks[c])
             result.append(tuple((x,) for x in singles))
             continue
-        pieces = [_from_least(tuple(transport[c][x] for x in cycle)) for c in transport]
+        step = len(block) // len(group) if group else 1
+        pieces = [_from_least(tuple(transport[c][x] for x in cycle), step) for c in transport]
         result.append(tuple(sorted(pieces)))
     return sorted(result, key=lambda orbit: orbit[0][0])
 
@@ -189,15 +190,17 @@ def _regular_cycle(block: tuple[int, ...], group: list[tuple[int, ...]]
     return min(found, default=None)
 
 
-def _from_least(piece: tuple[int, ...]) -> tuple[int, ...]:
-    """The piece's tuple turned to start at its least sticker (a rotation: every
-    move still keeps the order cyclically).
+def _from_least(piece: tuple[int, ...], step: int = 1) -> tuple[int, ...]:
+    """The least of the piece's tuple turned by multiples of ``step`` (every
+    move still keeps the order cyclically, and turns it by multiples of
+    ``step``, the sticker count over the number of orientations).
 
     >>> _from_least((7, 3, 5))
     (3, 5, 7)
+    >>> _from_least((7, 9, 3, 2), 2)
+    (3, 2, 7, 9)
     """
-    r = piece.index(min(piece))
-    return piece[r:] + piece[:r]
+    return min(piece[r:] + piece[:r] for r in range(0, len(piece), step))
 
 
 def piece_kinds(pieces: list[tuple[tuple[int, ...], ...]],
