@@ -29,6 +29,8 @@ from permgroup.words import parse_word, word_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.formats.definition import Definition
+    from permgroup.commutator_finder import CommutatorTable
+    from permgroup.reachability import Reachability
     from permgroup.structure import Structure
     from sympy.combinatorics import Permutation
 
@@ -461,14 +463,63 @@ def solve(puzzle: Puzzle, start, goal=None, *, mismatches: int = 0,
                         time_limit=time_limit).word
 
 
-def reachable(element: Element) -> bool:
-    """Whether the puzzle's moves generate ``element`` (sympy membership).
+def reachable(puzzle: Puzzle | Element, state=None) -> Reachability:
+    """Whether a state can be reached from solved and, if not, why: which
+    orbit, which invariant (parity, twist sum, flip sum), a piece that cannot
+    reach a place, a colour count that differs (:mod:`permgroup.reachability`).
+    ``state`` is an :class:`Element`, a :class:`State` or a sequence of colours;
+    ``reachable(element)`` asks about the element's own puzzle.  ``bool()`` of
+    the answer is the yes or no.
 
     >>> p = Puzzle("p", 3, {"A": (1, 2, 0)})
-    >>> reachable(Element(p, (1, 2, 0))), reachable(Element(p, (1, 0, 2)))
+    >>> bool(reachable(Element(p, (1, 2, 0)))), bool(reachable(Element(p, (1, 0, 2))))
     (True, False)
+    >>> print(reachable("cube3", Element.from_word(load_puzzle("cube3"), "R").state()))
+    reachable
     """
-    return bool(element.puzzle.group().contains(element.to_sympy()))
+    from permgroup.reachability import reachable as decide
+
+    if state is None and isinstance(puzzle, Element):
+        puzzle, state = puzzle.puzzle, puzzle
+    if isinstance(puzzle, str):
+        puzzle = load_puzzle(puzzle)
+    return decide(puzzle, state)
+
+
+def commutators(puzzle: Puzzle | str, *, metric: Metric = "qtm", max_pieces: int = 4,
+                per_effect: int = 3) -> CommutatorTable:
+    """Short words that touch at most ``max_pieces`` pieces, grouped by what they
+    do ("3-cycle of corners", "2 edges flipped"), shortest first: commutators
+    ``[A, B]``, conjugates ``[S: [A, B]]`` and plain words, each with its length
+    in ``metric`` (:mod:`permgroup.commutator_finder`, built on the solver's
+    tools); in Jupyter a table with each effect drawn on the puzzle.
+
+    >>> table = commutators("cube3")
+    >>> [(f.length, f.form) for f in table.groups()["3-cycle of corners"]][:1]
+    [(8, "[R, U L U']")]
+    >>> table.groups()["3-cycle of edges"][0].length
+    12
+    """
+    from permgroup.commutator_finder import commutators as find
+
+    return find(load_puzzle(puzzle) if isinstance(puzzle, str) else puzzle, metric=metric,
+                max_pieces=max_pieces, per_effect=per_effect)
+
+
+def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float = 10.0):
+    """The shortest word found with exactly ``target``'s effect (say, these three
+    corners cycled), a known commutator conjugated into place
+    (:func:`permgroup.commutator_finder.commutator_for`).
+
+    >>> cube = load_puzzle("cube3")
+    >>> a, b, s = (Element.from_word(cube, w) for w in ("R", "U L U'", "D"))
+    >>> found = commutator_for(a.commutator(b).conjugate(s))
+    >>> found.element == a.commutator(b).conjugate(s), found.length
+    (True, 10)
+    """
+    from permgroup.commutator_finder import commutator_for as find
+
+    return find(target, metric=metric, time_limit=time_limit)
 
 
 # --- pictures ----------------------------------------------------------------
@@ -539,6 +590,7 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
 
 
 __all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "structure",
+           "commutators", "commutator_for",
            "symmetries_inside", "state_count", "sticker_orbits",
            "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
            "distribution", "diameter", "shortest_word", "distance", "reachable", "draw", "Svg",

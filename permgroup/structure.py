@@ -200,6 +200,28 @@ class Constraint:
 
 
 @dataclass(frozen=True)
+class Laws:
+    """What decides membership, for :mod:`permgroup.reachability`: the orbits
+    of pieces (sticker tuples), how far a move can turn a piece of each orbit
+    (``steps``: twists are multiples of it; ``turns``: how many turns), the
+    kind of each orbit's permutations (``"S"``, ``"A"`` or ``"?"``), the orbits
+    whose parity varies, the parity relations (vectors over them, mod 2), the
+    orientation laws ``(p, orbits, c, d)``: ``sum c_o·(twist sum of o) + sum
+    d_j·(parity j) ≡ 0 (mod p)``, and whether these laws (with the orbits'
+    permutation groups) are proven to be all there is: then an element obeying
+    them is in the group."""
+
+    kinds: dict
+    steps: tuple[int, ...]
+    turns: tuple[int, ...]
+    kind: tuple[str, ...]
+    parity_orbits: tuple[int, ...]
+    relations: tuple[tuple[int, ...], ...]
+    orientation_laws: tuple[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    proven: bool
+
+
+@dataclass(frozen=True)
 class Structure:
     """A puzzle group's structure; ``str()`` is the one-line description (``×``
     and ``⋊``; :meth:`ascii` uses ``x`` and ``:``), ``.order`` the order it
@@ -214,6 +236,7 @@ class Structure:
     permutation_order: int
     proof: str
     notes: tuple[str, ...] = field(default=())
+    laws: Laws | None = field(default=None, repr=False, compare=False)
 
     @property
     def proven(self) -> bool:
@@ -516,12 +539,14 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
     laws_by_prime = a.orientations(parity_orbits, parity_rows)
     orientation_order = 1
     proven_k = a.squarefree
+    by_laws = a.squarefree  # K is exactly what the orientation laws allow
     per_orbit: dict[int, list[str]] = {i: [] for i in range(len(a.sizes))}
     orbit_order = [1] * len(a.sizes)
     cross: list[str] = []
     for p, (orbits, coords, kspan, laws, ok) in sorted(laws_by_prime.items(),
                                                        key=lambda kv: -kv[0]):
         proven_k &= ok
+        by_laws &= ok
         orientation_order *= p ** kspan.dim
         for v in laws:
             c, d = v[:len(orbits)], v[len(orbits):]
@@ -586,8 +611,14 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
                                a.proofs[i], text, orbit_order[i]))
     proof = "proven: " + "; ".join(proofs) if proven_k and isolated else "; ".join(proofs)
     notes = _rotation_notes(puzzle, order)
+    orientation_laws = tuple(
+        (p, tuple(orbits), tuple(v[:len(orbits)]), tuple(v[len(orbits):]))
+        for p, (orbits, _, _, laws, _) in laws_by_prime.items() for v in laws)
+    laws = Laws(a.kinds, tuple(a.steps), tuple(a.turns), tuple(a.kind), tuple(parity_orbits),
+                tuple(tuple(d) for d in relations), orientation_laws,
+                bool(by_laws and isolated))
     return Structure(puzzle.name, tuple(parts), tuple(constraints), description, order,
-                     orientation_order, permutation_order, proof, notes)
+                     orientation_order, permutation_order, proof, notes, laws)
 
 
 def _merge(parts: list[str]) -> list[str]:

@@ -53,13 +53,14 @@ _NAME = re.compile(r"([a-z]+(?:-[a-z]+)*)-(\d+(?:-\d+)*)")
 
 def _definition(name: str, n: int, moves: dict[str, list[int]], *,
                 flips: dict[str, list[int]] | None = None,
-                derived: dict[str, str] | None = None) -> Definition:
-    """One orbit of ``n`` pieces (two orientations when ``flips`` is given)."""
+                derived: dict[str, str] | None = None, piece: str = "point") -> Definition:
+    """One orbit of ``n`` pieces called ``piece`` (two orientations when
+    ``flips`` is given)."""
     k = 2 if flips is not None else 1
     zero = (0,) * n
     return Definition(
-        name, (Orbit("P", n, k),), {"P": OrbitState(tuple(range(n)), zero)},
-        {m: {"P": OrbitState(tuple(p), tuple(flips[m]) if flips else zero)}
+        name, (Orbit(piece, n, k),), {piece: OrbitState(tuple(range(n)), zero)},
+        {m: {piece: OrbitState(tuple(p), tuple(flips[m]) if flips else zero)}
          for m, p in moves.items()},
         derived=dict(derived or {}))
 
@@ -140,7 +141,7 @@ def burnt_pancake(n: int) -> Definition:
     _need(name, n >= 1, "burnt-pancake-N needs N >= 1")
     moves = {f"R{k}": _reversal(n, k) for k in range(1, n + 1)}
     flips = {f"R{k}": [1] * k + [0] * (n - k) for k in range(1, n + 1)}
-    return _definition(name, n, moves, flips=flips)
+    return _definition(name, n, moves, flips=flips, piece="pancake")
 
 
 def topspin(n: int, k: int = 4) -> Definition:
@@ -272,7 +273,7 @@ def family_definition(name: str) -> Definition | None:
     ``None`` for a name of no family; :class:`InputError` for a family name
     with the wrong parameters.
 
-    >>> family_definition("coxeter-3").moves["S1"]["P"].pieces
+    >>> family_definition("coxeter-3").moves["S1"]["point"].pieces
     (1, 0, 2)
     >>> family_definition("pancake-1")
     Traceback (most recent call last):

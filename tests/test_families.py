@@ -142,7 +142,7 @@ def test_globe_moves_are_santa_2023s():
     """globe_3/4 of Kaggle's Santa 2023 (tests/data/santa2023), move for move."""
     santa = load_definition(str(ROOT / "tests/data/santa2023/puzzle_info.csv") + "#globe_3/4")
     ours = load_definition("globe-3-4")
-    mine = {name: m["P"].pieces for name, m in ours.moves.items()}
+    mine = {name: m["point"].pieces for name, m in ours.moves.items()}
     theirs = {name: m[santa.orbits[0].name].pieces for name, m in santa.moves.items()}
     assert mine == theirs
 

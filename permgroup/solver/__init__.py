@@ -67,16 +67,18 @@ class Model:
 _MODELS: dict[str, Model] = {}
 
 
-def model(ms: MoveSet, deadline: float | None = None) -> Model:
-    """The solver's model of a puzzle, built once per process and set of moves."""
-    key = ms.fingerprint()
+def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> Model:
+    """The solver's model of a puzzle, built once per process and set of moves
+    (``setup_length``: the longest setup of its base commutators, see
+    :func:`~permgroup.solver.commutators.base_commutators`)."""
+    key = f"{ms.fingerprint()}-{setup_length}"
     if key in _MODELS:
         return _MODELS[key]
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
         position_orbit[orbit] = k
-    base = base_commutators(ms, pieces, deadline=deadline)
+    base = base_commutators(ms, pieces, deadline=deadline, setup_length=setup_length)
     base = base + [inverse_tool(ms, t) for t in base]
     table = ToolTable(ms, base)
     table.grow(cheap_letters(ms, 1))

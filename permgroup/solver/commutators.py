@@ -98,12 +98,14 @@ def _meetings(incidence: np.ndarray, image: np.ndarray, k: int) -> np.ndarray:
 
 
 def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_support: int = 12,
-                     max_cost: int = 2, max_meet: int = 2, deadline: float | None = None
-                     ) -> list[Tool]:
+                     max_cost: int = 2, max_meet: int = 2, deadline: float | None = None,
+                     setup_length: int = 1) -> list[Tool]:
     """Commutators ``[a, x b x⁻¹]`` (``x`` possibly empty) of cheap letters whose
     supports meet in at most ``max_meet`` pieces and whose effect moves at most
     ``max_support`` positions: up to ``per_orbit`` distinct effects for each orbit
-    of pieces, cheapest first."""
+    of pieces, cheapest first.  The setup ``x`` is one letter, or up to
+    ``setup_length`` letters of different classes (an edge 3-cycle of the 3x3x3
+    in face turns needs two: ``[R L' F2 L R', U]``)."""
     import time
 
     k = len(ms.classes)
@@ -119,21 +121,26 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
     found: dict[bytes, Tool] = {}
     count = np.zeros(len(pieces.orbits), dtype=np.int64)
     first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
-    setups: list[Letter | None] = [None, *letters]
-    for x in setups:
+    setups: list[tuple[Letter, ...] | None] = [None, *((x,) for x in letters)]
+    if setup_length >= 2:
+        setups += [(x, z) for x in letters for z in letters
+                   if x[0] != z[0] and not (ms.commute[x[0], z[0]] and x[0] > z[0])]
+    for setup in setups:
         if deadline is not None and time.monotonic() > deadline:
             break
-        if x is None:
+        # x: the setup's last letter, next to b (its first meets a)
+        x = None if setup is None else setup[-1]
+        if setup is None:
             image = np.arange(nblocks)
         else:
-            px = ms.powers[x[0]][x[1]]
+            px = ms.perm(list(setup))
             image = pieces.block_of[px[first]]
         meet = _meetings(incidence, image, k)
         for a, y in zip(*np.nonzero((meet >= 1) & (meet <= max_meet))):
             a, y = int(a), int(y)
             if a == y or (x is not None and (x[0] == y or ms.commute[x[0], y])):
                 continue
-            if x is not None and x[0] == a:
+            if setup is not None and setup[0][0] == a:
                 continue
             # the one block where they meet, and its orbit
             ys = np.unique(pieces.block_of[ms.support[y]])
@@ -142,7 +149,7 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
                 continue
             for la in by_class.get(a, []):
                 for ly in by_class.get(y, []):
-                    inner = [ly] if x is None else [x, ly, (x[0], ms.orders[x[0]] - x[1])]
+                    inner = [ly] if setup is None else [*setup, ly, *ms.inverse(list(setup))]
                     word = commutator(ms, [la], inner)
                     pos, src = effect(ms.perm(word))
                     if not 0 < len(pos) <= max_support:
