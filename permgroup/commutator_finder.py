@@ -191,16 +191,22 @@ class _Finder:
             return f"[{' '.join(reversed(setups))}: {inner}]"
         return inner
 
-    def found(self, i: int) -> Found:
+    def element(self, i: int) -> Element:
+        """Row ``i``'s effect as an element (the row is in gather form: after the
+        word, ``state[pos] = before[src]``)."""
         table = self.model.table
-        word = tuple(self.names(table.word(i)))
-        # the row's effect is in gather form: after the word, state[pos] = before[src]
         gather = list(range(self.puzzle.degree))
         for x, y in zip(table.pos[i].tolist(), table.src[i].tolist()):
             if x < self.puzzle.degree:
                 gather[x] = y
-        element = Element(self.puzzle, inverse(gather))
-        effect, _ = effect_text(element, self.kinds)
+        return Element(self.puzzle, inverse(gather))
+
+    def found(self, i: int, element: Element | None = None, effect: str | None = None
+              ) -> Found:
+        word = tuple(self.names(self.model.table.word(i)))
+        element = self.element(i) if element is None else element
+        if effect is None:
+            effect, _ = effect_text(element, self.kinds)
         return Found(word, self.form(i), len(word), effect, element)
 
     def touched(self) -> np.ndarray:
@@ -232,21 +238,25 @@ def commutators(puzzle: Puzzle, *, metric: Metric = "qtm", max_pieces: int = 4,
     seen: set[tuple[int, ...]] = set()
     counts: dict[str, int] = {}
 
-    def keep(found: Found, pieces: int) -> None:
-        if found.element.perm in seen or not 0 < pieces <= max_pieces:
-            return
-        if counts.get(found.effect, 0) >= per_effect:
-            return
+    def wanted(element: Element, effect: str, pieces: int) -> bool:
+        return (element.perm not in seen and 0 < pieces <= max_pieces
+                and counts.get(effect, 0) < per_effect)
+
+    def keep(found: Found) -> None:
         counts[found.effect] = counts.get(found.effect, 0) + 1
         seen.add(found.element.perm)
         candidates.append(found)
 
     for i in order.tolist():
-        keep(finder.found(i), int(touched[i]))
+        element = finder.element(i)
+        effect, pieces = effect_text(element, finder.kinds)
+        if wanted(element, effect, pieces):
+            keep(finder.found(i, element, effect))
     for word in _plain_words(finder, plain_length):
         element = Element.from_word(puzzle, " ".join(word))
         effect, pieces = effect_text(element, finder.kinds)
-        keep(Found(word, " ".join(word), len(word), effect, element), pieces)
+        if wanted(element, effect, pieces):
+            keep(Found(word, " ".join(word), len(word), effect, element))
     candidates.sort(key=lambda f: f.length)
     return CommutatorTable(puzzle.name, str(metric), tuple(candidates))
 

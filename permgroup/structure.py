@@ -45,9 +45,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
-from math import factorial, gcd, prod
+from math import factorial, gcd, lcm, prod
 
-from permgroup.elements import piece_form
+from permgroup.elements import cycles_of, piece_form
+from permgroup.perm import parity
 from permgroup.pieces import find_pieces, piece_kinds
 from permgroup.puzzle import Puzzle
 
@@ -80,27 +81,13 @@ def _power(a: Element, e: int, moduli: Sequence[int]) -> Element:
 
 
 def _cycle_lengths(where: Sequence[int], points: range) -> list[int]:
-    seen, lengths = set(), []
-    for x in points:
-        if x not in seen:
-            n, y = 0, x
-            while y not in seen:
-                seen.add(y)
-                y = where[y]
-                n += 1
-            lengths.append(n)
-    return lengths
-
-
-def _lcm(numbers) -> int:
-    result = 1
-    for x in numbers:
-        result = result * x // gcd(result, x)
-    return result
+    """Cycle lengths of a permutation of all pieces, on one orbit's ``points``."""
+    local = [where[x] - points.start for x in points]
+    return [len(c) for c in cycles_of(local, singletons=True)]
 
 
 def _parity(where: Sequence[int], points: range) -> int:
-    return sum(n - 1 for n in _cycle_lengths(where, points)) % 2
+    return parity([where[x] - points.start for x in points])
 
 
 def _primes(n: int) -> list[int]:
@@ -412,11 +399,11 @@ class _Analysis:
             lengths = [_cycle_lengths(w, r) for r in self.ranges]
             for i in list(todo):
                 others = [x for j, ls in enumerate(lengths) if j != i for x in ls]
-                for p in set(_factor(_lcm(lengths[i])) if lengths[i] else {}):
+                for p in set(_factor(lcm(*lengths[i])) if lengths[i] else {}):
                     mine = max(_valuation(x, p) for x in lengths[i])
                     theirs = max((_valuation(x, p) for x in others), default=0)
                     if mine > theirs:
-                        e = _lcm([*lengths[i], *others]) // p
+                        e = lcm(*lengths[i], *others) // p
                         image = _cycle_lengths_power(lengths[i], e)
                         n = len(self.ranges[i])
                         # a pure element on orbit i: its normal closure holds A_n
@@ -466,7 +453,7 @@ class _Analysis:
                 if span.dim >= upper:
                     break
                 g = self.random_element()
-                e = _lcm(_cycle_lengths(g[0], range(self.n)))
+                e = lcm(*_cycle_lengths(g[0], range(self.n)))
                 pure = _power(g, e, self.moduli)[1]
                 v = [pure[x] for x in coords]
                 if span.add(v):
