@@ -388,7 +388,9 @@ class _Analysis:
         if any(k == "?" for k in self.kind):
             return False
         busy = [i for i, r in enumerate(self.ranges) if len(r) >= 3]
-        if len(busy) == 1 and all(len(r) <= 2 for r in self.ranges):
+        if len([r for r in self.ranges if len(r) > 1]) <= 1:
+            return True  # at most one orbit moves: P is that orbit's group
+        if len(busy) == 1 and all(len(r) <= 2 for i, r in enumerate(self.ranges) if i not in busy):
             # the commutators of P lie in the orbit's part and fill A_n there
             return self.kind[busy[0]] == "S" or len(self.ranges[busy[0]]) >= 5
         todo = set(busy)
