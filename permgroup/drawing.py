@@ -39,6 +39,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Point = tuple[float, float]
 
+#: the fills of labels that name colours (any case)
+COLOUR_LETTERS = {"W": "#ffffff", "Y": "#ffd500", "R": "#c41e3a", "O": "#ff5800", "G": "#009e60",
+                  "B": "#0051ba"}
+
 #: fills for labels without a home fill, in the order the labels are met
 PALETTE = ("#ffffff", "#ffd500", "#c41e3a", "#ff5800", "#009e60", "#0051ba", "#888888",
            "#9b59b6", "#8b4513", "#ff69b4", "#00ced1", "#000000")
@@ -68,7 +72,8 @@ class Drawing:
 
     ``shapes[i]`` is position ``i``'s polygon (its corners) or :class:`Circle`,
     in a picture of ``width`` x ``height`` units, y downwards; ``home[i]`` its
-    fill when the puzzle is solved.  ``fixed`` are shapes that show no
+    fill when the puzzle is solved (no ``home``: each colour a fill of its
+    own, :func:`label_fills`).  ``fixed`` are shapes that show no
     position (the centres a definition leaves out) with their fills;
     ``captions`` texts ``(x, y, text)``; ``numbered`` puts in each shape the
     number of the piece it shows (its home position).  ``scale`` is pixels per
@@ -86,7 +91,7 @@ class Drawing:
     font: float = 9.0
 
     def __post_init__(self) -> None:
-        if len(self.home) != len(self.shapes):
+        if self.home and len(self.home) != len(self.shapes):
             raise ValueError(f"a drawing of {len(self.shapes)} shapes with {len(self.home)} fills")
 
     def select(self, positions: Sequence[int]) -> Drawing:
@@ -98,6 +103,8 @@ class Drawing:
         >>> e.home, [fill for _, fill in e.fixed]
         (('#ffd500', '#000000'), ['#ffffff'])
         """
+        if not self.home:
+            raise ValueError("select needs the drawing's home fills")
         chosen = set(positions)
         if len(chosen) != len(positions) or not chosen <= set(range(len(self.shapes))):
             raise ValueError("positions must be distinct positions of the drawing")
@@ -119,26 +126,42 @@ class Drawing:
 
 # --- colours ------------------------------------------------------------------
 
+def label_fills(labels: Sequence) -> dict:
+    """A fill for each distinct label: the colour it names when every label
+    is a colour letter (W Y R O G B, any case, no two the same colour), else
+    palette colours in the order the labels are met.
+
+    >>> label_fills("RRGY")
+    {'R': '#c41e3a', 'G': '#009e60', 'Y': '#ffd500'}
+    >>> label_fills(["a", "b"])
+    {'a': '#ffffff', 'b': '#ffd500'}
+    """
+    distinct = list(dict.fromkeys(labels))
+    upper = {str(c).upper() for c in distinct}
+    if upper <= set(COLOUR_LETTERS) and len(upper) == len(distinct):
+        return {c: COLOUR_LETTERS[str(c).upper()] for c in distinct}
+    return {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(distinct)}
+
+
 def position_fills(home: Sequence[str], solved: Sequence, colours: Sequence) -> list[str]:
     """The fill of each position showing ``colours``: each label takes the fill
     of its home positions (where ``solved`` has it) when they share one, else a
-    palette colour (labels in order of first appearance).
+    colour of its own (:func:`label_fills`, labels of ``solved`` first, so a
+    label keeps its colour from state to state).  Without home fills
+    (``home`` empty) every label has a colour of its own.
 
     >>> position_fills(["#fff", "#fff", "#000"], "aab", "baa")
     ['#000', '#fff', '#fff']
     >>> position_fills(["#fff", "#000"], "ab", "xa")  # x is no solved label
     ['#ffffff', '#fff']
+    >>> position_fills((), "RRGG", "GRRG")
+    ['#009e60', '#c41e3a', '#c41e3a', '#009e60']
     """
     homes: dict = {}
     for fill, label in zip(home, solved):
         homes.setdefault(label, set()).add(fill)
-    # palette colours in a fixed order, so that a label keeps its colour from state to state
-    palette: dict = {}
-    for label in (*solved, *colours):
-        if len(homes.get(label, ())) != 1:
-            palette.setdefault(label, PALETTE[len(palette) % len(PALETTE)])
-    return [next(iter(homes[label])) if label not in palette else palette[label]
-            for label in colours]
+    own = label_fills([c for c in (*solved, *colours) if len(homes.get(c, ())) != 1])
+    return [own[c] if c in own else next(iter(homes[c])) for c in colours]
 
 
 def ink(fill: str) -> str:
@@ -239,32 +262,26 @@ def drawing_svg(drawing: Drawing, solved: Sequence, colours: Sequence,
 
 # --- drawings without geometry ------------------------------------------------
 
-def _palette_home(solved: Sequence) -> tuple[str, ...]:
-    """A palette fill for each distinct label of ``solved``, in order."""
-    fill: dict = {}
-    return tuple(fill.setdefault(c, PALETTE[len(fill) % len(PALETTE)]) for c in solved)
-
-
-def grid(solved: Sequence, size: float = 22, per_row: int | None = None) -> Drawing:
-    """Positions as a grid of numbered squares: a square board when the count
+def grid(count: int, per_row: int | None = None, size: float = 22) -> Drawing:
+    """``count`` positions as a grid of numbered squares, each label in a
+    colour of its own: ``per_row`` a row, else a square board when the count
     is a square, else rows of 12.
 
-    >>> d = grid("aabb")
+    >>> d = grid(6, 3)
     >>> d.width, d.height, d.numbered
-    (44, 44, True)
+    (66, 44, True)
     """
-    n = len(solved)
     if per_row is None:
-        root = isqrt(n)
-        per_row = root if root * root == n else min(n, 12)
+        root = isqrt(count)
+        per_row = root if root * root == count else min(count, 12)
     per_row = max(per_row, 1)
     shapes = []
-    for i in range(n):
+    for i in range(count):
         x, y = (i % per_row) * size, (i // per_row) * size
         shapes.append(((x + 1, y + 1), (x + size - 1, y + 1), (x + size - 1, y + size - 1),
                        (x + 1, y + size - 1)))
-    return Drawing(tuple(shapes), _palette_home(solved), min(n, per_row) * size,
-                   -(-n // per_row) * size, numbered=True)
+    return Drawing(tuple(shapes), (), min(count, per_row) * size, -(-count // per_row) * size,
+                   numbered=True)
 
 
 def strips(puzzle: Puzzle, size: float = 20, width: float = STRIP_WIDTH) -> Drawing:
@@ -282,7 +299,7 @@ def strips(puzzle: Puzzle, size: float = 20, width: float = STRIP_WIDTH) -> Draw
     solved = puzzle.solved or tuple(range(puzzle.degree))
     groups = [(kind, list(pieces)) for kind, pieces in puzzle.pieces.items()]
     if all(len(p) == 1 for _, pieces in groups for p in pieces):
-        return grid(solved)
+        return grid(puzzle.degree)
     covered = {x for _, pieces in groups for p in pieces for x in p}
     loose = [(x,) for x in range(puzzle.degree) if x not in covered]
     if loose:
@@ -306,7 +323,7 @@ def strips(puzzle: Puzzle, size: float = 20, width: float = STRIP_WIDTH) -> Draw
             x += span + gap
             widest = max(widest, x - gap)
         y += line + 4
-    return Drawing(tuple(shapes[i] for i in range(puzzle.degree)), _palette_home(solved),
+    return Drawing(tuple(shapes[i] for i in range(puzzle.degree)), (),
                    max(widest, 60.0) + 1, y, captions=tuple(captions), numbered=True, font=8)
 
 
@@ -375,5 +392,6 @@ def sequence_svg(puzzle: Puzzle, states: Sequence[Sequence], labels: Sequence[st
     return _frame(total_w, total_h, "".join(cells))
 
 
-__all__ = ["Circle", "Drawing", "PALETTE", "position_fills", "piece_numbers", "ink",
+__all__ = ["Circle", "Drawing", "COLOUR_LETTERS", "PALETTE", "label_fills", "position_fills",
+           "piece_numbers", "ink",
            "drawing_svg", "grid", "strips", "drawing_of", "picture", "sequence_svg"]

@@ -16,17 +16,8 @@ from math import isqrt
 
 import numpy as np
 
-from permgroup.drawing import Drawing, drawing_svg
+from permgroup.drawing import COLOUR_LETTERS, Drawing, drawing_svg, label_fills
 from puzzles.cube_geometry import FACES, CubeGeometry
-
-#: fill colours for the usual letters; other letters get a palette colour
-FILLS = {
-    "W": "#ffffff", "Y": "#ffd500", "R": "#c41e3a", "O": "#ff5800", "G": "#009e60",
-    "B": "#0051ba",
-}
-PALETTE = ["#ffffff", "#ffd500", "#c41e3a", "#ff5800", "#009e60", "#0051ba", "#888888",
-           "#9b59b6"]
-
 
 def colour_map(state: str) -> dict[str, str]:
     """A fill colour for every letter of ``state``: standard names for W Y R O G B
@@ -41,11 +32,8 @@ def colour_map(state: str) -> dict[str, str]:
     letters = sorted(set(state))
     if set(letters) <= set("URFDLB"):
         scheme = dict(zip("URFDLB", "WRGYOB"))
-        return {c: FILLS[scheme[c]] for c in letters}
-    upper = {c.upper() for c in letters}
-    if upper <= set(FILLS) and len(upper) == len(letters):
-        return {c: FILLS[c.upper()] for c in letters}
-    return {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(letters)}
+        return {c: COLOUR_LETTERS[scheme[c]] for c in letters}
+    return label_fills(letters)
 
 
 def cube_size(n: int) -> float:

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from permgroup.cache import load_bytes, save_array
+from permgroup.drawing import Drawing
 from permgroup.errors import InputError
 from permgroup.tables.holespace import HoleSpace
 from permgroup.tables.partial import PartialPuzzle
@@ -129,12 +130,44 @@ def start_state(empty: int) -> tuple[str, ...]:
 
 ROLLS, GUARDS = _rolls()
 PUZZLE = Puzzle(name="cubic-eight", degree=6 * CELLS, generators=ROLLS,
-                solved=start_state(CENTRE))
+                solved=start_state(CENTRE), renderer="puzzles.cubic_eight:board_drawing")
 PARTIAL = PartialPuzzle(PUZZLE, GUARDS)
 SPACE = HoleSpace(PARTIAL, [tuple(range(6 * c, 6 * c + 6)) for c in range(CELLS)])
 #: the top face slot of each cell, in cell order: what a goal pattern shows
 TOP_SLOTS = [6 * c + TOP for c in range(CELLS)]
 VIEW = SPACE.view(TOP_SLOTS)
+
+
+#: how the colours look in pictures (the empty cell pale)
+FILLS = {"W": "#f4f4f4", "R": "#c8102e", "B": "#1f4fbf", EMPTY: "#e4e4e4"}
+
+
+def board_drawing(size: float = 16.0) -> Drawing:
+    """The board seen from above: each cell's cube unfolded round its top
+    (back face above, front below, left and right beside, bottom under the
+    front), one square per face slot, cells in rows as on the board.
+
+    >>> d = board_drawing()
+    >>> len(d.shapes), d.home[:2]
+    (54, ('#f4f4f4', '#1f4fbf'))
+    """
+    from puzzles.nets import face_polygons, unfold
+    from puzzles.solids import CUBE
+
+    polygons = face_polygons(CUBE)
+    maps = unfold(polygons, "U", (0, 0, -1),
+                  (("U", "B"), ("U", "F"), ("U", "L"), ("U", "R"), ("F", "D")))
+    # the unfolded faces span x in -3..3 and y in -3..5 (faces of side 2)
+    faces = {f: [((x + 3) * size / 2, (y + 3) * size / 2) for x, y in (maps[f](q) for q in polygons[f])]
+             for f in FACES}
+    pitch_x, pitch_y, margin = 3 * size + 10, 4 * size + 10, 2.0
+    shapes = []
+    for cell in range(CELLS):
+        x, y = xy_of(cell)
+        left, top = margin + (x - 1) * pitch_x, margin + (y - 1) * pitch_y
+        shapes += [tuple((left + u, top + v) for u, v in faces[f]) for f in FACES]
+    return Drawing(tuple(shapes), tuple(FILLS[c] for c in PUZZLE.solved),
+                   2 * margin + SIDE * pitch_x - 10, 2 * margin + SIDE * pitch_y - 10)
 
 
 # --- one cube ---------------------------------------------------------------

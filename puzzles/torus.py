@@ -75,7 +75,7 @@ def torus_puzzle(rows: int = 4, cols: int = 4) -> Puzzle:
         generators[f"col{j}"] = from_cycles([[cell(i, j, cols) for i in range(rows)]], n)
     solved = tuple(COLOURS[i] for i in range(rows) for _ in range(cols))
     name = "torus" if (rows, cols) == (4, 4) else f"torus{rows}x{cols}"
-    return Puzzle(name, n, generators, solved)
+    return Puzzle(name, n, generators, solved, renderer=f"permgroup.drawing:grid({n}, {cols})")
 
 
 PUZZLE = torus_puzzle(4, 4)

@@ -13,7 +13,7 @@ from permgroup import explore
 from permgroup.drawing import STRIP_WIDTH, drawing_of, picture
 from permgroup.elements import Element, State
 from permgroup.perm import act
-from puzzles import LIBRARY, cube3, minicube, solids
+from puzzles import LIBRARY, cube3, cubic_eight, minicube, solids, torus
 from puzzles.cube_display import net_svg
 from puzzles.pictures import globe_moves, ring, stack
 from tests.conftest import ROOT
@@ -24,7 +24,7 @@ SANTA_TYPES = [f"{SANTA}#{t}" for t in ("cube_2/2/2", "cube_3/3/3", "cube_4/4/4"
                                         "globe_1/8", "globe_3/4")]
 SANTA_TYPES += [f"{SHAPES}#{t}" for t in ("cube_5/5/5", "wreath_7/7", "wreath_12/12",
                                           "globe_2/6", "globe_1/16", "globe_6/4")]
-NAMES = sorted(LIBRARY) + ["minicube", "cube3"] + SANTA_TYPES
+NAMES = sorted(LIBRARY) + ["minicube", "cube3", "torus", "cubic-eight"] + SANTA_TYPES
 
 
 def shapes_of(svg: str) -> dict[int, tuple[str, list[tuple[float, float]]]]:
@@ -209,6 +209,18 @@ def test_net_svg_draws_any_letters():
     svg = net_svg("WWWWRRRRGGGGYYYYOOOOBBBB")
     fills = [f for f, _ in shapes_of(svg).values()]
     assert fills[:4] == ["#ffffff"] * 4 and fills[4:8] == ["#c41e3a"] * 4
+
+
+def test_boards_are_drawn_as_boards():
+    p = torus.torus_puzzle(3, 5)
+    shapes = shapes_of(picture(p, torus.apply_moves("".join(p.solved), "row0", p)))
+    rows = sorted({round(points[0][1]) for _, points in shapes.values()})
+    assert len(rows) == 3 and all(
+        sum(1 for _, points in shapes.values() if round(points[0][1]) == y) == 5 for y in rows)
+    assert [shapes[i][0] for i in (5, 10)] == ["#009e60", "#0051ba"]  # G and B in their colours
+    start = cubic_eight.start_state(cubic_eight.cell_of(2, 1))
+    tops = [shapes_of(picture(cubic_eight.PUZZLE, start))[s][0] for s in cubic_eight.TOP_SLOTS]
+    assert tops == [cubic_eight.FILLS[c] for c in cubic_eight.tops(start)]
 
 
 def test_family_drawings():
