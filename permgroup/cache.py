@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import warnings
 import zlib
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -272,3 +275,132 @@ def _check(header_line: bytes, data: bytes, key: dict) -> str | None:
     if problem is None and zlib.crc32(data) != header["crc32"]:
         return "checksum mismatch"
     return problem
+
+
+# --- what the cache holds ----------------------------------------------------
+
+#: words in a cache file's name that say what it holds, and how to say it
+_FORMS = {"digits": "move tables", "pattern": "pattern database",
+          "symmetric": "table over symmetry classes", "depths": "table", "tops": "pattern table"}
+_NAME = re.compile(r"^(?P<stem>.+?)-(?P<digest>[0-9a-f]{16})(?P<ext>(\.[A-Za-z0-9_]+)*)$")
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One cached table (one or more files): the puzzle and metric it belongs
+    to, its form, its size in bytes and when it was written (seconds since the
+    epoch)."""
+
+    puzzle: str
+    metric: str
+    form: str
+    size: int
+    date: float
+    paths: tuple[Path, ...]
+
+
+def describe_file(name: str) -> tuple[str, str, str, str]:
+    """The puzzle, metric, form and stem of a cache file, read from its name
+    (``?`` for a name the engine does not write).
+
+    >>> describe_file("minicube-qtm-a14-87f25e8e6725ad08.table")
+    ('minicube', 'qtm', 'table (1 byte a state)', 'minicube-qtm-a14-87f25e8e6725ad08')
+    >>> describe_file("cube3-chain1-ball8-0123456789abcdef.word1")[:3]
+    ('cube3', '', 'phase 2: positions within 8 moves')
+    >>> describe_file("pyraminx-notips-htm-0123456789abcdef.orbit.table")[:3]
+    ('pyraminx-notips', 'htm', 'table (1 byte a state)')
+    >>> describe_file("notes.txt")[:3]
+    ('?', '', 'notes.txt')
+    """
+    match = _NAME.match(name)
+    if match is None:
+        if name.endswith(TEMPORARY_SUFFIX):
+            return "?", "", "unfinished write", name
+        return "?", "", name, name
+    tokens, ext = match["stem"].split("-"), match["ext"]
+    stem = f"{match['stem']}-{match['digest']}"
+    metric, words, prefix = "", [], ""
+    while len(tokens) > 1:
+        token = tokens[-1]
+        if token in ("qtm", "htm"):
+            metric = token
+        elif re.fullmatch(r"a\d+", token):
+            pass  # the anchor of a normalized table
+        elif re.fullmatch(r"ball\d+", token):
+            words.insert(0, f"positions within {token[4:]} moves")
+        elif re.fullmatch(r"chain\d+", token):
+            prefix = f"phase {int(token[5:]) + 1}: "
+        elif re.fullmatch(r"start\d+", token):
+            words.append(f"from start {token[5:]}")
+        elif token in _FORMS:
+            words.insert(0, _FORMS[token])
+        else:
+            break
+        tokens.pop()
+    if ext in (".table", ".orbit.table") and not words:
+        words = ["table (1 byte a state)"]
+    elif ext == ".nibbles" and not words:
+        words = ["table (4 bits a state)"]
+    elif ext in (".packed2", ".colourings", ".checkpoint", ".outofcore"):
+        words.insert(0, {".packed2": "table (2 bits a state)", ".colourings": "colouring table",
+                         ".checkpoint": "unfinished build (checkpoint)",
+                         ".outofcore": "out-of-core build"}[ext])
+    elif not ext.endswith((".table", ".nibbles", ".tables")):
+        stem = name[:-len(ext.split(".")[-1]) - 1]  # one part of a table in several files
+    return "-".join(tokens), metric, prefix + (" ".join(words) or ext.lstrip(".")), stem
+
+
+def cache_entries(folder: str | os.PathLike | None = None) -> list[CacheEntry]:
+    """The tables in the cache folder (files of one table taken together),
+    by puzzle and form.
+
+    >>> import numpy as np, tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> save_array(folder / "ring-qtm-a0-0123456789abcdef.table", {}, np.zeros(5, np.uint8))
+    >>> [(e.puzzle, e.metric, e.form) for e in cache_entries(folder)]
+    [('ring', 'qtm', 'table (1 byte a state)')]
+    """
+    folder = Path(cache_dir() if folder is None else folder)
+    groups: dict[str, list] = {}
+    for path in sorted(folder.iterdir() if folder.is_dir() else []):
+        puzzle, metric, form, stem = describe_file(path.name)
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        size = stat.st_size if path.is_file() else sum(
+            p.stat().st_size for p in path.rglob("*") if p.is_file())
+        entry = groups.setdefault(stem, [puzzle, metric, form, 0, 0.0, []])
+        entry[3] += size
+        entry[4] = max(entry[4], stat.st_mtime)
+        entry[5].append(path)
+    return sorted((CacheEntry(p, m, f, s, d, tuple(paths))
+                   for p, m, f, s, d, paths in groups.values()),
+                  key=lambda e: (e.puzzle, e.metric, e.form))
+
+
+def clear_cache(puzzles: Collection[str] = (), folder: str | os.PathLike | None = None
+                ) -> list[CacheEntry]:
+    """Remove the cached tables of ``puzzles`` (every table when empty); the
+    entries removed.
+
+    >>> import numpy as np, tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in ("ring", "ring-big"):
+    ...     save_array(folder / f"{name}-qtm-a0-0123456789abcdef.table", {}, np.zeros(5, np.uint8))
+    >>> [e.puzzle for e in clear_cache(["ring"], folder)], [e.puzzle for e in cache_entries(folder)]
+    (['ring'], ['ring-big'])
+    """
+    import shutil
+
+    removed = []
+    for entry in cache_entries(folder):
+        if puzzles and entry.puzzle not in puzzles:
+            continue
+        for path in entry.paths:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+        removed.append(entry)
+    return removed

@@ -101,24 +101,26 @@ def cmd_table(args: argparse.Namespace) -> int:
     ...
     permgroup.errors.InputError: megaminx: up to 2.42e+69 positions, too many for a table (permgroup optimal searches instead)
     """
-    from permgroup.tables.table import print_progress
+    from permgroup.progress import Bar, print_loaded
 
     module, definition = _puzzle(args.puzzle)
-    print(f"{args.puzzle} ({args.metric}):", file=sys.stderr)
+    description = f"{args.puzzle} ({args.metric})"
     tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
-    if any(tight):
-        from permgroup.tables.table_space import build_tight_table
+    with Bar(description) as bar:
+        if any(tight):
+            from permgroup.tables.table_space import build_tight_table
 
-        if definition is not None:
-            _check_table_size(definition)
-        table = build_tight_table(module.PUZZLE if definition is None else definition,
-                                  args.metric, memory=args.memory, dask=args.dask,
-                                  workers=args.workers, scheduler=args.scheduler,
-                                  progress=print_progress())
-    elif definition is not None:
-        table = _definition_table(definition, args.metric, print_progress())
-    else:
-        table = module.table(args.metric, progress=print_progress())
+            if definition is not None:
+                _check_table_size(definition)
+            table = build_tight_table(module.PUZZLE if definition is None else definition,
+                                      args.metric, memory=args.memory, dask=args.dask,
+                                      workers=args.workers, scheduler=args.scheduler,
+                                      progress=bar)
+        elif definition is not None:
+            table = _definition_table(definition, args.metric, bar)
+        else:
+            table = module.table(args.metric, progress=bar)
+    print_loaded(description, bar)
     counts = table.distribution()
     for depth, count in enumerate(counts):
         print(f"{depth}\t{count}")
@@ -150,20 +152,21 @@ def cmd_order(args: argparse.Namespace) -> int:
     """
     from permgroup.formats.stickers import to_puzzle
     from permgroup.oracle import by_colouring
+    from permgroup.progress import Bar, working
     from permgroup.structure import structure
 
     module, definition = _puzzle(args.puzzle)
     puzzle = module.PUZZLE if definition is None else to_puzzle(definition)
-    found = structure(puzzle)
+    with working(f"{args.puzzle}: the group's structure and order"):
+        found = structure(puzzle)
     order = found.order
     print(f"order: {order}")
     if module is not None and hasattr(module, "PARTIAL"):
         print(f"  (the group of the {len(puzzle.generators)} moves as permutations of "
               f"{puzzle.degree} positions, ignoring the conditions under which a move may be "
               "made: an upper bound's group, not a count of positions)")
-        from permgroup.tables.table import print_progress
-
-        reached = sum(module.table("qtm", progress=print_progress()).distribution())
+        with Bar(f"{args.puzzle}: positions reachable from the start") as bar:
+            reached = sum(module.table("qtm", progress=bar).distribution())
         print(f"reachable positions: {reached} (breadth-first search from the start)")
     elif definition is not None and len(set(puzzle.solved)) < puzzle.degree:
         from permgroup.optimal import position_bound
@@ -223,9 +226,20 @@ def _check_table_size(definition) -> None:
 
 
 def _definition_table(definition, metric: str, progress):
-    """The God's-algorithm table of a definition (cached)."""
+    """The God's-algorithm table of a definition (cached): over its states up to
+    rotation when it defines rotations its moves can make, else over its
+    positions."""
+    from permgroup.optimal import rotated
     from permgroup.tables.orbit_table import load_orbit_table
 
+    if rotated(definition):
+        from permgroup import explore
+        from permgroup.formats.stickers import to_puzzle
+
+        try:
+            return explore.table(to_puzzle(definition), metric, progress=progress)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
     _check_table_size(definition)
     return load_orbit_table(definition, metric, progress=progress)
 
@@ -233,7 +247,8 @@ def _definition_table(definition, metric: str, progress):
 def cmd_optimal(args: argparse.Namespace) -> int:
     """``permgroup optimal``: for each line of moves in ``args.file`` (stdin without
     it), one optimal solution of the position those moves make from solved (an
-    empty line for a solved position).
+    empty line for a solved position), or a ``# line N: ...`` line saying why
+    there is none within ``args.time_limit`` seconds and ``args.memory``.
 
     >>> import os, tempfile
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
@@ -246,21 +261,88 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     URF
     0
     """
-    from permgroup.optimal import optimal_solutions
-    from permgroup.tables.table import print_progress
+    from permgroup.optimal import TIME_LIMIT, answer_line, optimal_solutions
+    from permgroup.progress import Bar
 
     module, definition = _puzzle(args.puzzle)
     lines = _read_input(args.file).splitlines()
-    if definition is None:
-        from permgroup.formats.stickers import from_puzzle
+    time_limit = getattr(args, "time_limit", None) or TIME_LIMIT
+    memory = _memory(getattr(args, "memory", None))
+    with Bar(f"{args.puzzle} ({args.metric})") as bar:
+        if definition is None:
+            from permgroup.formats.stickers import from_puzzle
 
-        if hasattr(module, "PARTIAL"):
-            raise InputError(f"{args.puzzle}'s moves depend on the position; "
-                             "use permgroup solve for it")
-        definition = from_puzzle(module.PUZZLE)
-    answers = optimal_solutions(definition, lines, args.metric, progress=print_progress())
-    sys.stdout.write("".join(" ".join(a) + "\n" for a in answers))
+            if hasattr(module, "PARTIAL"):
+                raise InputError(f"{args.puzzle}'s moves depend on the position; "
+                                 "use permgroup solve for it")
+            own = _own_table(module, args.metric, bar)
+            if own is not None:
+                sys.stdout.write(_solve_by_table(module.PUZZLE, own, args.metric, lines))
+                return 0
+            definition = from_puzzle(module.PUZZLE)
+        answers = optimal_solutions(definition, lines, args.metric, progress=bar,
+                                    time_limit=time_limit, memory=memory)
+    sys.stdout.write("".join(answer_line(a, n) for n, a in enumerate(answers, 1)))
+    unanswered = [n for n, a in enumerate(answers, 1) if not isinstance(a, list)]
+    if unanswered:
+        which = ("line " if len(unanswered) == 1 else "lines ") + ", ".join(map(str, unanswered))
+        print(f"# {_count(len(answers), 'line')}: {len(answers) - len(unanswered)} answered, "
+              f"{len(unanswered)} not ({which}); "
+              "permgroup word gives a solving word that need not be optimal")
     return 0
+
+
+def _memory(text: str | None) -> int | None:
+    """A ``--memory`` size in bytes (``None``: the default budget)."""
+    if text is None:
+        return None
+    from permgroup.tables.outofcore import parse_memory
+
+    return parse_memory(text)
+
+
+def _own_table(module: ModuleType, metric: str, progress):
+    """A built-in puzzle's own whole table (the one ``permgroup table`` builds
+    and caches, normalized by whole-puzzle rotations), when it has one that
+    fits; else ``None``."""
+    from permgroup import explore
+    from permgroup.tables.table import CayleyTable
+
+    if not module.PUZZLE.symmetries or explore.table_size(module.PUZZLE, metric) > \
+            explore.MAX_ENTRIES:
+        return None
+    table = module.table(metric, progress=progress)
+    return table if isinstance(table, CayleyTable) else None
+
+
+def _solve_by_table(puzzle, table, metric: str, lines: list[str]) -> str:
+    """Optimal words from a Cayley table for each line of moves (alg notation),
+    each checked: the position times its word is solved up to rotation."""
+    from permgroup.formats.alg import expand
+    from permgroup.metric import metric_moves
+    from permgroup.perm import compose, identity, inverse, power
+
+    moves = metric_moves(puzzle, metric)
+    solved = identity(puzzle.degree)
+    out = []
+    for number, line in enumerate(lines, 1):
+        g = solved
+        try:
+            for name, k in expand(line, list(puzzle.generators), "moves"):
+                g = compose(g, power(puzzle.generators[name], k))
+        except InputError as exc:
+            error = InputError(f"line {number}: {exc}")
+            error.answered = "".join(out)
+            raise error from None
+        # a word for g⁻¹'s class g⁻¹C: applied to g it leaves a rotation
+        word = table.word(inverse(g))
+        done = g
+        for m in word:
+            done = compose(done, moves[m])
+        if table.model.normalize(done) != table.model.normalize(solved):  # pragma: no cover
+            raise RuntimeError(f"line {number}: the table's word does not solve it")
+        out.append(" ".join(word) + "\n")
+    return "".join(out)
 
 
 def cmd_word(args: argparse.Namespace) -> int:
@@ -462,6 +544,11 @@ def parser() -> argparse.ArgumentParser:
     op.add_argument("file", nargs="?", help=file_help)
     op.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
                     help="how moves are counted (default qtm)")
+    op.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                    help="seconds of search per line (default 60); a line not answered in "
+                         "time gets a '# line N: ...' line saying why")
+    op.add_argument("--memory", metavar="SIZE",
+                    help="memory a search may take (default 2GB), e.g. 500MB")
     op.set_defaults(run=cmd_optimal)
     w = sub.add_parser("word", help="a solving word for each line of moves (optimal when an "
                                     "exact method answers in time)",
@@ -478,7 +565,85 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="seconds per line (default 10)")
     w.set_defaults(run=cmd_word)
+    c = sub.add_parser("cache", help="list the cached tables, or clear them",
+                       description="List the tables in the cache folder ($PERMGROUP_CACHE, "
+                                   "else ~/.cache/permgroup): puzzle, metric, form, size, "
+                                   "date; or remove them.",
+                       epilog="examples:\n  permgroup cache\n  permgroup cache clear minicube"
+                              "\n  permgroup cache clear          (everything)\n")
+    c.add_argument("action", nargs="?", choices=["list", "clear"], default="list",
+                   help="list (the default) or clear")
+    c.add_argument("puzzles", nargs="*", metavar="PUZZLE",
+                   help="clear only these puzzles' tables (a name as the list shows it, or "
+                        "a PUZZLE name)")
+    c.set_defaults(run=cmd_cache)
     return p
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    """``permgroup cache``: list the cached tables (puzzle, metric, form, size,
+    date), or with ``clear`` remove them (those of the PUZZLEs named, else all).
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> cmd_cache(argparse.Namespace(action="list", puzzles=[]))  # doctest: +ELLIPSIS
+    # the cache folder .../tmp... is empty
+    0
+    """
+    import datetime
+
+    from permgroup.cache import cache_dir, cache_entries, clear_cache
+
+    folder = cache_dir()
+    if args.action == "clear":
+        names = [n for p in args.puzzles for n in _cache_names(p)]
+        removed = clear_cache(names)
+        if args.puzzles and not removed:
+            print(f"# no cached table of {', '.join(args.puzzles)} in {folder}")
+        else:
+            print(f"# removed {_count(len(removed), 'table')}, "
+                  f"{_size(sum(e.size for e in removed))}, from {folder}")
+        return 0
+    entries = cache_entries(folder)
+    if not entries:
+        print(f"# the cache folder {folder} is empty")
+        return 0
+    rows = [("puzzle", "metric", "form", "size", "date")]
+    for e in entries:
+        date = datetime.datetime.fromtimestamp(e.date).strftime("%Y-%m-%d %H:%M")
+        rows.append((e.puzzle, e.metric or "-", e.form, _size(e.size), date))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for r in rows:
+        print("  ".join(c.rjust(w) if i == 3 else c.ljust(w)
+                        for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    print(f"# {_count(len(entries), 'table')}, {_size(sum(e.size for e in entries))} in {folder}")
+    return 0
+
+
+def _cache_names(name: str) -> list[str]:
+    """The names the cache files of a PUZZLE argument carry: the name itself
+    (as ``permgroup cache`` lists it) and its puzzle's name when it resolves."""
+    from permgroup.formats.stickers import puzzle_name
+
+    names = [name]
+    try:
+        module, definition = _puzzle(name)
+    except InputError:
+        return names
+    names.append(puzzle_name(definition.name) if definition is not None else module.PUZZLE.name)
+    return names
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} GB"  # pragma: no cover
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:

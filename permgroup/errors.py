@@ -37,6 +37,23 @@ class UnreachableError(InputError):
     """
 
 
+class Stopped(Exception):
+    """A search gave up within its limits: ``reason`` says which (the time
+    limit, the memory budget) and ``ruled_out`` what it proved before: no word
+    of at most that many moves is a solution.
+
+    >>> str(Stopped("the time limit", 9))
+    'the time limit (no word of 9 moves or fewer)'
+    """
+
+    def __init__(self, reason: str, ruled_out: int):
+        super().__init__(reason, ruled_out)
+        self.reason, self.ruled_out = reason, ruled_out
+
+    def __str__(self) -> str:
+        return f"{self.reason} (no word of {self.ruled_out} moves or fewer)"
+
+
 def require_string(value: object, what: str, expected: str) -> None:
     """Raise a :class:`TypeError` naming the expected type unless ``value`` is a str.
 

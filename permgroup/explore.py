@@ -37,6 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: default largest table built, in entries (one byte each; the BFS needs about
 #: nine more bytes per entry at its peak)
 MAX_ENTRIES = 100_000_000
+#: the largest 2-bit table worth suggesting (bytes on disk)
+MAX_TIGHT_BYTES = 10 ** 12
 
 
 # --- defining ---------------------------------------------------------------
@@ -320,13 +322,19 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTR
     m = model(puzzle, metric)
     size = m.ranking.size
     if size > max_entries:
+        if size // 4 <= MAX_TIGHT_BYTES:  # a 2-bit table on disk is within reach
+            advice = (f"build it at 2 bits a state ({_bytes(-(-size // 4))} on disk) with "
+                      "permgroup.tables.table_space.build_tight_table(puzzle, memory='4GB') "
+                      "(permgroup table PUZZLE --memory 4GB), or explore it with "
+                      "cayley_graph(..., radius=r)")
+        else:
+            advice = ("no table of it fits anywhere, even at 2 bits a state; search instead "
+                      "(explore.solve, permgroup optimal and permgroup word, within a time "
+                      "limit), or explore a ball with cayley_graph(..., radius=r)")
         raise ValueError(
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({_bytes(size)} at one byte each), more than max_entries="
-            f"{max_entries:,}; build it at 2 bits a state with "
-            f"permgroup.tables.table_space.build_tight_table(puzzle, memory='4GB') "
-            f"(permgroup table PUZZLE --memory 4GB), or explore it with "
-            f"cayley_graph(..., radius=r)")
+            f"{max_entries:,}; {advice}")
     # cache files carry the anchor, so a table normalized at another anchor
     # (the puzzle module's own) is never mistaken for this one
     result = load_table(m.puzzle, m.metric, progress=progress, anchor=m.normalizer.anchor)
@@ -570,10 +578,16 @@ def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] |
 
 # --- interactive -------------------------------------------------------------
 
+#: what to do when the widget's dependency is missing (permgroup is not on PyPI:
+#: the extra is installed from a clone)
+WIDGET_MISSING = ("explore.widget needs anywidget ({error}): in the folder of your permgroup "
+                  "clone run  pip install '.[widget]'  (or just  pip install anywidget)")
+
 def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options):
     """A puzzle to turn in Jupyter, with live distances
-    (:class:`permgroup.widget.PuzzleWidget`); needs ``anywidget``
-    (``pip install 'permgroup[widget]'``).  Starts solved for a puzzle, at the
+    (:class:`permgroup.widget.PuzzleWidget`); needs ``anywidget`` (from a clone
+    of permgroup: ``pip install '.[widget]'``, or ``pip install anywidget``).
+    Starts solved for a puzzle, at the
     given state or element otherwise.
 
     >>> w = widget(Puzzle("p", 3, {"A": (1, 2, 0)}))
@@ -583,9 +597,8 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
     """
     try:
         from permgroup.widget import widget as make
-    except ImportError as error:  # pragma: no cover - anywidget missing
-        raise ImportError(f"explore.widget needs anywidget ({error}): "
-                          "pip install 'permgroup[widget]'") from error
+    except ImportError as error:
+        raise ImportError(WIDGET_MISSING.format(error=error)) from error
     return make(puzzle_or_state, metric, **options)
 
 

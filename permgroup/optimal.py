@@ -5,7 +5,9 @@ notation: ``R U2 R'``, ``[R, U]``, derived moves by name).  The answers come
 from the puzzle's God's-algorithm table (:mod:`permgroup.tables.orbit_table`) when it
 is cached or small enough to build on the spot, all positions walked down at
 once; otherwise from a bidirectional search (:mod:`permgroup.oracle`), one
-position at a time.
+position at a time, each within ``time_limit`` seconds and ``memory`` bytes:
+a position the search gives up on is answered with :class:`Unanswered`,
+which says why and how many moves were ruled out.
 
 >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
 >>> from permgroup.formats.ksolve import read_ksolve
@@ -16,7 +18,9 @@ position at a time.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position, apply_alg, named_positions
@@ -26,6 +30,26 @@ from permgroup.tables.statetable import Progress
 MAX_BUILD = 300_000_000
 #: past this many positions (a bound) no table is tried at all
 MAX_TABLE = 10 ** 13
+#: seconds a search may take per position by default
+TIME_LIMIT = 60.0
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """A position whose optimal solution was not found: ``reason`` (the time
+    limit, the memory budget) and ``ruled_out``, the moves it is known to
+    need more than.
+
+    >>> str(Unanswered("the time limit of 60 s", 12))
+    'no optimal solution within the time limit of 60 s (every word of up to 12 moves ruled out)'
+    """
+
+    reason: str
+    ruled_out: int
+
+    def __str__(self) -> str:
+        return (f"no optimal solution within {self.reason} (every word of up to "
+                f"{self.ruled_out} moves ruled out)")
 
 
 def position_bound(definition: Definition) -> int:
@@ -70,43 +94,101 @@ def cached_table_exists(definition: Definition, metric: str) -> bool:
 
 
 def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,
-                      progress: Progress | None = None, max_build: int = MAX_BUILD
-                      ) -> list[list[str]]:
-    """One optimal move list per line (see the module docstring).  A bad line
-    raises :class:`InputError` naming it, with the answers before it in
-    ``answered`` (one line each)."""
+                      progress: Progress | None = None, max_build: int = MAX_BUILD,
+                      time_limit: float = TIME_LIMIT, memory: int | None = None
+                      ) -> list[list[str] | Unanswered]:
+    """One optimal move list per line (see the module docstring), or an
+    :class:`Unanswered` where the search ran out of ``time_limit`` seconds (per
+    line) or ``memory`` bytes (:data:`permgroup.oracle.MEMORY` by default).  A
+    bad line raises :class:`InputError` naming it, with the answers before it
+    in ``answered`` (one line each)."""
+    from permgroup.oracle import MEMORY
+
     positions, error = read_positions(definition, lines)
-    answers = _solve(definition, positions, metric, progress, max_build) if positions else []
+    answers = _solve(definition, positions, metric, progress, max_build, time_limit,
+                     MEMORY if memory is None else memory) if positions else []
     if error is not None:
-        error.answered = "".join(" ".join(a) + "\n" for a in answers)
+        error.answered = "".join(answer_line(a, n) for n, a in enumerate(answers, 1))
         raise error
     return answers
 
 
+def answer_line(answer: list[str] | Unanswered, number: int) -> str:
+    """An answer as a line of output: the moves, or a ``#`` line naming the
+    input line left unanswered.
+
+    >>> answer_line(["R", "U"], 1), answer_line(Unanswered("the time limit of 1 s", 9), 2)
+    ('R U\\n', '# line 2: no optimal solution within the time limit of 1 s (every word of up to 9 moves ruled out)\\n')
+    """
+    if isinstance(answer, Unanswered):
+        return f"# line {number}: {answer}\n"
+    return " ".join(answer) + "\n"
+
+
+def rotated(definition: Definition) -> bool:
+    """Whether the definition's states are taken up to its whole-puzzle rotations:
+    it defines some, and its moves can make them (a 2x2x2 without centres turned
+    by all six faces), so that a rotated puzzle is the same state.
+
+    >>> from permgroup.formats import read_definition
+    >>> from puzzles import LIBRARY
+    >>> rotated(read_definition(LIBRARY["skewb"]))
+    False
+    """
+    if not definition.rotations:
+        return False
+    from permgroup import explore
+    from permgroup.formats.stickers import to_puzzle
+
+    return explore.symmetries_inside(to_puzzle(definition)) > 1
+
+
 def _solve(definition: Definition, positions: list[Position], metric: str,
-           progress: Progress | None, max_build: int) -> list[list[str]]:
+           progress: Progress | None, max_build: int, time_limit: float, memory: int
+           ) -> list[list[str] | Unanswered]:
     bound = position_bound(definition)
-    if bound <= max_build or (bound <= MAX_TABLE and cached_table_exists(definition, metric)):
+    normalized = rotated(definition)
+    if not normalized and (bound <= max_build or (bound <= MAX_TABLE and
+                                                  cached_table_exists(definition, metric))):
         from permgroup.tables.orbit_table import load_orbit_table
 
         return load_orbit_table(definition, metric, progress=progress).solve_many(positions)
     identical = any(len(set(definition.solved[o.name].pieces)) < o.size
                     for o in definition.orbits)
-    if identical:
+    if identical and not normalized:
         raise InputError(f"{definition.name}: up to {bound:,} positions with identical pieces: "
                          "too many for a table here, and the search needs distinct pieces")
+    from permgroup import explore
     from permgroup.elements import Element
     from permgroup.formats.stickers import sticker_permutation, to_puzzle
-    from permgroup.oracle import oracle
-    from permgroup.perm import compose, inverse
+    from permgroup.metric import metric_moves
+    from permgroup.oracle import MAX_BUILD as ORACLE_BUILD, TimeUp, oracle
+    from permgroup.perm import compose, identity, inverse
 
     puzzle = to_puzzle(definition)
-    way = oracle(puzzle, metric, max_build=0)
+    # up to rotation, the table over the classes (as the built-in puzzles'), if it fits
+    way = oracle(puzzle, metric, max_build=ORACLE_BUILD if normalized else 0)
     start = sticker_permutation(definition, definition.solved)
-    answers = []
+    moves, model = metric_moves(puzzle, metric), explore.model(puzzle, metric)
+    solved = model.normalize(identity(puzzle.degree))
+    answers: list[list[str] | Unanswered] = []
     for position in positions:
         # the element taking solved to the position, as stickers
         g = compose(inverse(start), sticker_permutation(definition, position))
-        word = way.solve(Element(puzzle, g), Element.identity(puzzle))
-        answers.append(word or [])
+        try:
+            word = way.solve(Element(puzzle, g), Element.identity(puzzle),
+                             time.monotonic() + time_limit, memory)
+        except TimeUp as exc:
+            reason = (f"the time limit of {time_limit:g} s" if "time" in exc.reason
+                      else exc.reason)
+            answers.append(Unanswered(reason, exc.ruled_out))
+            continue
+        word = word or []
+        done = g
+        for m in word:
+            done = compose(done, moves[m])
+        if model.normalize(done) != solved:  # pragma: no cover - a word is checked
+            raise RuntimeError(f"{definition.name}: the {way.way}'s word {' '.join(word)} "
+                               "does not solve its position")
+        answers.append(word)
     return answers

@@ -16,7 +16,9 @@ Distances are up to whole-puzzle symmetry, as in :func:`permgroup.explore.distan
 A search checks its *deadline* before each move of a level and gives up with
 :class:`TimeUp` once it has passed; the deadline is a ``time.monotonic()``
 time, or a function saying whether to stop (a caller that has moved on can
-cancel this way).  A table lookup never stops.
+cancel this way).  It also stays within a *memory* budget (bytes,
+:data:`MEMORY` by default), giving up the same way before a level that would
+pass it.  A table lookup never stops.
 
 >>> from permgroup.elements import Element
 >>> from permgroup.puzzle import Puzzle
@@ -31,7 +33,7 @@ cancel this way).  A table lookup never stops.
 >>> by_search.solve(Element.identity(q), Element.from_word(q, "A A"), lambda: True)
 Traceback (most recent call last):
 ...
-permgroup.oracle.TimeUp
+permgroup.oracle.TimeUp: the deadline (no word of 0 moves or fewer)
 """
 from __future__ import annotations
 
@@ -43,27 +45,46 @@ from typing import TYPE_CHECKING
 from permgroup.metric import Metric, metric_label
 from permgroup.perm import compose, inverse
 from permgroup.puzzle import Puzzle
+from permgroup.errors import Stopped
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.elements import Element
 
 #: largest table (entries) built on the spot; a larger one is used only when cached
 MAX_BUILD = 5_000_000
+#: the memory a search may take by default (bytes)
+MEMORY = 2 * 10 ** 9
+#: elements a search moves between two looks at its deadline
+CHUNK = 50_000
 
 
-class TimeUp(Exception):
-    """A search passed its deadline."""
+class TimeUp(Stopped):
+    """A search gave up: its deadline passed or its memory budget would have;
+    ``ruled_out`` says how many moves a word needs more than."""
+
+    def __init__(self, reason: str = "the time limit", ruled_out: int = 0):
+        super().__init__(reason, ruled_out)
 
 
 #: when a search must stop: a ``time.monotonic()`` time, or a function that says so
 Deadline = float | Callable[[], bool] | None
 
 
-def _check(deadline: Deadline) -> None:
+def _stop(deadline: Deadline) -> Callable[[], str | None] | None:
+    """The search's question "stop now?", answered with the reason."""
     if deadline is None:
-        return
-    if deadline() if callable(deadline) else time.monotonic() > deadline:
-        raise TimeUp
+        return None
+    if callable(deadline):
+        return lambda: "the deadline" if deadline() else None
+    return lambda: "the time limit" if time.monotonic() > deadline else None
+
+
+def _bounded(run: Callable[[], object]):
+    """``run()``, its search's :class:`Stopped` given back as :class:`TimeUp`."""
+    try:
+        return run()
+    except Stopped as exc:
+        raise TimeUp(exc.reason, exc.ruled_out) from None
 
 
 def by_colouring(puzzle: Puzzle) -> bool:
@@ -99,20 +120,22 @@ class Oracle:
     _space: object = None
     _packed: dict = field(default_factory=dict)
 
-    def solve(self, a: Element, b: Element, deadline: Deadline = None) -> list[str] | None:
+    def solve(self, a: Element, b: Element, deadline: Deadline = None,
+              memory: int = MEMORY) -> list[str] | None:
         """An optimal word from ``a``'s state to ``b``'s (``None`` if unreachable);
-        :class:`TimeUp` when a search passes its ``deadline``."""
+        :class:`TimeUp` when a search passes its ``deadline`` or would take
+        more than ``memory`` bytes."""
         if self.way == "table":
             # words for a⁻¹b (whose product lies in the class a⁻¹bC) apply to a's
             # state as they are; the table's solve(a, b) is for normalized a
             g = compose(inverse(a.perm), b.perm)
             return None if self._table.depth(g) < 0 else self._table.word(g)
         if self.way == "search":
-            return self._search_elements(a.perm, b.perm, deadline)
-        return self.solve_colourings(a.state().colours, b.state().colours, deadline)
+            return _bounded(lambda: self._search_elements(a.perm, b.perm, deadline, memory))
+        return self.solve_colourings(a.state().colours, b.state().colours, deadline, memory)
 
-    def solve_colourings(self, x: Sequence, y: Sequence, deadline: Deadline = None
-                         ) -> list[str] | None:
+    def solve_colourings(self, x: Sequence, y: Sequence, deadline: Deadline = None,
+                         memory: int = MEMORY) -> list[str] | None:
         """An optimal word from colouring ``x`` to colouring ``y`` (for the
         colouring ways only); :class:`~permgroup.errors.InputError` when their
         colours differ from the solved colouring's."""
@@ -120,9 +143,9 @@ class Oracle:
             raise ValueError(f"{self.puzzle.name} is answered {self.way!r}, not on colourings")
         if self.way == "colouring table" and tuple(y) == tuple(self.puzzle.solved):
             return None if self._table.depth(x) < 0 else self._table.path(x)
-        return self._search_colourings(x, y, deadline)
+        return _bounded(lambda: self._search_colourings(x, y, deadline, memory))
 
-    def _search_elements(self, p, q, deadline):
+    def _search_elements(self, p, q, deadline, memory):
         from permgroup.search.meet import search
 
         m = self._model
@@ -134,35 +157,36 @@ class Oracle:
         def pack(perm) -> int:
             return int.from_bytes(bytes(perm), "big")
 
+        stop = _stop(deadline)
+
         def stepper(table):
             def step(states, k):
-                _check(deadline)
                 mv = table[k]
-                out = [pack(compose(tuple(s.to_bytes(n, "big")), mv)) for s in states.tolist()]
+                out = []
+                states = states.tolist()
+                for at in range(0, len(states), CHUNK):  # a level may take minutes
+                    reason = stop() if stop is not None and at else None
+                    if reason:
+                        raise Stopped(reason, 0)
+                    out += [pack(compose(tuple(s.to_bytes(n, "big")), mv))
+                            for s in states[at:at + CHUNK]]
                 return _objects(out)
             return step
 
         if n > 255:
             raise ValueError(f"{self.puzzle.name}: search packs elements of at most 255 stickers")
+        # a Python integer of n bytes and its place in an object array
         result = search(_objects([pack(range(n))]), _objects([pack(goal)]), len(moves),
-                        stepper(moves), stepper(backs), dtype=object)
+                        stepper(moves), stepper(backs), dtype=object, stop=stop,
+                        memory=memory, state_bytes=36 + n + 8)
         return None if result is None else [m.move_names[k] for k in result.moves]
 
-    def _search_colourings(self, x, y, deadline):
+    def _search_colourings(self, x, y, deadline, memory):
         from permgroup.search.meet import search
 
         space = self._space
-
-        def step(words, k):
-            _check(deadline)
-            return space.apply(words, k)
-
-        def back(words, k):
-            _check(deadline)
-            return space.unapply(words, k)
-
-        result = search(space.encode(x), space.encode(y), space.n_moves, step, back,
-                        dtype=space.dtype)
+        result = search(space.encode(x), space.encode(y), space.n_moves, space.apply,
+                        space.unapply, dtype=space.dtype, stop=_stop(deadline), memory=memory)
         return None if result is None else [space.move_names[k] for k in result.moves]
 
 
@@ -219,4 +243,5 @@ def describe(o: Oracle) -> str:
             "colouring search": f"by {label} search on colourings"}[o.way]
 
 
-__all__ = ["oracle", "Oracle", "TimeUp", "Deadline", "by_colouring", "describe", "MAX_BUILD"]
+__all__ = ["oracle", "Oracle", "TimeUp", "Deadline", "by_colouring", "describe", "MAX_BUILD",
+           "MEMORY"]

@@ -31,6 +31,7 @@ True
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -39,7 +40,7 @@ import numpy as np
 from permgroup.search.ball import Ball, load_ball
 from permgroup.tables.coordinates import PieceCoordinate
 from permgroup.search.digits import DigitSpace, load_digit_space, piece_digits
-from permgroup.errors import InputError, UnreachableError, require_string
+from permgroup.errors import InputError, Stopped, UnreachableError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import Perm, act, parity
 from permgroup.puzzle import Puzzle
@@ -66,6 +67,8 @@ PUZZLE = Puzzle(
 #: radius of the ball a deep search meets (its size: 9.2 million positions in
 #: the quarter-turn metric, 8.2 million in the half-turn metric)
 DEEP_RADIUS = {"qtm": 7, "htm": 6}
+#: seconds an exact search may take per position by default
+TIME_LIMIT = 60.0
 #: radius of the ball ``table()`` builds and ``permgroup table cube3`` prints
 TABLE_RADIUS = {"qtm": 5, "htm": 5}
 
@@ -409,16 +412,18 @@ def _pruning(metric: str):
 
 
 def solve_elements(elements: Sequence[Perm], max_depth: int, metric: str = "qtm",
-                   progress=None) -> list[list[str] | None]:
+                   progress=None, time_limit: float | None = TIME_LIMIT
+                   ) -> list[list[str] | None]:
     """An optimal word for each element, ``None`` where more than ``max_depth``
-    moves are needed.
+    moves are needed; :class:`~permgroup.errors.Stopped` when one takes more
+    than ``time_limit`` seconds (its ``answered`` holds the words before it).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> cubes = [apply_moves(SOLVED, "R U"), SOLVED, apply_moves(SOLVED, "R U F D")]
     >>> solve_elements([element(c) for c in cubes], max_depth=3)
     [["U'", "R'"], [], None]
     """
-    return solve_digits(digits(elements, metric), max_depth, metric, progress)
+    return solve_digits(digits(elements, metric), max_depth, metric, progress, time_limit)
 
 
 def corner_database(metric: str = "qtm", progress=None):
@@ -449,7 +454,8 @@ PATTERN_FROM = 5
 
 
 def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
-                 progress=None) -> list[list[str] | None]:
+                 progress=None, time_limit: float | None = TIME_LIMIT
+                 ) -> list[list[str] | None]:
     """:func:`solve_elements` for positions given as columns of digits.
 
     Positions inside the ball of radius ``min(max_depth, DEEP_RADIUS)`` are
@@ -474,15 +480,22 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     out: list[list[str] | None] = []
     for i, word in enumerate(words):
         if word is None and max_depth > radius:
-            word = ida_star(space, states[:, i:i + 1], near, max_depth, bounds=bounds,
-                            pruning=pruning(metric))
+            deadline = None if time_limit is None else time.monotonic() + time_limit
+            try:
+                word = ida_star(space, states[:, i:i + 1], near, max_depth, bounds=bounds,
+                                pruning=pruning(metric), deadline=deadline)
+            except Stopped as exc:
+                exc.reason = f"the time limit of {time_limit:g} s"
+                exc.answered = out
+                raise
         out.append(None if word is None else [names[m] for m in word])
     return out
 
 
 def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0, *,
           optimal: bool = False, max_depth: int | None = None,
-          metric: str | None = None) -> list[str] | None:
+          metric: str | None = None, time_limit: float | None = TIME_LIMIT
+          ) -> list[str] | None:
     """A list of face turns (``U``, ``U2``, ``U'``) solving any legal cube,
     found by the two-phase search (:func:`two_phase`) and checked by applying
     it: the shortest seen within ``timeout`` seconds, stopping early at one of
@@ -493,7 +506,9 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
     search instead: an optimal list of turns in ``metric`` (``"qtm"`` unless
     given), or ``None`` if it needs more than ``max_depth`` (14 unless given).
     Its time grows about ninefold per quarter turn: 14 takes a fraction of a
-    second, 16 a few seconds, 18 minutes.
+    second, 16 a few seconds, 18 minutes; past ``time_limit`` seconds (60 by
+    default) it stops with :class:`~permgroup.errors.Stopped`, which says how
+    many turns were ruled out.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> scrambled = apply_moves(SOLVED, "R U2 F' L D B2")
@@ -508,7 +523,8 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
     """
     g = element(state)
     if optimal or max_depth is not None or metric is not None:
-        return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm")[0]
+        return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm",
+                              time_limit=time_limit)[0]
     word = two_phase().solve(g, max_length, timeout)
     if apply_moves(state, word) != "".join(state[i] for i in CENTRES for _ in range(9)):
         raise AssertionError("cube3: the two-phase answer does not solve the cube")

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.progress import building
 from permgroup.search.digits import DigitSpace
 
 UNSEEN = 255
@@ -340,7 +341,9 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
             primary, depths, run, *rest = arrays
             if len(primary) == len(depths) and all(len(r) == len(depths) for r in rest):
                 return Ball(radius, KeySet(primary, rest, int(run[0])), depths)
-    ball = build_ball(space, goals, radius, progress)
+    with building(progress, f"{name}: positions within {radius} moves (built once, then "
+                  "cached)") as report:
+        ball = build_ball(space, goals, radius, report)
     if cache:
         run = np.array([ball.keys.max_run], dtype=np.int64)
         arrays = [ball.keys.primary, ball.depths, run] + ball.keys.rest

@@ -32,12 +32,14 @@ True
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
 import numpy as np
 
+from permgroup.errors import Stopped
 from permgroup.search.ball import UNSEEN, Ball, KeySet, unique_columns
 from permgroup.search.digits import DigitSpace
 from permgroup.perm import Perm, compose, identity
@@ -194,9 +196,12 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
 
 def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
              bounds: Sequence[Bound] = (), pruning: MovePruning | None = None,
-             batch: int = 1 << 16, stats: SearchStats | None = None) -> list[int] | None:
+             batch: int = 1 << 16, stats: SearchStats | None = None,
+             deadline: float | None = None) -> list[int] | None:
     """An optimal word (move indices) from ``start`` (one column of digits) to
-    the goal, or ``None`` if it needs more than ``max_depth`` moves.
+    the goal, or ``None`` if it needs more than ``max_depth`` moves;
+    :class:`~permgroup.errors.Stopped` once ``deadline`` (a
+    ``time.monotonic()`` time) has passed.
 
     Iterative deepening, depth first over batches of at most ``batch`` states;
     see the module docstring.  ``bounds`` are admissible lower bounds.
@@ -225,7 +230,8 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
         lower = max(lower, int(bound_fn(start)[0]))
     for limit in range(lower, max_depth + 1):
         stats.generated.append(0)
-        word = _bounded_search(space, start, ball, limit, bounds, pruning, batch, stats)
+        word = _bounded_search(space, start, ball, limit, bounds, pruning, batch, stats,
+                               deadline)
         if word is not None:
             return word
     return None
@@ -233,13 +239,15 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
 
 def _bounded_search(space: DigitSpace, start: np.ndarray, ball: Ball, limit: int,
                     bounds: Sequence[Bound], pruning: MovePruning | None, batch: int,
-                    stats: SearchStats) -> list[int] | None:
+                    stats: SearchStats, deadline: float | None = None) -> list[int] | None:
     """A word of exactly ``limit`` moves through a ball state at depth
     ``limit - radius``, if there is one (``limit > radius``)."""
     leaf = limit - ball.radius
     history = np.array([pruning.start if pruning else 0], dtype=np.int64)
     stack = [(start, history, np.zeros((0, 1), dtype=np.uint8))]
     while stack:
+        if deadline is not None and time.monotonic() > deadline:
+            raise Stopped("the time limit", limit - 1)
         states, history, paths = stack.pop()
         g = paths.shape[0] + 1
         parts = []

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.errors import Stopped
+
 Step = Callable[[np.ndarray, int], np.ndarray]
 
 
@@ -62,10 +64,18 @@ class _Side:
         self.visited = self.levels[0]
         self.step = step
 
-    def reach(self, n_moves: int) -> np.ndarray:
-        """The states one move from the last level, sorted, without repeats."""
+    def reach(self, n_moves: int, stop: Callable[[], str | None] | None = None,
+              ruled_out: int = 0) -> np.ndarray:
+        """The states one move from the last level, sorted, without repeats
+        (:class:`Stopped` when ``stop`` gives a reason before a move)."""
         last = self.levels[-1]
-        reached = sorted_unique(np.concatenate([self.step(last, m) for m in range(n_moves)]))
+        images = []
+        for m in range(n_moves):
+            reason = stop() if stop is not None else None
+            if reason:
+                raise Stopped(reason, ruled_out)
+            images.append(self.step(last, m))
+        reached = sorted_unique(np.concatenate(images))
         if reached.dtype.kind == "i":  # -1 marks a move that is not legal there
             reached = reached[np.searchsorted(reached, 0):]
         return reached.astype(last.dtype, copy=False)
@@ -105,27 +115,49 @@ def contains(sorted_states: np.ndarray, states: np.ndarray) -> np.ndarray:
 
 
 def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, step: Step,
-           back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64
-           ) -> SearchResult | None:
+           back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64,
+           *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
+           state_bytes: int | None = None) -> SearchResult | None:
     """A shortest word of moves from ``start`` to ``goal`` (each a state or a
     set of states).
 
     ``None`` if the goal is not reached within ``max_depth`` moves (or at all).
+    ``stop()`` is asked before each move of a level: a reason (``"the time
+    limit"``) ends the search with :class:`Stopped` (a slow ``step`` may raise
+    it too); so does a next level
+    whose states, at ``state_bytes`` each (the dtype's size by default),
+    would take the search past ``memory`` bytes.
 
     >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10
     >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m)).distance
     2
+    >>> big = lambda s, m: s * 2 + m  # a tree: levels double
+    >>> search(1, 10 ** 9, 2, big, big, memory=2_000, state_bytes=8)
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.Stopped: the memory budget of 2,000 bytes (no word of 8 moves or fewer)
     """
     dtype = np.dtype(dtype)
     forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step)
     backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
     if contains(backward.levels[0], forward.levels[0]).any():
         return SearchResult(0, [], (len(forward.visited), len(backward.visited)))
+    size = state_bytes or dtype.itemsize
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
                        if len(forward.levels[-1]) <= len(backward.levels[-1])
                        else (backward, forward))
-        reached = side.reach(n_moves)
+        ruled_out = len(forward.levels) + len(backward.levels) - 2
+        # the next level's candidates and everything kept so far, each with the
+        # two index-sized copies that sorting and merging make
+        needed = (n_moves * len(side.levels[-1]) + len(forward.visited)
+                  + len(backward.visited)) * (size + 16)
+        if memory is not None and needed > memory:
+            raise Stopped(f"the memory budget of {memory:,} bytes", ruled_out)
+        try:
+            reached = side.reach(n_moves, stop, ruled_out)
+        except Stopped as exc:  # a step may stop too: the bound is known here
+            raise Stopped(exc.reason, ruled_out) from None
         # a reached state already seen on this side cannot be on the other's last
         # level (the balls are disjoint), so the meeting test needs no filtering
         meet = reached[contains(other.levels[-1], reached)]

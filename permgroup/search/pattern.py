@@ -29,6 +29,7 @@ import numpy as np
 from permgroup.tables.bfs import UNSEEN, bfs_depths
 from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.progress import building
 from permgroup.search.digits import DigitSpace
 
 #: the largest depth stored; deeper entries are clipped to it
@@ -130,7 +131,10 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
         packed = load_array(path, key)
         if packed is not None and len(packed) == (size + 1) // 2:
             return PatternDatabase(space, which, packed)
-    pdb = build_pattern_database(space, which, goals, progress)
+    digits = " + ".join(space.factors[i].name for i in which)
+    with building(progress, f"{name}: pattern database of {digits} (built once, then cached)",
+                  size) as report:
+        pdb = build_pattern_database(space, which, goals, report)
     if cache:
         save_array(path, key, pdb.packed)
     return pdb

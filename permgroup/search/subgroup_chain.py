@@ -61,6 +61,7 @@ from permgroup.tables.coordinates import PieceCoordinate
 from permgroup.search.digits import Digit, DigitSpace
 from permgroup.search.pattern import PatternDatabase, load_pattern_database
 from permgroup.perm import Perm
+from permgroup.progress import building
 from permgroup.search.exact import MovePruning
 
 #: a stage whose coset space has at most this many values gets one exact table
@@ -444,8 +445,10 @@ class SubgroupChain:
         if progress:
             report = (lambda depth, count: progress(k, "exact table over symmetry classes",
                                                     depth, count))
-        table = build_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
-                                      progress=report)
+        with building(report, f"{self.name} phase {k + 1}: exact table over symmetry classes "
+                              "(built once, then cached)") as report:
+            table = build_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
+                                          progress=report)
         if table is not None and cache:
             layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
             conj = table.inner_conj.reshape(-1, table.inner_size)

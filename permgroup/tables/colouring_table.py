@@ -39,7 +39,8 @@ from permgroup.cache import save_array
 from permgroup.tables.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
 from permgroup.search.meet import search as bidirectional_search
-from permgroup.metric import Metric, metric_moves
+from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.progress import building
 from permgroup.tables.multiset import ColouringSpace
 from permgroup.puzzle import Puzzle
 
@@ -294,6 +295,8 @@ def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
         return ColouringTable(space, np.frombuffer(data, dtype=np.uint8))
     if not build:
         return None
-    table = ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
+    with building(progress, f"{puzzle.name} {metric_label(metric)} colouring table (built "
+                  "once, then cached)", space.size) as report:
+        table = ColouringTable(space, colouring_depths(space, [space.solved], progress=report))
     save_array(cache_path(puzzle, metric), cache_key(puzzle, metric), table.depths)
     return table

@@ -30,6 +30,7 @@ from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
 from permgroup.tables.orbit_space import OrbitSpace
+from permgroup.progress import building
 from permgroup.tables.statetable import UNSEEN, DepthTable, Progress
 
 
@@ -139,8 +140,10 @@ def load_orbit_table(definition: Definition, metric: str = "qtm", *,
         if loaded is not None and loaded[0]["shape"] == [space.size]:
             return OrbitTable(space, np.frombuffer(loaded[1], dtype=np.uint8))
     solved = space.rank(definition.solved)
-    depths = bfs_depths(space.size, [solved], space.n_moves, space.step, space.back_step,
-                        progress=progress, rows=space)
+    with building(progress, f"{definition.name} {metric} table (built once, then cached)",
+                  space.size) as report:
+        depths = bfs_depths(space.size, [solved], space.n_moves, space.step, space.back_step,
+                            progress=report, rows=space)
     if cache:
         save_array(path, key, depths)
     return OrbitTable(space, depths)

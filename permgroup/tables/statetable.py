@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from permgroup.progress import Progress, building
 from permgroup.cache import cache_dir, load_array, save_array
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,8 +37,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: the depth of a state not reached; every depth table of the engine uses it
 UNSEEN = 255
-#: ``progress(depth, count)``: called by a BFS after each level
-Progress = Callable[[int, int], None]
 #: ranks counted per ``bincount`` call (it widens its input to 64 bits)
 BLOCK = 1 << 22
 
@@ -253,7 +252,8 @@ def load_state_table(space: Space, sources: Sequence[int], label: str,
         depths = load_array(path, key)
         if depths is not None and depths.shape == (space.size,):
             return StateTable(space, sources, depths)
-    table = build_state_table(space, sources, progress)
+    with building(progress, f"{label} table (built once, then cached)", space.size) as report:
+        table = build_state_table(space, sources, report)
     if cache:
         save_array(path, key, table.depths)
     return table

@@ -21,8 +21,6 @@ chosen metric whose product lies in ``g``'s symmetry class.  Then
 """
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +29,7 @@ from typing import TYPE_CHECKING
 from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.tables.coordinates import ElementRanking, PieceCoordinate
 from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.progress import building
 from permgroup.tables.normalize import Normalizer
 from permgroup.perm import Perm, compose, inverse
 from permgroup.puzzle import Puzzle
@@ -257,7 +256,9 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
         loaded = model.load_cached()
         if loaded is not None:
             return CayleyTable(model, loaded[1])
-    table = build_table(puzzle, metric, progress=progress, anchor=anchor)
+    with building(progress, f"{puzzle.name} {metric_label(metric)} table (built once, "
+                  "then cached)", model.ranking.size) as report:
+        table = build_table(puzzle, metric, progress=report, anchor=anchor)
     if cache:
         save_array(*model.cache_file(), table.depths)
     return table
@@ -303,20 +304,3 @@ def load_nibble_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     table = CayleyTable(model, packed.tobytes(), bits=4)
     table._array, table._space = full.depths, full._space
     return table
-
-
-def print_progress(stream=sys.stderr) -> Progress:
-    """A progress callback writing one line per BFS level to ``stream``.
-
-    >>> report = print_progress(sys.stdout)
-    >>> report(3, 1234)  # doctest: +ELLIPSIS
-      depth  3:        1,234 states  (... s)
-    """
-    start = time.perf_counter()
-
-    def report(depth: int, count: int) -> None:
-        elapsed = time.perf_counter() - start
-        print(f"  depth {depth:2d}: {count:>12,} states  ({elapsed:6.2f} s)", file=stream,
-              flush=True)
-
-    return report

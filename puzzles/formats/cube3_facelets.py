@@ -18,17 +18,9 @@ U2 R'
 """
 from __future__ import annotations
 
-import sys
 
 from permgroup.errors import InputError
 from puzzles import cube3
-
-
-def _building(stage: int, name: str, depth: int, count: int) -> None:
-    """Progress of the one-time build of the search tables (cached afterwards)."""
-    print(f"cube3-facelets: building the two-phase tables (once, then cached): phase "
-          f"{stage + 1}, {name}: depth {depth}, {count:,} positions",
-          file=sys.stderr, flush=True)
 
 
 def solve_text(text: str, max_length: int | None = None, timeout: float = 1.0) -> str:
@@ -55,7 +47,7 @@ def solve_text(text: str, max_length: int | None = None, timeout: float = 1.0) -
         except InputError as fault:
             fault.answered = "".join(out)
             raise
-        if chain is None:  # build or read the tables once, with progress on stderr
-            chain = cube3.two_phase(progress=_building)
+        if chain is None:  # build (progress on stderr) or read the tables once
+            chain = cube3.two_phase()
         out.append(" ".join(cube3.solve(state, max_length, timeout)) + "\n")
     return "".join(out)

@@ -19,7 +19,6 @@ dataset 1 is incomplete: the input ends after 1 of its 3 pattern lines (...)
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from permgroup.errors import InputError
@@ -128,33 +127,12 @@ def solve_text(text: str, max_depth: int = cubic_eight.DEFAULT_MAX_DEPTH) -> str
     datasets, fault = read_datasets(text)
     answers = []
     for dataset in datasets:
-        cubic_eight.pattern_table(dataset.empty, _progress(dataset.empty))
         answers.append(cubic_eight.distance(dataset.empty, dataset.pattern, max_depth))
     output = "".join(f"{d}\n" for d in answers)
     if fault is not None:
         fault.answered = output
         raise fault
     return output
-
-
-def _progress(empty: int):
-    """Progress lines on stderr when a table has to be built and stderr is a
-    terminal (someone is waiting, not a script reading the output)."""
-    def report(depth: int, count: int) -> None:
-        nonlocal inner
-        if not sys.stderr.isatty():
-            return
-        if inner is None:
-            from permgroup.tables.table import print_progress
-
-            x, y = cubic_eight.xy_of(empty)
-            print(f"poj3131: building the table for the empty square at ({x}, {y}) "
-                  "(once; it is cached)", file=sys.stderr)
-            inner = print_progress()
-        inner(depth, count)
-
-    inner = None
-    return report
 
 
 def write_datasets(datasets: list[tuple[int, str]]) -> str:

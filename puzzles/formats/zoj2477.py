@@ -14,11 +14,10 @@ face, ``-1`` counter-clockwise); ``0`` for a solved cube; ``-1`` when more than
 """
 from __future__ import annotations
 
-import sys
 
 import numpy as np
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, Stopped
 from puzzles import cube3
 from puzzles.formats.lines import LineReader, check_case_count
 
@@ -94,14 +93,11 @@ def move_line(name: str) -> str:
     return f"{FACE_NUMBER[name[0]]} {-1 if name.endswith(chr(39)) else 1}"
 
 
-def _building(depth: int, count: int) -> None:
-    """Progress of a one-time build of a search table (cached afterwards)."""
-    print(f"zoj2477: building a search table (once, then cached): depth {depth}, "
-          f"{count:,} positions", file=sys.stderr, flush=True)
-
-
-def solve_text(text: str, max_depth: int = CONTEST_DEPTH) -> str:
-    """Answer every case of a ZOJ 2477 input.
+def solve_text(text: str, max_depth: int = CONTEST_DEPTH,
+               time_limit: float = cube3.TIME_LIMIT) -> str:
+    """Answer every case of a ZOJ 2477 input, each within ``time_limit``
+    seconds: a case that needs more stops the run with one message naming it
+    (the cases before it answered), never a wrong ``-1``.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> turned = [cube3.apply_moves(cube3.SOLVED, w) for w in ("R U", "R U F")]
@@ -113,14 +109,26 @@ def solve_text(text: str, max_depth: int = CONTEST_DEPTH) -> str:
     """
     if max_depth < 0:
         raise InputError(f"--max-depth must be at least 0, got {max_depth}")
+    if not time_limit > 0:
+        raise InputError(f"--time-limit must be more than 0 seconds, got {time_limit}")
     codes, whats = read_cases(text)
     if not len(whats):
         return ""
     states = cube3.search_space("qtm").of_slot_forms(cube3.slot_forms(codes, whats))
-    out = []
-    for word in cube3.solve_digits(states, max_depth, "qtm", progress=_building):
-        if word is None:
-            out.append("-1\n")
-        else:
-            out.append(f"{len(word)}\n" + "".join(move_line(m) + "\n" for m in word))
-    return "".join(out)
+    try:
+        words = cube3.solve_digits(states, max_depth, "qtm", time_limit=time_limit)
+    except Stopped as exc:
+        case, later = len(exc.answered) + 1, len(whats) - len(exc.answered) - 1
+        error = InputError(f"case {case}: no answer within {exc.reason} (every sequence of up "
+                           f"to {exc.ruled_out} quarter turns ruled out); raise --time-limit "
+                           f"or lower --max-depth" + (f"; {later} later cases not tried"
+                                                      if later else ""))
+        error.answered = _answers(exc.answered)
+        raise error from None
+    return _answers(words)
+
+
+def _answers(words: list) -> str:
+    return "".join("-1\n" if word is None else
+                   f"{len(word)}\n" + "".join(move_line(m) + "\n" for m in word)
+                   for word in words)
