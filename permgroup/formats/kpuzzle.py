@@ -9,9 +9,11 @@
 
 0-based; a move's ``permutation``/``orientationDelta`` compose as in
 :mod:`permgroup.formats.definition` (older files say ``orientation``; ``orbits``
-may be an object keyed by name).  Moves named ``x``, ``y``, ``z`` are
-whole-puzzle rotations.  Faults name the file, the JSON path and, where it can
-be found, the line.
+may be an object keyed by name).  As in cubing.js, derived moves are moves
+like the others (its own 2x2x2 gives only ``U``, ``x`` and ``y`` and derives
+``L F R B D``), except whole-puzzle rotations: ``x``, ``y``, ``z`` and names
+ending in ``v`` (``Uv``) rotate the puzzle, they do not turn it.  Faults name
+the file, the JSON path and, where it can be found, the line.
 
 >>> text = '''{"name": "swap2",
 ...  "orbits": [{"orbitName": "P", "numPieces": 2, "numOrientations": 3}],
@@ -19,8 +21,8 @@ be found, the line.
 ...  "moves": {"A": {"P": {"permutation": [1, 0], "orientationDelta": [1, 0]}}},
 ...  "derivedMoves": {"B": "A2'"}}'''
 >>> d = read_kpuzzle(text)
->>> d.moves["A"]["P"], d.derived
-(OrbitState(pieces=(1, 0), orientation=(1, 0)), {'B': "A2'"})
+>>> d.moves["A"]["P"], d.moves["B"]["P"]  # a derived move is a move
+(OrbitState(pieces=(1, 0), orientation=(1, 0)), OrbitState(pieces=(0, 1), orientation=(2, 2)))
 >>> read_kpuzzle(to_kpuzzle(d)).fingerprint() == d.fingerprint()
 True
 """
@@ -38,6 +40,15 @@ from permgroup.formats.definition import (
     named_positions,
 )
 from permgroup.formats.ksolve import ROTATION, _renumbered
+
+
+def is_rotation(name: str) -> bool:
+    """Whether a KPuzzle move name is a whole-puzzle rotation (cubing.js's rule).
+
+    >>> [is_rotation(n) for n in ("x", "y2", "z'", "Uv", "Rv'", "U", "Uw", "v")]
+    [True, True, True, True, True, False, False, False]
+    """
+    return bool(ROTATION.match(name)) or (len(name) > 1 and name.rstrip("'2").endswith("v"))
 
 
 class _Place:
@@ -156,21 +167,23 @@ def read_kpuzzle(data: str | dict, source: str = "<string>") -> Definition:
         raise place.error(["moves"], "expected a non-empty object of moves")
     for name, value in data["moves"].items():
         position = _position(place, ["moves", name], value, orbits, True, one)
-        (rotations if ROTATION.match(name) else moves)[name] = position
-    if not moves:
-        raise place.error(["moves"], "only whole-puzzle rotations: a puzzle needs a move")
+        (rotations if is_rotation(name) else moves)[name] = position
     derived = data.get("derivedMoves") or {}
     if not isinstance(derived, dict) or not all(isinstance(v, str) for v in derived.values()):
         raise place.error(["derivedMoves"], "expected an object of alg strings")
-    definition = Definition(str(data.get("name", source)), ordered,
-                            {o: _renumbered(s) for o, s in solved.items()}, moves,
-                            dict(derived), rotations)
+    solved = {o: _renumbered(s) for o, s in solved.items()}
+    name = str(data.get("name", source))
     try:
-        named_positions(definition)
+        named = named_positions(Definition(name, ordered, solved, moves, dict(derived),
+                                           rotations))
     except InputError as exc:
         bad = next((m for m in derived if repr(m) in str(exc)), None)
         raise place.error(["derivedMoves"] + ([bad] if bad else []), str(exc)) from None
-    return definition
+    for move in derived:  # cubing.js: derived moves turn the puzzle, rotations rotate it
+        (rotations if is_rotation(move) else moves)[move] = named[move]
+    if not moves:
+        raise place.error(["moves"], "only whole-puzzle rotations: a puzzle needs a move")
+    return Definition(name, ordered, solved, moves, {}, rotations)
 
 
 def to_kpuzzle(definition: Definition) -> str:

@@ -80,7 +80,9 @@ def puzzle_name(name: str) -> str:
 
 def to_puzzle(definition: Definition) -> Puzzle:
     """The engine's :class:`~permgroup.puzzle.Puzzle` of a definition: moves as
-    sticker permutations, one kind of piece per orbit, the solved colouring."""
+    sticker permutations, one kind of piece per orbit, the solved colouring,
+    and the file's whole-puzzle rotations as its symmetries (so that states
+    are normalized by them, as the built-in puzzles' are)."""
     offsets = sticker_offsets(definition)
     pieces = {}
     for o in definition.orbits:
@@ -91,6 +93,8 @@ def to_puzzle(definition: Definition) -> Puzzle:
         sum(o.size * o.orientations for o in definition.orbits),
         {m: sticker_permutation(definition, p) for m, p in definition.moves.items()},
         solved=sticker_colours(definition, definition.solved),
+        symmetries={r: sticker_permutation(definition, p)
+                    for r, p in definition.rotations.items()},
         pieces=pieces,
     )
 
