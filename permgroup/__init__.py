@@ -15,8 +15,10 @@ Where to start:
   :mod:`permgroup.elements` (group elements and states), :mod:`permgroup.words`
   (move sequences), :mod:`permgroup.cayley` (Cayley graphs for networkx),
   :mod:`permgroup.oracle` and :mod:`permgroup.optimal` (optimal words),
-  :mod:`permgroup.solving` (a word within a time limit), :mod:`permgroup.cache`
-  (tables on disk), :mod:`permgroup.widget` (the Jupyter widget);
+  :mod:`permgroup.solving` (a word within a time limit), :mod:`permgroup.structure`
+  (what a group is), :mod:`permgroup.drawing` (pictures), :mod:`permgroup.cache`
+  (tables on disk), :mod:`permgroup.progress` (progress bars),
+  :mod:`permgroup.widget` (the Jupyter widget);
 * ``formats/`` (puzzle definition files), ``tables/`` (ranked spaces and their
   BFS tables), ``search/`` (past what a table holds);
 * the ``puzzles`` package: the 2x2x2, 3x3x3, torus, cubic eight-puzzle and a
@@ -33,17 +35,13 @@ Modules are imported when first used (``permgroup.explore`` works after
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 __version__ = "0.1.0"
 
-#: the modules reachable as attributes of the package, loaded on first use
-MODULES = ("cache", "cayley", "cli", "elements", "errors", "explore", "export", "formats",
-           "metric", "optimal", "oracle", "perm", "puzzle", "search", "solving",
-           "tables", "widget", "words")
-
 
 def __getattr__(name: str):
-    if name in MODULES:
+    """Submodules are reachable as attributes, imported on first use."""
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
