@@ -76,8 +76,8 @@ class Drawing:
     own, :func:`label_fills`).  ``fixed`` are shapes that show no
     position (the centres a definition leaves out) with their fills;
     ``captions`` texts ``(x, y, text)``; ``numbered`` puts in each shape the
-    number of the piece it shows (its home position).  ``scale`` is pixels per
-    unit.
+    number of the piece it shows (its home position, or ``names`` of it).
+    ``scale`` is pixels per unit.
     """
 
     shapes: tuple[Shape, ...]
@@ -89,6 +89,7 @@ class Drawing:
     numbered: bool = False
     scale: float = 1.0
     font: float = 9.0
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.home and len(self.home) != len(self.shapes):
@@ -111,7 +112,8 @@ class Drawing:
         rest = tuple((self.shapes[i], self.home[i]) for i in range(len(self.shapes))
                      if i not in chosen)
         return replace(self, shapes=tuple(self.shapes[i] for i in positions),
-                       home=tuple(self.home[i] for i in positions), fixed=self.fixed + rest)
+                       home=tuple(self.home[i] for i in positions), fixed=self.fixed + rest,
+                       names=tuple(self.names[i] for i in positions) if self.names else ())
 
     def points(self) -> list[Point]:
         """Every extreme point of every shape (a circle's four), for bounds."""
@@ -177,12 +179,15 @@ def ink(fill: str) -> str:
     return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
 
 
-def piece_numbers(solved: Sequence, colours: Sequence) -> list[str]:
+def piece_numbers(solved: Sequence, colours: Sequence, names: Sequence[str] = ()) -> list[str]:
     """What a numbered shape shows: the home position of the label it shows
-    when that label has exactly one, else the label itself when short.
+    (or ``names`` of it) when that label has exactly one, else the label
+    itself when short.
 
     >>> piece_numbers((0, 1, 2), (2, 0, 1)), piece_numbers("aab", "baa")
     (['2', '0', '1'], ['2', 'a', 'a'])
+    >>> piece_numbers((0, 1), (1, 0), names=("one", ""))
+    ['', 'one']
     """
     where: dict = {}
     for i, label in enumerate(solved):
@@ -190,8 +195,10 @@ def piece_numbers(solved: Sequence, colours: Sequence) -> list[str]:
     numbers = []
     for label in colours:
         homes = where.get(label, [])
-        text = str(homes[0]) if len(homes) == 1 else str(label)
-        numbers.append(text if len(homes) == 1 or len(text) <= 3 else "")
+        if len(homes) == 1:
+            numbers.append(names[homes[0]] if names else str(homes[0]))
+        else:
+            numbers.append(str(label) if len(str(label)) <= 3 else "")
     return numbers
 
 
@@ -230,7 +237,8 @@ def _body(drawing: Drawing, solved: Sequence, colours: Sequence,
         parts.append(_shape_svg(shape, s, f'data-position="{i}" fill="{fill}" {stroke}', tip))
     if drawing.numbered:
         size = round(drawing.font * s, 1)
-        for shape, fill, text in zip(drawing.shapes, fills, piece_numbers(solved, colours)):
+        for shape, fill, text in zip(drawing.shapes, fills,
+                                     piece_numbers(solved, colours, drawing.names)):
             if text:
                 x, y = _centre(shape)
                 parts.append(f'<text x="{x * s:.1f}" y="{y * s + size * 0.35:.1f}" '

@@ -4,6 +4,7 @@ carry each sticker's polygon onto one of the same area (the net is cut from
 the solid the moves turn); puzzles without geometry keep strips, wrapped."""
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -24,7 +25,9 @@ SANTA_TYPES = [f"{SANTA}#{t}" for t in ("cube_2/2/2", "cube_3/3/3", "cube_4/4/4"
                                         "globe_1/8", "globe_3/4")]
 SANTA_TYPES += [f"{SHAPES}#{t}" for t in ("cube_5/5/5", "wreath_7/7", "wreath_12/12",
                                           "globe_2/6", "globe_1/16", "globe_6/4")]
-NAMES = sorted(LIBRARY) + ["minicube", "cube3", "torus", "cubic-eight"] + SANTA_TYPES
+FAMILIES = ["lrx-8", "lx-5", "topspin-9", "topspin-10-5", "pancake-6", "burnt-pancake-4",
+            "coxeter-5", "transpositions-4", "hungarian-5-2-5-2", "hungarian-4-0-5-0", "globe-2-3"]
+NAMES = sorted(LIBRARY) + ["minicube", "cube3", "torus", "cubic-eight"] + SANTA_TYPES + FAMILIES
 
 
 def shapes_of(svg: str) -> dict[int, tuple[str, list[tuple[float, float]]]]:
@@ -72,6 +75,12 @@ def test_a_shape_a_position_inside_the_view_box(puzzle):
     for position, (_, points) in shapes.items():
         for x, y in points:
             assert x0 <= x <= x0 + width and y0 <= y <= y0 + height, (position, x, y)
+    for corners in re.findall(r'<polygon points="([^"]+)"', svg):  # fixed shapes too
+        for x, y in (map(float, p.split(",")) for p in corners.split()):
+            assert x0 <= x <= x0 + width and y0 <= y <= y0 + height, (x, y)
+    tokens = [tuple(map(float, t)) for t in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', svg)]
+    for k, (x, y, r) in enumerate(tokens):  # round tokens never overlap
+        assert all(math.dist((x, y), (u, v)) >= r + w - 0.2 for u, v, w in tokens[k + 1:])
 
 
 def test_colours_follow_every_move(puzzle):
@@ -223,11 +232,32 @@ def test_boards_are_drawn_as_boards():
     assert tops == [cubic_eight.FILLS[c] for c in cubic_eight.tops(start)]
 
 
-def test_family_drawings():
-    assert len(ring(12).shapes) == 12 and len(stack(7).shapes) == 7
-    d = ring(5)
-    for c in d.shapes:
-        assert 0 <= c.x - c.r and c.x + c.r <= d.width and 0 <= c.y - c.r and c.y + c.r <= d.height
+def test_family_members_take_their_shapes():
+    assert explore.load_puzzle("topspin-9").renderer == "puzzles.pictures:ring(9, 4)"
+    assert explore.load_puzzle("pancake-6").renderer == "puzzles.pictures:stack(6, False)"
+    assert explore.load_puzzle("globe-3-4").generators == \
+        explore.load_puzzle(f"{SANTA}#globe_3/4").generators  # the family is Santa's globe
+    # a burnt pancake flipped alone shows its burnt side up, its number on the lower half
+    p = explore.load_puzzle("burnt-pancake-3")
+    svg = picture(p, Element.from_word(p, "R1").state().colours)
+    shapes = shapes_of(svg)
+    solved = shapes_of(picture(p, p.solved))
+    assert (shapes[0][0], shapes[1][0]) == (solved[1][0], solved[0][0])
+    number = re.search(r'<text x="[\d.]+" y="([\d.]+)"[^>]*>1</text>', svg)
+    assert shapes[1][1][0][1] < float(number.group(1)) < shapes[1][1][2][1]
+    # two rings of the Hungarian rings share the cells of the definition
+    rings = explore.load_puzzle("hungarian-5-2-5-2")
+    assert rings.renderer == "puzzles.pictures:wreath((0, 1, 2, 3, 4), (0, 5, 2, 6, 7))"
+
+
+def test_ring_tokens_inside_and_apart():
+    for n in (3, 5, 12, 40):
+        d = ring(n, 4)
+        for c in d.shapes:
+            assert 0 <= c.x - c.r and c.x + c.r <= d.width and 0 <= c.y - c.r and c.y + c.r <= d.height
+        assert all(math.dist((a.x, a.y), (b.x, b.y)) > a.r + b.r
+                   for k, a in enumerate(d.shapes) for b in d.shapes[k + 1:])
+    assert len(stack(7).shapes) == 7 and len(stack(7, burnt=True).shapes) == 14
 
 
 def test_large_cube_net_is_readable():
