@@ -471,6 +471,23 @@ EXAMPLES = """examples:
 """
 
 
+PUZZLE_HELP = "a puzzle name (listed below) or the path of a definition file"
+FILE_HELP = "the input file (stdin when left out or -)"
+
+
+def _lines_command(sub, name: str, summary: str, description: str, *examples: str
+                   ) -> argparse.ArgumentParser:
+    """A command that answers lines of moves on a PUZZLE: its parser with the
+    PUZZLE, FILE and --metric arguments."""
+    command = sub.add_parser(name, help=summary, description=description,
+                             epilog_of=_puzzle_listing(*examples))
+    command.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
+    command.add_argument("file", nargs="?", help=FILE_HELP)
+    command.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
+                         help="how moves are counted (default qtm)")
+    return command
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser; each subcommand sets ``run`` to its function.
 
@@ -481,8 +498,6 @@ def parser() -> argparse.ArgumentParser:
     from permgroup import __version__
     from puzzles.formats import FORMATS
 
-    puzzle_help = "a puzzle name (listed below) or the path of a definition file"
-    file_help = "the input file (stdin when left out or -)"
     p = _Parser(prog="permgroup", description=__doc__.split("\n\n")[0].split(": ", 1)[1].capitalize(),
                 epilog=EXAMPLES)
     p.add_argument("--version", action="version", version=f"permgroup {__version__}")
@@ -492,7 +507,7 @@ def parser() -> argparse.ArgumentParser:
                                    "output on stdout.", epilog_of=_format_listing)
     s.add_argument("format", choices=list(FORMATS), metavar="FORMAT",
                    help="the contest format (listed below)")
-    s.add_argument("file", nargs="?", help=file_help)
+    s.add_argument("file", nargs="?", help=FILE_HELP)
     s.add_argument("--max-depth", type=int, metavar="N",
                    help="the deepest answer searched (zoj2477: default 5; poj3131: default 30)")
     s.add_argument("--max-length", type=int, metavar="N",
@@ -513,7 +528,7 @@ def parser() -> argparse.ArgumentParser:
                        epilog_of=_puzzle_listing("permgroup table minicube --metric htm",
                                                  "permgroup table skewb",
                                                  "permgroup table my-puzzle.tws"))
-    t.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    t.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     t.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
                    help="qtm: every move and its inverse counts one; htm: every power "
                         "counts one (default qtm)")
@@ -529,39 +544,28 @@ def parser() -> argparse.ArgumentParser:
                                    "and what it counts.",
                        epilog_of=_puzzle_listing("permgroup order cube3",
                                                  "permgroup order cubic-eight"))
-    o.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
+    o.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     o.set_defaults(run=cmd_order)
-    op = sub.add_parser("optimal", help="optimal solutions of the positions that lines of "
+    op = _lines_command(sub, "optimal", "optimal solutions of the positions that lines of "
                                         "moves make",
-                        description="For each line of moves (alg notation: R U2 R', [R, U]), "
-                                    "one optimal solution of the position the line makes "
-                                    "from solved; an empty line for a solved position.",
-                        epilog_of=_puzzle_listing("echo \"R U R' U'\" | permgroup optimal "
-                                                  "minicube",
-                                                  "permgroup optimal skewb moves.txt "
-                                                  "--metric htm"))
-    op.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
-    op.add_argument("file", nargs="?", help=file_help)
-    op.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
-                    help="how moves are counted (default qtm)")
+                        "For each line of moves (alg notation: R U2 R', [R, U]), one optimal "
+                        "solution of the position the line makes from solved; an empty line "
+                        "for a solved position.",
+                        "echo \"R U R' U'\" | permgroup optimal minicube",
+                        "permgroup optimal skewb moves.txt --metric htm")
     op.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                     help="seconds of search per line (default 60); a line not answered in "
                          "time gets a '# line N: ...' line saying why")
     op.add_argument("--memory", metavar="SIZE",
                     help="memory a search may take (default 2GB), e.g. 500MB")
     op.set_defaults(run=cmd_optimal)
-    w = sub.add_parser("word", help="a solving word for each line of moves (optimal when an "
+    w = _lines_command(sub, "word", "a solving word for each line of moves (optimal when an "
                                     "exact method answers in time)",
-                       description="For each line of moves, a word that solves the position "
-                                   "it makes, checked; optimal when an exact method answers "
-                                   "in time.  A last '#' line names the lines proven optimal.",
-                       epilog_of=_puzzle_listing("echo \"R U R' U'\" | permgroup word cube3",
-                                                 "permgroup word megaminx moves.txt "
-                                                 "--time-limit 5"))
-    w.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
-    w.add_argument("file", nargs="?", help=file_help)
-    w.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
-                   help="how moves are counted (default qtm)")
+                       "For each line of moves, a word that solves the position it makes, "
+                       "checked; optimal when an exact method answers in time.  A last '#' "
+                       "line names the lines proven optimal.",
+                       "echo \"R U R' U'\" | permgroup word cube3",
+                       "permgroup word megaminx moves.txt --time-limit 5")
     w.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="seconds per line (default 10)")
     w.set_defaults(run=cmd_word)

@@ -23,11 +23,19 @@ import pytest
 import websocket  # websocket-client, which jupyter_server depends on
 
 from tests.conftest import ROOT
-from tests.widget_page import find_chromium
 
 pytestmark = pytest.mark.slow
 
 CELL = "from permgroup import explore\nfrom puzzles import minicube\nexplore.widget(minicube.PUZZLE)"
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        process.kill()
+        process.wait()
 
 
 def free_port() -> int:
@@ -98,15 +106,6 @@ class DevTools:
 
 
 @pytest.fixture
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        pytest.skip("headless chromium not found: install it (Debian/Ubuntu: "
-                    "apt-get install chromium) or set CHROMIUM=/path/to/chrome")
-    return binary
-
-
-@pytest.fixture
 def lab(tmp_path):
     """A JupyterLab server on 127.0.0.1 serving a notebook with the widget's cell;
     its URL (with the token) for that notebook."""
@@ -128,12 +127,7 @@ def lab(tmp_path):
         wait_for_url(f"http://127.0.0.1:{port}/api/status?token={token}", 120, server)
         yield f"http://127.0.0.1:{port}/lab/tree/widget.ipynb?token={token}"
     finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            server.kill()
-            server.wait()
+        stop(server)
 
 
 def test_clicking_a_move_in_jupyterlab_updates_the_distance(chromium, lab, tmp_path):
@@ -184,9 +178,4 @@ def test_clicking_a_move_in_jupyterlab_updates_the_distance(chromium, lab, tmp_p
         assert page.js("document.querySelector('.pg-solution').textContent").endswith("R'")
         assert after.startswith("distance to solved: 1 ")
     finally:
-        browser.terminate()
-        try:
-            browser.wait(30)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            browser.kill()
-            browser.wait()
+        stop(browser)

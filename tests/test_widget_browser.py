@@ -14,22 +14,13 @@ pytest.importorskip("anywidget", reason="the widget needs anywidget: pip install
 from permgroup import explore# noqa: E402
 from permgroup.drawing import drawing_of, picture  # noqa: E402
 from puzzles import minicube  # noqa: E402
-from tests.widget_page import Page, chromium_command, find_chromium  # noqa: E402
+from tests.widget_page import Page, chromium_command  # noqa: E402
 
 SOLVED = "UUUURRRRFFFFDDDDLLLLBBBB"
 
 
 def fills(svg: str) -> list[str]:
     return re.findall(r'data-position="\d+" fill="([^"]+)"', svg)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        pytest.skip("headless chromium not found: install it (Debian/Ubuntu: "
-                    "apt-get install chromium) or set CHROMIUM=/path/to/chrome")
-    return binary
 
 
 def test_clicking_a_move_redraws_the_net_and_the_distance(chromium, tmp_path):
