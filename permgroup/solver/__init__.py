@@ -10,11 +10,13 @@ The way (see ``docs/solving.md``):
 1. the pieces and their orbits (:mod:`~permgroup.solver.pieces`);
 2. tools: commutators ``[a, x b x⁻¹]`` whose two parts meet in one piece (a
    3-cycle), their inverses and conjugates, and the twists made of two of them
-   (:mod:`~permgroup.solver.commutators`), kept per puzzle;
-3. the greedy descent (:mod:`~permgroup.solver.greedy`): single moves while one
-   fixes more stickers per move than any tool, the parities of orbits of distinct
-   pieces made right when the tools take over, then the tool fixing the most
-   stickers per move, again and again;
+   (:mod:`~permgroup.solver.commutators`), and the commutators of products of
+   commuting moves that do many such 3-cycles at once
+   (:mod:`~permgroup.solver.parallel`), kept per puzzle;
+3. the greedy descent (:mod:`~permgroup.solver.greedy`): whichever of a short
+   move, a tool or a parallel commutator fixes the most stickers per move, again
+   and again, the parities of orbits of distinct pieces made right when the
+   first tool is chosen;
 4. the word shortened (:mod:`~permgroup.solver.shorten`) and, when it is short,
    a bidirectional search given the rest of the time for a shorter one
    (:mod:`~permgroup.solver.exact`).
@@ -46,8 +48,15 @@ from permgroup.solver.commutators import (ToolTable, base_commutators, cheap_let
                                           inverse_tool, turning_tools)
 from permgroup.solver.greedy import greedy
 from permgroup.solver.moves import MoveSet
+from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, position_orbits
+from permgroup.solver.shorten import short_words, shorten
 
+#: the tool table is grown a second level of conjugates only while it has fewer rows
+#: (more are grown later, around the positions the greedy cannot fix)
+MAX_BUILT_ROWS = 150_000
+#: windows of the word are compared with the words of up to this many letters
+SHORT_WORD_LETTERS = 3
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -62,6 +71,8 @@ class Model:
     pieces: Pieces
     position_orbit: np.ndarray
     table: ToolTable
+    shapes: Shapes
+    short_words: dict
 
 
 _MODELS: dict[str, Model] = {}
@@ -84,9 +95,12 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     table.grow(cheap_letters(ms, 1))
     turns = turning_tools(ms, pieces, [table.tool(i) for i in range(table.size)])
     table.add(turns)
-    table.grow(cheap_letters(ms, 1))
+    if table.size < MAX_BUILT_ROWS:
+        table.grow(cheap_letters(ms, 1))
+    shapes = Shapes.find(ms, pieces)
     _MODELS.clear()  # one puzzle at a time: tables can be large
-    _MODELS[key] = built = Model(ms, pieces, position_orbit, table)
+    _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
+                                 short_words(ms, SHORT_WORD_LETTERS))
     return built
 
 
@@ -106,7 +120,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         raise InputError("the two states do not have the same colours")
     m = model(ms, deadline)
     word, end = greedy(ms, m.table, start, goal, mismatches=mismatches, deadline=deadline,
-                       pieces=m.pieces, position_orbit=m.position_orbit)
+                       pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes)
+    word = shorten(ms, start, word, table=m.short_words)
     wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
     best = ms.names(word) if wrong <= mismatches else None
     if best is None or len(best) <= EXACT_LENGTH:

@@ -88,13 +88,21 @@ def _block_incidence(ms: MoveSet, pieces: Pieces) -> np.ndarray:
     return out
 
 
-def _meetings(incidence: np.ndarray, image: np.ndarray, k: int) -> np.ndarray:
-    """``[a, y]``: how many blocks ``β`` class ``y`` moves with ``image[β]`` moved by ``a``."""
-    left = incidence[image]          # classes moving image(β)
-    right = incidence                # classes moving β
-    pairs = (left[:, :, None] * k + right[:, None, :])
+def meeting_blocks(incidence: np.ndarray, image: np.ndarray, k: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """For classes ``a`` and ``y``: in how many blocks ``y``'s support, carried by
+    the setup (``image`` maps each block to where the setup takes it), meets
+    ``a``'s, and one of those blocks (-1 when none): two ``k × k`` arrays."""
+    left = incidence[image]
+    right = incidence
+    pairs = left[:, :, None] * k + right[:, None, :]
     ok = (left[:, :, None] >= 0) & (right[:, None, :] >= 0)
-    return np.bincount(pairs[ok].ravel(), minlength=k * k).reshape(k, k)
+    where = np.broadcast_to(image[:, None, None], pairs.shape)
+    keys, blocks = pairs[ok].ravel(), where[ok].ravel()
+    count = np.bincount(keys, minlength=k * k)
+    block = np.full(k * k, -1, dtype=np.int64)
+    block[keys] = blocks
+    return count.reshape(k, k), block.reshape(k, k)
 
 
 def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_support: int = 12,
@@ -128,6 +136,8 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
     for setup in setups:
         if deadline is not None and time.monotonic() > deadline:
             break
+        if (count >= per_orbit).all():
+            break
         # x: the setup's last letter, next to b (its first meets a)
         x = None if setup is None else setup[-1]
         if setup is None:
@@ -135,17 +145,19 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
         else:
             px = ms.perm(list(setup))
             image = pieces.block_of[px[first]]
-        meet = _meetings(incidence, image, k)
-        for a, y in zip(*np.nonzero((meet >= 1) & (meet <= max_meet))):
-            a, y = int(a), int(y)
-            if a == y or (x is not None and (x[0] == y or ms.commute[x[0], y])):
-                continue
-            if setup is not None and setup[0][0] == a:
-                continue
-            # the one block where they meet, and its orbit
-            ys = np.unique(pieces.block_of[ms.support[y]])
-            hit = [int(b) for b in ys if a in incidence[image[b]]]
-            if not hit or count[orbit_of_block[image[hit[0]]]] >= per_orbit:
+        meet, block = meeting_blocks(incidence, image, k)
+        candidate = (meet >= 1) & (meet <= max_meet)
+        np.fill_diagonal(candidate, False)
+        if x is not None:
+            candidate[setup[0][0], :] = False
+            candidate[:, x[0]] = False
+            candidate[:, ms.commute[x[0]]] = False
+        a_list, y_list = np.nonzero(candidate)
+        # pairs meeting in an orbit that has its tools already are skipped
+        open_orbit = count[orbit_of_block[block[a_list, y_list]]] < per_orbit
+        for a, y in zip(a_list[open_orbit].tolist(), y_list[open_orbit].tolist()):
+            o = orbit_of_block[block[a, y]]
+            if count[o] >= per_orbit:
                 continue
             for la in by_class.get(a, []):
                 for ly in by_class.get(y, []):
@@ -157,8 +169,7 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
                     tool = Tool(tuple(word), ms.cost(word), pos, src)
                     old = found.get(tool.key())
                     if old is None:
-                        o = orbit_of_block[pieces.block_of[pos[0]]]
-                        count[o] += 1
+                        count[orbit_of_block[pieces.block_of[pos[0]]]] += 1
                         found[tool.key()] = tool
                     elif old.cost > tool.cost:
                         found[tool.key()] = tool
@@ -220,8 +231,9 @@ class ToolTable:
     effects not seen before (told apart by a 64-bit hash of the row).
     """
 
-    def __init__(self, ms: MoveSet, tools: Sequence[Tool], width: int = 12):
+    def __init__(self, ms: MoveSet, tools: Sequence[Tool], width: int = 12, per_key: int = 12):
         self.ms = ms
+        self.per_key = per_key
         n = ms.degree
         self.width = max([width, *(len(t.pos) for t in tools)])
         count = len(tools)
@@ -235,6 +247,10 @@ class ToolTable:
         self.setup = np.zeros((count, 2), dtype=np.int64)
         self._base_words = {i: tuple(t.word) for i, t in enumerate(tools)}
         self._seen = set(self._hash(self.pos, self.src).tolist())
+        # how many effects move each set of positions (only ``per_key`` are kept)
+        self._variants: dict[int, int] = {}
+        for h in self._hash(self.pos, self.pos).tolist():
+            self._variants[h] = self._variants.get(h, 0) + 1
         self.frontier = np.arange(count)
         # each class's power arrays, extended by the pad position
         self._padded = [[np.append(p, n).astype(np.int32) for p in pw] for pw in ms.powers]
@@ -261,6 +277,8 @@ class ToolTable:
         h = self._hash(other.pos, other.src)
         keep = [i for i, v in enumerate(h.tolist()) if v not in self._seen]
         self._seen.update(h[keep].tolist())
+        for w in self._hash(other.pos[keep], other.pos[keep]).tolist():
+            self._variants[w] = self._variants.get(w, 0) + 1
         start = self.size
         for k, i in enumerate(keep):
             self._base_words[start + k] = tuple(fresh[i].word)
@@ -312,9 +330,15 @@ class ToolTable:
             src = np.take_along_axis(src, order, 1)
             h = self._hash(pos, src)
             h, first = np.unique(h, return_index=True)
-            fresh = np.array([v not in self._seen for v in h.tolist()], dtype=bool)
+            where = self._hash(pos[first], pos[first]).tolist()
+            fresh = np.zeros(len(h), dtype=bool)
+            for i, (v, w) in enumerate(zip(h.tolist(), where)):
+                if v in self._seen or self._variants.get(w, 0) >= self.per_key:
+                    continue
+                self._seen.add(v)
+                self._variants[w] = self._variants.get(w, 0) + 1
+                fresh[i] = True
             keep = first[fresh]
-            self._seen.update(h[fresh].tolist())
             if len(keep) == 0:
                 continue
             added_pos.append(pos[keep])
@@ -332,6 +356,19 @@ class ToolTable:
             self.setup = np.concatenate([self.setup, *added_setup])
         self.frontier = np.arange(start, self.size)
         return total
+
+    def rows_by_position(self) -> list[np.ndarray]:
+        """For each position, the rows moving it (rebuilt when the table grew)."""
+        if getattr(self, "_index_size", -1) != self.size:
+            flat = self.pos.ravel()
+            rows = np.repeat(np.arange(self.size), self.width)
+            keep = flat < self.ms.degree
+            flat, rows = flat[keep], rows[keep]
+            order = np.argsort(flat, kind="stable")
+            bounds = np.searchsorted(flat[order], np.arange(self.ms.degree + 1))
+            self._index = [rows[order[bounds[p]:bounds[p + 1]]] for p in range(self.ms.degree)]
+            self._index_size = self.size
+        return self._index
 
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
         """How many more positions match ``goal`` after each row's effect."""

@@ -35,9 +35,10 @@ from permgroup.solver.pieces import Pieces
 
 def fix_parities(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, state: np.ndarray,
                  goal: np.ndarray, max_moves: int = 3) -> list[Letter] | None:
-    """The fewest single letters (each class at most once) after which every
-    orbit of distinct pieces has the goal's parity; ``None`` when no such set of
-    up to ``max_moves`` letters exists."""
+    """Single letters (each class at most once) after which every orbit of
+    distinct pieces has the goal's parity: the fewest when up to ``max_moves``
+    do, else a solution of the GF(2) system by elimination; ``None`` when the
+    system has none (the position is not reachable)."""
     now = pieces.piece_parities(state, goal, position_orbit)
     fixed = [k for k, p in enumerate(now) if p is not None]
     need = np.array([now[k] for k in fixed], dtype=np.uint8)
@@ -54,38 +55,93 @@ def fix_parities(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, state:
                     best = word
         if best is not None:
             return best
-    return None
+    chosen = gf2_solve(matrix[odd].T, need)
+    return None if chosen is None else [(odd[i], 1) for i in chosen]
+
+
+def gf2_solve(a: np.ndarray, b: np.ndarray) -> list[int] | None:
+    """Indices of columns of ``a`` (over GF(2)) adding up to ``b``, or ``None``.
+
+    >>> gf2_solve(np.array([[1, 0, 1], [0, 1, 1]]), np.array([1, 1]))
+    [0, 1]
+    """
+    rows, cols = a.shape
+    m = np.concatenate([a % 2, (b % 2)[:, None]], axis=1).astype(np.uint8)
+    pivots = []
+    r = 0
+    for c in range(cols):
+        hit = [i for i in range(r, rows) if m[i, c]]
+        if not hit:
+            continue
+        m[[r, hit[0]]] = m[[hit[0], r]]
+        for i in range(rows):
+            if i != r and m[i, c]:
+                m[i] ^= m[r]
+        pivots.append(c)
+        r += 1
+        if r == rows:
+            break
+    if m[r:, -1].any():
+        return None
+    return sorted(c for i, c in enumerate(pivots) if m[i, -1])
+
+
+#: the moves of two letters are scored too while they cost at most this many lookups a step
+PAIR_BUDGET = 4_000_000
+
+
+def short_moves(ms: MoveSet, budget: int = PAIR_BUDGET) -> list[list[Letter]]:
+    """The words the greedy scores besides its tools: every power of every class
+    (rotations by up to half a turn), and every word of two cheap letters when
+    that fits the budget.
+
+    >>> import numpy as np
+    >>> t = np.array([1, 2, 3, 0])
+    >>> [w for w in short_moves(MoveSet.from_moves({"t": t, "-t": np.argsort(t)}))]
+    [[(0, 1)], [(0, 2)], [(0, 3)]]
+    """
+    singles = [[x] for x in cheap_letters(ms, max(ms.orders) // 2)]
+    cheap = cheap_letters(ms, 2)
+    pairs = [[x, y] for x in cheap for y in cheap
+             if x[0] != y[0] and not (ms.commute[x[0], y[0]] and x[0] > y[0])]
+    if len(pairs) * ms.degree <= budget:
+        return singles + pairs
+    return singles
 
 
 def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *,
            mismatches: int = 0, deadline: float | None = None, pieces: Pieces | None = None,
-           position_orbit: np.ndarray | None = None) -> tuple[list[Letter], np.ndarray]:
-    """Single moves and tools applied while one gains (the best gain per move
-    first); the parities made right when the tools take over (after that, only
-    single moves that keep them); then pairs of tools, then the table grown by a
-    level of conjugates around the wrong positions.  The word and the state
-    reached."""
+           position_orbit: np.ndarray | None = None, shapes=None, moves=None
+           ) -> tuple[list[Letter], np.ndarray]:
+    """Short moves, tools and parallel commutators applied while one gains, the
+    best gain per move first (a tool's cost counted after it cancels against the
+    word so far); the parities made right when the first tool or commutator is
+    chosen (after that, only moves that keep them); then pairs of tools, then the
+    table grown by a level of conjugates around the wrong positions.  The word
+    and the state reached."""
     word: list[Letter] = []
     letters = cheap_letters(ms, 1)
-    singles = cheap_letters(ms, max(ms.orders) // 2)
-    single_perms = np.array([ms.powers[c][e] for c, e in singles])
-    single_cost = np.array([ms.letter_cost(x) for x in singles], dtype=np.float64)
-    allowed = np.ones(len(singles), dtype=bool)
+    moves = short_moves(ms) if moves is None else moves
+    move_perms = np.array([ms.perm(w) for w in moves])
+    move_cost = np.array([ms.cost(w) for w in moves], dtype=np.float64)
+    allowed = np.ones(len(moves), dtype=bool)
     parities_fixed = pieces is None or position_orbit is None
     wrong = int(np.count_nonzero(state != goal))
     while wrong > mismatches:
         if deadline is not None and time.monotonic() > deadline:
             break
-        # single moves when one gains more per move than any tool
-        moved = (state[single_perms] == goal).sum(1) - (len(goal) - wrong)
-        move_score = np.where((moved > 0) & allowed, moved / single_cost, -1.0)
+        moved = (state[move_perms] == goal).sum(1) - (len(goal) - wrong)
+        move_score = np.where((moved > 0) & allowed, moved / move_cost, -1.0)
+        m = int(np.argmax(move_score))
         gains = table.gains(state, goal) if table.size else np.zeros(0, dtype=np.int64)
         score = np.where(gains > 0, gains / table.cost, -1.0) if table.size else np.zeros(0)
-        best = int(np.argmax(score)) if table.size else -1
-        m = int(np.argmax(move_score))
-        if move_score[m] > 0 and (best < 0 or move_score[m] >= score[best]):
-            state = state[single_perms[m]]
-            word = ms.join(word, [singles[m]])
+        best = _cheapest_in_context(ms, table, word, gains, score)
+        tool_score = gains[best] / max(_marginal(ms, word, table.word(best)), 1) if best >= 0 else -1
+        found = shapes.best(state, goal) if shapes is not None else None
+        shape_score = found[0] if found is not None else -1
+        if move_score[m] > 0 and move_score[m] >= max(tool_score, shape_score):
+            state = state[move_perms[m]]
+            word = ms.join(word, moves[m])
             wrong = int(np.count_nonzero(state != goal))
             continue
         if not parities_fixed:
@@ -95,9 +151,16 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
                 state = ms.apply(state, fix)
                 word = ms.join(word, fix)
                 wrong = int(np.count_nonzero(state != goal))
-            allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, singles)
+            allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
             continue
-        if best >= 0 and score[best] > 0:
+        if shape_score > 0 and shape_score > tool_score:
+            parallel = shapes.word(found[1], found[2], found[3])
+            after = ms.apply(state, parallel)
+            if np.count_nonzero(after != goal) < wrong:
+                state, word = after, ms.join(word, parallel)
+                wrong = int(np.count_nonzero(state != goal))
+                continue
+        if best >= 0:
             chosen = [best]
         elif not table.size:
             break
@@ -119,18 +182,52 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     return word, state
 
 
+#: only effects on at most this many positions are conjugated further when the greedy is stuck
+SMALL_EFFECT = 9
+#: candidates whose cost is re-counted against the end of the word so far
+CONTEXT_CANDIDATES = 24
+#: letters of the word's end that a new tool may cancel against
+CONTEXT_LETTERS = 16
+
+
+def _marginal(ms: MoveSet, word: Sequence[Letter], tool: Sequence[Letter]) -> int:
+    """What appending ``tool`` to ``word`` costs once the two are reduced together."""
+    tail = list(word[-CONTEXT_LETTERS:])
+    return ms.cost(ms.join(tail, tool)) - ms.cost(tail)
+
+
+def _cheapest_in_context(ms: MoveSet, table: ToolTable, word: Sequence[Letter],
+                         gains: np.ndarray, score: np.ndarray) -> int:
+    """The tool with the best gain per move, its cost counted after it cancels
+    against the end of the word (the best few by plain cost are re-counted);
+    ``-1`` when none gains."""
+    if not len(score) or score.max() <= 0:
+        return -1
+    k = min(CONTEXT_CANDIDATES, int((score > 0).sum()))
+    candidates = np.argpartition(-score, k - 1)[:k]
+    best, best_score = -1, 0.0
+    for i in candidates:
+        value = gains[i] / max(_marginal(ms, word, table.word(int(i))), 1)
+        if value > best_score:
+            best, best_score = int(i), value
+    return best
+
+
 def _parity_neutral(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, state: np.ndarray,
-                    goal: np.ndarray, singles: Sequence[Letter]) -> np.ndarray:
-    """Which single letters keep the parity of every orbit of distinct pieces."""
+                    goal: np.ndarray, words: Sequence[Sequence[Letter]]) -> np.ndarray:
+    """Which words keep the parity of every orbit of distinct pieces."""
     fixed = [k for k, p in enumerate(pieces.piece_parities(state, goal, position_orbit))
              if p is not None]
-    matrix = pieces.parity_matrix()[:, fixed]
-    return np.array([not (matrix[c] * (e % 2)).any() for c, e in singles], dtype=bool)
+    matrix = pieces.parity_matrix()[:, fixed].astype(np.int64)
+    return np.array([not (sum(matrix[c] * (e % 2) for c, e in w) % 2).any() for w in words],
+                    dtype=bool)
 
 
 def _deepen(table: ToolTable, letters, bad: np.ndarray, position_orbit: np.ndarray | None) -> bool:
     """Grow the table's frontier rows that lie in an orbit holding a wrong position."""
     rows = table.frontier
+    # effects on more than three pieces multiply without end under conjugation
+    rows = rows[(table.pos[rows] < len(bad)).sum(1) <= SMALL_EFFECT]
     if position_orbit is not None and len(rows):
         orbits = np.append(position_orbit, -1)
         wanted = np.zeros(orbits.max() + 2, dtype=bool)
@@ -143,21 +240,35 @@ def _deepen(table: ToolTable, letters, bad: np.ndarray, position_orbit: np.ndarr
 
 
 def _best_pair(table: ToolTable, state: np.ndarray, goal: np.ndarray, gains: np.ndarray,
-               limit: int = 400) -> tuple[int, int] | None:
-    """Two tools, the first gaining nothing, that together gain: the best gain per
-    move among the first tools touching a wrong position (up to ``limit`` of them)."""
+               limit: int = 60) -> tuple[int, int] | None:
+    """Two tools, the first gaining little, that together gain: the best gain per
+    move among the first tools touching a wrong position (up to ``limit`` of
+    them, the cheapest).  When no tool gains alone, a second tool that gains
+    after the first must touch a position the first moved, so only those are
+    scored."""
     bad = np.append(state != goal, False)
     touching = np.flatnonzero(bad[table.pos].any(1) & (gains <= 0) & (gains >= -2))
     if len(touching) == 0:
         return None
     touching = touching[np.argsort(table.cost[touching], kind="stable")][:limit]
+    index = table.rows_by_position()
+    # a second tool that gains must also touch a position wrong before the first
+    # (the first's gain is at most zero), so only those are scored
+    touches_bad = bad[table.pos].any(1)
+    g = np.append(goal, -2)
     best, best_score = None, 0.0
     for i in touching:
-        after = table.apply(state, int(i))
-        second = table.gains(after, goal)
-        j = int(np.argmax(second / table.cost))
+        moved = table.pos[i][table.pos[i] < len(state)]
+        rows = np.concatenate([index[p] for p in moved.tolist()])
+        rows = rows[touches_bad[rows]]
+        if len(rows) == 0:
+            continue
+        after = np.append(table.apply(state, int(i)), -1)
+        want = g[table.pos[rows]]
+        second = (after[table.src[rows]] == want).sum(1) - (after[table.pos[rows]] == want).sum(1)
+        j = int(np.argmax(second / table.cost[rows]))
         if second[j] + gains[i] > 0:
-            score = (second[j] + gains[i]) / (table.cost[i] + table.cost[j])
+            score = (second[j] + gains[i]) / (table.cost[i] + table.cost[rows[j]])
             if score > best_score:
-                best, best_score = (int(i), j), score
+                best, best_score = (int(i), int(rows[j])), score
     return best

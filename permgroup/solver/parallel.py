@@ -1,0 +1,318 @@
+"""Many 3-cycles for the price of a few: commutators of products of commuting moves.
+
+When the moves ``a`` and ``b`` meet (after the setup ``x``) in one piece, the
+commutator ``[a, x b x⁻¹]`` is a 3-cycle.  When ``a1, a2, ...`` commute with one
+another and so do ``b1, b2, ...``, the commutator of the products,
+``[a1 a2 ..., x b1 b2 ... x⁻¹]``, does the 3-cycle of every pair ``(ai, bj)``
+at once, at a cost that grows with the number of moves, not of pairs: on a big
+cube, the slices of one axis and a face turn cycle centre pieces in dozens of
+rings at a time.
+
+A *shape* fixes the setup ``x``, the two exponents and the two families of
+commuting classes; its *pairs* are the ``(a, b)`` of the families that meet in
+exactly one piece, each with its 3-cycle's effect.  Every step,
+:meth:`Shapes.best` scores every pair's effect on the state, and for each shape
+picks rows ``S`` and columns ``T`` greedily (the best pair, then whichever row
+or column raises the gain per move most) among pairs that are all valid.  The
+chosen word's effect is computed again from its permutation before it is used.
+
+>>> import numpy as np
+>>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.solver.pieces import Pieces
+>>> from permgroup.perm import from_cycles
+>>> cycles = {"a1": [(0, 1, 2)], "a2": [(3, 4, 5)], "b1": [(2, 6, 7)], "b2": [(5, 8, 9)]}
+>>> ms = MoveSet.from_moves({k: np.array(from_cycles(v, 10)) for k, v in cycles.items()})
+>>> commuting_families(ms)
+[[0, 1], [2, 3]]
+>>> shapes = Shapes.find(ms, Pieces.of(ms))
+>>> word = shapes.word(0, [0, 1], [0, 1])   # [a1 a2, b1 b2]: two 3-cycles at once
+>>> ms.names(word)
+['a1', 'a2', 'b1', 'b2', 'a2', 'a2', 'a1', 'a1', 'b2', 'b2', 'b1', 'b1']
+>>> np.flatnonzero(ms.perm(word) != np.arange(10)).tolist()
+[0, 2, 3, 5, 6, 8]
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from permgroup.solver.moves import Letter, MoveSet
+from permgroup.solver.pieces import Pieces
+
+
+def commuting_families(ms: MoveSet) -> list[list[int]]:
+    """The classes split into families of classes that all commute with one
+    another (greedily, in class order).
+
+    >>> import numpy as np
+    >>> ms = MoveSet.from_moves({"a": np.array([1, 0, 2, 3]), "b": np.array([0, 1, 3, 2]),
+    ...                          "c": np.array([0, 2, 1, 3])})
+    >>> commuting_families(ms)
+    [[0, 1], [2]]
+    """
+    out: list[list[int]] = []
+    for c in range(len(ms.classes)):
+        for family in out:
+            if all(ms.commute[c, d] for d in family):
+                family.append(c)
+                break
+        else:
+            out.append([c])
+    return out
+
+
+@dataclass
+class Shapes:
+    """Every pair of every shape, as rows of padded effect arrays."""
+
+    ms: MoveSet
+    # per pair
+    shape: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    pos: np.ndarray
+    src: np.ndarray
+    # per shape: setup letter (or None), exponents, and the two families (class lists)
+    setups: list[Letter | None]
+    exponents: list[tuple[int, int]]
+    families: list[tuple[list[int], list[int]]]
+
+    @property
+    def size(self) -> int:
+        return len(self.shape)
+
+    @classmethod
+    def find(cls, ms: MoveSet, pieces: Pieces, *, width: int = 12, max_setup_cost: int = 1,
+             min_family: int = 2) -> "Shapes":
+        """The shapes of ``ms``: families with at least ``min_family`` classes (a
+        family of one is a plain commutator, already among the tools), setups of
+        at most ``max_setup_cost`` moves (and none)."""
+        n = ms.degree
+        k = len(ms.classes)
+        families = [f for f in commuting_families(ms) if len(f) >= min_family]
+        family_of = np.full(k, -1, dtype=np.int64)
+        index_in = np.zeros(k, dtype=np.int64)
+        for f, members in enumerate(families):
+            family_of[members] = f
+            index_in[members] = np.arange(len(members))
+        nblocks = len(pieces.blocks)
+        from permgroup.solver.commutators import _block_incidence, cheap_letters, meeting_blocks
+
+        incidence = _block_incidence(ms, pieces)
+        first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
+        block_positions = _block_position_table(pieces)
+        setups: list[Letter | None] = [None, *cheap_letters(ms, max_setup_cost)]
+        exps = {c: [e for e in range(1, ms.orders[c]) if ms.letter_cost((c, e)) <= 2]
+                for c in range(k)}
+        out_shape, out_row, out_col, out_pos, out_src = [], [], [], [], []
+        shape_setups, shape_exps, shape_families = [], [], []
+        for x in setups:
+            if x is None:
+                image = np.arange(nblocks)
+                px = np.arange(n, dtype=np.int32)
+            else:
+                px = ms.powers[x[0]][x[1]]
+                image = pieces.block_of[px[first]]
+            meet, meeting = meeting_blocks(incidence, image, k)
+            meeting = np.where(meet == 1, meeting, -1)
+            for fa, fam_a in enumerate(families):
+                for fy, fam_y in enumerate(families):
+                    if x is not None and (family_of[x[0]] in (fa, fy)):
+                        continue
+                    if x is None and fa == fy:
+                        continue
+                    block = meeting[np.ix_(fam_a, fam_y)]
+                    valid = block >= 0
+                    if valid.sum() < 2:
+                        continue
+                    rows_, cols_ = np.nonzero(valid)
+                    a_classes = np.array(fam_a)[rows_]
+                    y_classes = np.array(fam_y)[cols_]
+                    if x is not None:
+                        keep = ~ms.commute[x[0], y_classes] & (a_classes != y_classes)
+                        rows_, cols_ = rows_[keep], cols_[keep]
+                        a_classes, y_classes = a_classes[keep], y_classes[keep]
+                    if len(rows_) < 2:
+                        continue
+                    for ea in sorted(set().union(*(exps[c] for c in fam_a))):
+                        for ey in sorted(set().union(*(exps[c] for c in fam_y))):
+                            ok = np.array([ea in exps[a] and ey in exps[y]
+                                           for a, y in zip(a_classes, y_classes)], dtype=bool)
+                            if ok.sum() < 2:
+                                continue
+                            effects = _pair_effects(ms, px, a_classes[ok], y_classes[ok], ea, ey,
+                                                    block_positions[block[rows_[ok], cols_[ok]]],
+                                                    width)
+                            good = effects[0] >= 0
+                            if good.sum() < 2:
+                                continue
+                            s = len(shape_setups)
+                            shape_setups.append(x)
+                            shape_exps.append((ea, ey))
+                            shape_families.append((fam_a, fam_y))
+                            count = int(good.sum())
+                            out_shape.append(np.full(count, s, dtype=np.int64))
+                            out_row.append(rows_[ok][good])
+                            out_col.append(cols_[ok][good])
+                            out_pos.append(effects[1][good])
+                            out_src.append(effects[2][good])
+        if not out_shape:
+            empty = np.zeros((0, width), dtype=np.int32)
+            return cls(ms, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                       empty, empty, [], [], [])
+        return cls(ms, np.concatenate(out_shape), np.concatenate(out_row),
+                   np.concatenate(out_col), np.concatenate(out_pos), np.concatenate(out_src),
+                   shape_setups, shape_exps, shape_families)
+
+    def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
+        """How many more positions match ``goal`` after each pair's 3-cycle."""
+        s = np.append(state, -1)
+        g = np.append(goal, -2)
+        want = g[self.pos]
+        return (s[self.src] == want).sum(1) - (s[self.pos] == want).sum(1)
+
+    def word(self, shape: int, rows: Sequence[int], cols: Sequence[int]) -> list[Letter]:
+        """The commutator of the chosen rows' and columns' products."""
+        ms = self.ms
+        ea, ey = self.exponents[shape]
+        fam_a, fam_y = self.families[shape]
+        a = [(fam_a[r], ea) for r in rows]
+        b = [(fam_y[c], ey) for c in cols]
+        x = self.setups[shape]
+        inner = b if x is None else [x, *b, (x[0], ms.orders[x[0]] - x[1])]
+        return ms.join(a, inner, ms.inverse(a), ms.inverse(inner))
+
+    def best(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 2,
+             max_shapes: int = 64) -> tuple[float, int, list[int], list[int]] | None:
+        """The best (gain per move, shape, rows, columns) with at least
+        ``min_pairs`` pairs, by the pairs' gains added up, among the
+        ``max_shapes`` shapes whose gaining pairs add up to most; ``None`` when
+        none gains."""
+        if not self.size:
+            return None
+        gains = self.gains(state, goal).astype(np.float64)
+        ms = self.ms
+        nshapes = len(self.setups)
+        width_a = max(len(f[0]) for f in self.families)
+        width_y = max(len(f[1]) for f in self.families)
+        grid = np.full((nshapes, width_a, width_y), -np.inf)
+        grid[self.shape, self.row, self.col] = gains
+        flat = grid.reshape(nshapes, -1)
+        top = flat.max(1)
+        # a shape's bound: all its gaining pairs at once, for the fewest moves
+        potential = np.where(flat > 0, flat, 0).sum(1)
+        live = np.flatnonzero(top > 0)
+        live = live[np.argsort(-potential[live], kind="stable")][:max_shapes]
+        best = None
+        for s in live:
+            ea, ey = self.exponents[s]
+            fam_a, fam_y = self.families[s]
+            x = self.setups[s]
+            setup_cost = 0 if x is None else 2 * ms.letter_cost(x)
+            row_cost = np.array([2 * ms.letter_cost((c, ea)) for c in fam_a], dtype=np.float64)
+            col_cost = np.array([2 * ms.letter_cost((c, ey)) for c in fam_y], dtype=np.float64)
+            found = _biclique(grid[s, :len(fam_a), :len(fam_y)], row_cost, col_cost, setup_cost)
+            if found is None:
+                continue
+            value, rows, cols = found
+            if len(rows) * len(cols) < min_pairs:
+                continue
+            if best is None or value > best[0]:
+                best = (value, int(s), rows, cols)
+        return best
+
+
+def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixed: float
+              ) -> tuple[float, list[int], list[int]] | None:
+    """Rows and columns whose cells are all valid (finite), grown greedily from the
+    best cell while the gain per move rises: (gain per move, rows, columns)."""
+    cell_cost = row_cost[:, None] + col_cost[None, :] + fixed
+    ratio = np.where(np.isfinite(grid), grid / cell_cost, -np.inf)
+    r, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    if not ratio[r, c] > 0:
+        return None
+    rows, cols = [int(r)], [int(c)]
+    gain, cost = float(grid[r, c]), float(cell_cost[r, c])
+    while True:
+        # a new row must be valid against every chosen column, and so on
+        row_gain = grid[:, cols].sum(1)
+        row_gain[rows] = -np.inf
+        col_gain = grid[rows, :].sum(0)
+        col_gain[cols] = -np.inf
+        row_ratio = (gain + row_gain) / (cost + row_cost)
+        col_ratio = (gain + col_gain) / (cost + col_cost)
+        br, bc = int(np.argmax(row_ratio)), int(np.argmax(col_ratio))
+        current = gain / cost
+        if row_ratio[br] >= col_ratio[bc] and row_ratio[br] > current:
+            rows.append(br)
+            gain, cost = gain + float(row_gain[br]), cost + float(row_cost[br])
+        elif col_ratio[bc] > current:
+            cols.append(bc)
+            gain, cost = gain + float(col_gain[bc]), cost + float(col_cost[bc])
+        else:
+            return gain / cost, rows, cols
+
+
+def _block_position_table(pieces: Pieces) -> np.ndarray:
+    """``[block, i]``: the block's positions, padded with -1."""
+    width = max(len(b) for b in pieces.blocks)
+    out = np.full((len(pieces.blocks), width), -1, dtype=np.int64)
+    for i, b in enumerate(pieces.blocks):
+        out[i, :len(b)] = b
+    return out
+
+
+def _pair_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes: np.ndarray,
+                  ea: int, ey: int, meet_positions: np.ndarray, width: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair's commutator effect (positions and sources, padded with the
+    degree), found by evaluating its permutation on the positions near the
+    meeting piece; ``ok[i] = -1`` for a pair whose effect moves more than
+    ``width`` positions."""
+    n = ms.degree
+    pxi = np.argsort(px).astype(np.int32)
+    A = np.array([ms.powers[c][ea] for c in a_classes])
+    Ai = np.array([ms.powers[c][(ms.orders[c] - ea) % ms.orders[c]] for c in a_classes])
+    T = np.array([ms.powers[c][ey] for c in y_classes])
+    Ti = np.array([ms.powers[c][(ms.orders[c] - ey) % ms.orders[c]] for c in y_classes])
+    rows = np.arange(len(a_classes))[:, None]
+
+    def b(i):   # x t x⁻¹ at positions i (gather)
+        return px[T[rows, pxi[i]]]
+
+    def bi(i):
+        return px[Ti[rows, pxi[i]]]
+
+    start = np.where(meet_positions >= 0, meet_positions, meet_positions.max(1, keepdims=True))
+    near = [start]
+    for step in (lambda i: A[rows, i], lambda i: Ai[rows, i], b, bi):
+        near.append(step(start))
+    grown = list(near)
+    for i in near[1:]:
+        for step in (lambda i: A[rows, i], lambda i: Ai[rows, i], b, bi):
+            grown.append(step(i))
+    cand = np.concatenate(grown, axis=1)
+    # P(i) = A[B[Ai[Bi[i]]]]
+    value = A[rows, b(Ai[rows, bi(cand)])]
+    moved = value != cand
+    # each row's moved positions, once each, in order (unmoved ones sorted last)
+    key = np.where(moved, cand, n)
+    order = np.argsort(key, axis=1, kind="stable")
+    key = np.take_along_axis(key, order, 1)
+    value = np.take_along_axis(value, order, 1)
+    repeat = np.zeros_like(key, dtype=bool)
+    repeat[:, 1:] = key[:, 1:] == key[:, :-1]
+    key = np.where(repeat, n, key)
+    order = np.argsort(key, axis=1, kind="stable")
+    key = np.take_along_axis(key, order, 1)
+    value = np.take_along_axis(value, order, 1)
+    count = (key < n).sum(1)
+    ok = np.where((count > 0) & (count <= width), 0, -1)
+    cut = min(width, key.shape[1])
+    pos = np.full((len(a_classes), width), n, dtype=np.int32)
+    src = np.full((len(a_classes), width), n, dtype=np.int32)
+    pos[:, :cut] = key[:, :cut]
+    src[:, :cut] = np.where(key[:, :cut] < n, value[:, :cut], n)
+    return ok, pos, src

@@ -1,0 +1,163 @@
+"""Making a solving word shorter without changing where it ends.
+
+Three passes, each keeping the word's last state (or a state as good):
+
+* :func:`cut_loops`: the states met along the word are colourings, and with
+  identical pieces two different stretches of moves often lead to the same
+  colouring; a stretch between two equal states is removed.
+* :func:`shortcuts`: from each state, every state within one or two moves is
+  compared with the states met later; a later state reached sooner replaces
+  the stretch between.
+* :func:`replace_windows`: each window of the word is looked up (by its
+  permutation) in a table of the shortest words of a few letters, and replaced
+  by a cheaper equivalent.
+
+>>> import numpy as np
+>>> from permgroup.solver.moves import MoveSet
+>>> t = np.array([1, 2, 3, 0])
+>>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t)})
+>>> start = np.array([0, 0, 1, 1])
+>>> cut_loops(ms, start, [(0, 1), (0, 1), (0, 1), (0, 1), (0, 1)])
+[(0, 1)]
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+from permgroup.solver.moves import Letter, MoveSet
+
+
+def _states(ms: MoveSet, start: np.ndarray, word: Sequence[Letter]) -> list[bytes]:
+    out = [start.tobytes()]
+    state = start
+    for c, e in word:
+        state = state[ms.powers[c][e % ms.orders[c]]]
+        out.append(state.tobytes())
+    return out
+
+
+def cut_loops(ms: MoveSet, start: np.ndarray, word: Sequence[Letter]) -> list[Letter]:
+    """The word with every stretch between two equal states removed (the last
+    time a state is met is where the word goes on from)."""
+    start = np.ascontiguousarray(start)
+    states = _states(ms, start, word)
+    last = {s: i for i, s in enumerate(states)}
+    out: list[Letter] = []
+    i = 0
+    while i < len(word):
+        j = last[states[i]]
+        if j > i:
+            i = j
+            continue
+        out.append(word[i])
+        i += 1
+    return ms.reduce(out)
+
+
+def shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], *, depth: int = 2,
+              budget: int = 20_000_000) -> list[Letter]:
+    """The word with stretches replaced by words of at most ``depth`` letters that
+    reach a later state sooner (``depth`` is lowered so that about ``budget``
+    position lookups are made)."""
+    start = np.ascontiguousarray(start)
+    letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
+               if ms.letter_cost((c, e)) <= 2]
+    words: list[list[Letter]] = [[x] for x in letters]
+    if depth >= 2 and len(letters) ** 2 * ms.degree * max(len(word), 1) <= budget:
+        words += [[x, y] for x, y in itertools.product(letters, letters)
+                  if x[0] != y[0] and not (ms.commute[x[0], y[0]] and x[0] > y[0])]
+    if len(words) * ms.degree * max(len(word), 1) > budget:
+        return list(word)
+    perms = np.array([ms.perm(w) for w in words])
+    costs = np.array([ms.cost(w) for w in words])
+    word = list(word)
+    changed = True
+    while changed:
+        changed = False
+        states = _states(ms, start, word)
+        # prefix costs: the cost of word[:i]
+        prefix = np.concatenate([[0], np.cumsum([ms.letter_cost(x) for x in word])])
+        last = {s: i for i, s in enumerate(states)}
+        state = start
+        for i in range(len(word)):
+            reached = state[perms]
+            for r in range(len(words)):
+                j = last.get(reached[r].tobytes())
+                if j is not None and j > i and prefix[j] - prefix[i] > costs[r]:
+                    word = word[:i] + list(words[r]) + word[j:]
+                    changed = True
+                    break
+            if changed:
+                break
+            c, e = word[i]
+            state = state[ms.powers[c][e % ms.orders[c]]]
+        word = ms.reduce(word)
+    return word
+
+
+def short_words(ms: MoveSet, length: int, limit: int = 300_000) -> dict[bytes, list[Letter]]:
+    """The cheapest word of up to ``length`` letters for each permutation they make
+    (keyed by the permutation's bytes); fewer letters when that is over ``limit``."""
+    letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
+               if ms.letter_cost((c, e)) <= 2]
+    table: dict[bytes, list[Letter]] = {np.arange(ms.degree, dtype=np.int32).tobytes(): []}
+    frontier: list[tuple[np.ndarray, list[Letter]]] = [(np.arange(ms.degree, dtype=np.int32), [])]
+    for _ in range(length):
+        grown = []
+        for perm, w in frontier:
+            for x in letters:
+                if w and (w[-1][0] == x[0] or (ms.commute[w[-1][0], x[0]] and w[-1][0] > x[0])):
+                    continue
+                p = perm[ms.powers[x[0]][x[1]]]
+                key = p.tobytes()
+                cand = w + [x]
+                old = table.get(key)
+                if old is None or ms.cost(old) > ms.cost(cand):
+                    table[key] = cand
+                    grown.append((p, cand))
+            if len(table) > limit:
+                return table
+        frontier = grown
+    return table
+
+
+def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[bytes, list[Letter]],
+                    max_window: int = 8) -> list[Letter]:
+    """Windows of up to ``max_window`` letters replaced by cheaper words of the
+    same permutation from ``table``, left to right, until none is found."""
+    word = list(word)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(word)):
+            perm = np.arange(ms.degree, dtype=np.int32)
+            cost = 0
+            for j in range(i, min(len(word), i + max_window)):
+                c, e = word[j]
+                perm = perm[ms.powers[c][e % ms.orders[c]]]
+                cost += ms.letter_cost(word[j])
+                found = table.get(perm.tobytes())
+                if found is not None and ms.cost(found) < cost:
+                    word = ms.reduce(word[:i] + found + word[j + 1:])
+                    changed = True
+                    break
+            if changed:
+                break
+    return word
+
+
+def shorten(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], *,
+            table: dict[bytes, list[Letter]] | None = None) -> list[Letter]:
+    """All the passes, while one helps."""
+    word = ms.reduce(word)
+    while True:
+        before = ms.cost(word)
+        word = cut_loops(ms, start, word)
+        word = shortcuts(ms, start, word)
+        if table is not None:
+            word = replace_windows(ms, word, table)
+        if ms.cost(word) >= before:
+            return word
