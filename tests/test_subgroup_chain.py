@@ -70,6 +70,34 @@ def test_a_longer_chain_through_a_middle_stage():
         assert len(answer) >= table.distance(g, identity)
 
 
+def test_move_costs_make_half_turns_count_two():
+    # half turns given as moves of their own, costing two quarter turns: words are
+    # measured in quarter turns, so never under the exact quarter-turn distance;
+    # and the search over costs finds, among words of the chain's form (a first
+    # stage ending outside H, the rest in H), the cheapest, so never more than
+    # the cost of the word the move-counting chain picks
+    moves = {m: minicube.PUZZLE.move_array(m) for m in MINI_MOVES}
+    costs = {"U2": 2, "R2": 2, "F2": 2}
+    weighted = SubgroupChain("mini-costs", moves, {"corner": minicube.CORNERS},
+                             [["U", "U2", "U'", "R2", "F2"]], costs=costs)
+    counted = SubgroupChain("mini", moves, {"corner": minicube.CORNERS},
+                            [["U", "U2", "U'", "R2", "F2"]])
+    quarter = minicube.table("qtm")
+    identity = tuple(range(24))
+    rng = random.Random(5)
+    cheaper = 0
+    for _ in range(25):
+        g = compose_all([moves[rng.choice(MINI_MOVES)] for _ in range(25)], 24)
+        answer = weighted.solve(g, timeout=None)
+        assert compose_all([g] + [moves[m] for m in answer], 24) == identity
+        cost = sum(costs.get(m, 1) for m in answer)
+        assert cost >= quarter.distance(g, identity)
+        plain = sum(costs.get(m, 1) for m in counted.solve(g, timeout=None))
+        assert cost <= plain
+        cheaper += cost < plain
+    assert cheaper > 0  # the costs change some answers
+
+
 def test_max_length_stops_at_the_first_short_enough_answer(mini_chain):
     g = compose_all([minicube.PUZZLE.move_array(m) for m in "R U F2 R' U2".split()], 24)
     answer = mini_chain.solve(g, max_length=30, timeout=None)

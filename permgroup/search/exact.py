@@ -73,11 +73,28 @@ class MovePruning:
     start: int = field(default=0)
 
     @classmethod
-    def of(cls, moves: Sequence[Perm]) -> MovePruning:
-        """Derive the table from the moves' products (words of length up to 3)."""
+    def of(cls, moves: Sequence[Perm], costs: Sequence[int] | None = None) -> MovePruning:
+        """Derive the table from the moves' products (words of length up to 3).
+        With ``costs`` (one per move), the least word is the cheapest first,
+        then the shortest, then the first in move order: a window is dropped
+        only for a word that costs no more.
+
+        >>> t, t2 = (1, 2, 3, 0), (2, 3, 0, 1)      # a quarter turn and a half turn
+        >>> p = MovePruning.of([t, t2])               # t t is the longer word for t2
+        >>> bool(p.allowed[p.after(p.start, 0), 0])
+        False
+        >>> p = MovePruning.of([t, t2], costs=[1, 3])  # but the cheaper one here
+        >>> bool(p.allowed[p.after(p.start, 0), 0]), bool(p.allowed[p.start, 1])
+        (True, False)
+        """
         moves = [tuple(m) for m in moves]
         n = len(moves[0])
         m_count = len(moves)
+        price = [1] * m_count if costs is None else [int(c) for c in costs]
+
+        def order(word: tuple[int, ...]) -> tuple:
+            return sum(price[m] for m in word), len(word), word
+
         least: dict[Perm, tuple[int, ...]] = {identity(n): ()}
         products: dict[tuple[int, ...], Perm] = {(): identity(n)}
         for length in (1, 2, 3):
@@ -85,7 +102,7 @@ class MovePruning:
                 p = compose(products[word[:-1]], moves[word[-1]])
                 products[word] = p
                 best = least.get(p)
-                if best is None or (len(word), word) < (len(best), best):
+                if best is None or order(word) < order(best):
                     least[p] = word
         canonical = {w for w, p in products.items() if least[p] == w}
         none = m_count

@@ -8,7 +8,9 @@ bound for :func:`permgroup.search.exact.ida_star`.  Its table is built by the
 ordinary level-by-level BFS (:func:`permgroup.tables.bfs.bfs_depths` over a
 :class:`~permgroup.tables.bfs.FactorSpace` of those digits), then stored with two
 entries per byte (4 bits each); depths above 14 are stored as 14, still a
-lower bound, and 15 marks projections the moves never reach.
+lower bound, and 15 marks projections the moves never reach.  With move
+costs (least total costs, often past 14) the table keeps a byte per entry
+instead, ``UNSEEN`` (255) marking the projections never reached.
 
 >>> from permgroup.search.digits import ring_space
 >>> space, t = ring_space(4)
@@ -26,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from permgroup.tables.bfs import UNSEEN, bfs_depths
+from permgroup.tables.bfs import UNSEEN, bfs_depths, weighted_depths
 from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import building
@@ -52,24 +54,38 @@ class PatternDatabase:
     [1, 2]
     """
 
-    def __init__(self, space: DigitSpace, which: Sequence[int], packed: np.ndarray):
+    def __init__(self, space: DigitSpace, which: Sequence[int], packed: np.ndarray,
+                 wide: bool = False):
         self.space = space
         self.which = list(which)
         self.size = int(np.prod([space.sizes[i] for i in self.which], dtype=np.int64))
         self.packed = packed
+        #: a byte per entry (``UNSEEN`` unreached), not two
+        self.wide = wide
 
     def __call__(self, states: np.ndarray) -> np.ndarray:
-        depth = nibbles_at(self.packed, self.space.project(states, self.which))
-        return depth
+        index = self.space.project(states, self.which)
+        return self.packed[index] if self.wide else nibbles_at(self.packed, index)
+
+    def depths(self) -> np.ndarray:
+        """Every entry as a byte, ``UNSEEN`` (255) where the moves never reach."""
+        if self.wide:
+            return self.packed
+        out = nibbles_at(self.packed, np.arange(self.size))
+        out[out == UNREACHED] = UNSEEN
+        return out
 
     def distribution(self) -> list[int]:
         """Number of projected states at each stored depth (0 to the largest)."""
-        low = np.bincount(self.packed & 15, minlength=16)
-        high = np.bincount(self.packed >> 4, minlength=16)
-        counts = low + high
-        if self.size % 2:  # the padding nibble
-            counts[0] -= 1
-        counts = counts[:UNREACHED]
+        if self.wide:
+            counts = np.bincount(self.packed, minlength=256)[:UNSEEN]
+        else:
+            low = np.bincount(self.packed & 15, minlength=16)
+            high = np.bincount(self.packed >> 4, minlength=16)
+            counts = low + high
+            if self.size % 2:  # the padding nibble
+                counts[0] -= 1
+            counts = counts[:UNREACHED]
         return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
 
     @property
@@ -77,10 +93,21 @@ class PatternDatabase:
         return " + ".join(self.space.factors[i].name for i in self.which)
 
 
+def weighted(costs: Sequence[int] | None) -> bool:
+    """Whether ``costs`` (one per move, or ``None``) make some move cost other than one.
+
+    >>> weighted(None), weighted([1, 1]), weighted([1, 2])
+    (False, False, True)
+    """
+    return costs is not None and any(int(c) != 1 for c in costs)
+
+
 def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,
-                           progress: Callable[[int, int], None] | None = None
-                           ) -> PatternDatabase:
-    """BFS over the projection from the projected goals (columns of digits).
+                           progress: Callable[[int, int], None] | None = None,
+                           costs: Sequence[int] | None = None) -> PatternDatabase:
+    """BFS over the projection from the projected goals (columns of digits);
+    with ``costs`` (one per move), least total costs instead of move counts
+    (:func:`~permgroup.tables.bfs.weighted_depths`).
 
     >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(4)
@@ -91,9 +118,15 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     [2, 2]
     >>> int((nibbles_at(pdb.packed, np.arange(pdb.size)) == UNREACHED).sum())
     20
+    >>> build_pattern_database(space, [0], space.of_elements([tuple(range(4))]),
+    ...                        costs=[2, 2]).distribution()  # each turn costs 2
+    [1, 0, 2, 0, 1]
     """
     projection = space.projection(which)
     sources = np.unique(space.project(goals, which))
+    if weighted(costs):
+        depths = weighted_depths(projection.size, sources, costs, projection.step, progress)
+        return PatternDatabase(space, which, depths, wide=True)
     depths = bfs_depths(projection.size, sources, projection.n_moves, projection.step,
                         projection.back_step, progress=progress)
     unreached = depths == UNSEEN
@@ -105,9 +138,11 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
 def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,
                           key: dict, name: str,
                           progress: Callable[[int, int], None] | None = None,
-                          cache: bool = True) -> PatternDatabase:
+                          cache: bool = True, costs: Sequence[int] | None = None,
+                          build: bool = True) -> PatternDatabase | None:
     """The pattern database from the cache when its file checks out, else built
-    and cached.  ``key`` identifies the puzzle, metric and goal.
+    and cached (``None`` instead with ``build=False``).  ``key`` identifies the
+    puzzle, metric and goal; ``costs`` as in :func:`build_pattern_database`.
 
     >>> import os, tempfile
     >>> from permgroup.search.digits import ring_space
@@ -124,17 +159,22 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     which = list(which)
     key = dict(key, kind="pattern database", digits=[space.factors[i].name for i in which],
                sizes=[space.sizes[i] for i in which])
+    wide = weighted(costs)
+    if wide:
+        key["costs"] = [int(c) for c in costs]
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    path = cache_dir() / f"{name}-pattern-{digest}.nibbles"
+    path = cache_dir() / f"{name}-pattern-{digest}.{'bytes' if wide else 'nibbles'}"
     size = int(np.prod([space.sizes[i] for i in which], dtype=np.int64))
     if cache:
         packed = load_array(path, key)
-        if packed is not None and len(packed) == (size + 1) // 2:
-            return PatternDatabase(space, which, packed)
+        if packed is not None and len(packed) == (size if wide else (size + 1) // 2):
+            return PatternDatabase(space, which, packed, wide)
+    if not build:
+        return None
     digits = " + ".join(space.factors[i].name for i in which)
     with building(progress, f"{name}: pattern database of {digits} (built once, then cached)",
                   size) as report:
-        pdb = build_pattern_database(space, which, goals, report)
+        pdb = build_pattern_database(space, which, goals, report, costs)
     if cache:
         save_array(path, key, pdb.packed)
     return pdb

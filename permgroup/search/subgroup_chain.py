@@ -51,9 +51,10 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
-from math import prod
+from functools import cached_property
+from math import comb, prod
 
 import numpy as np
 
@@ -63,17 +64,37 @@ from permgroup.search.pattern import PatternDatabase, load_pattern_database
 from permgroup.perm import Perm
 from permgroup.progress import building
 from permgroup.search.exact import MovePruning
+from permgroup.tables.statetable import UNSEEN
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24
-#: otherwise: one pattern database per pair of digits of at most this many values
-PAIR_LIMIT = 1 << 23
+#: otherwise: one pattern database per largest group of digits of at most this
+#: many values (pairs for the 3x3x3's second phase)
+GROUP_LIMIT = 1 << 23
 #: columns per batch in the depth-first searches
 BATCH = 1 << 14
 #: the bound of a state that cannot reach the goal at all
-NO_PATH = 255
+NO_PATH = UNSEEN
 #: first stages longer than this without any answer mean the chain is broken
 FIRST_STAGE_LIMIT = 64
+
+
+def database_groups(sizes: Sequence[int], limit: int) -> list[list[int]]:
+    """The groups of digits (indices) that get a pattern database: every group
+    of at most three digits whose values number at most ``limit`` and that no
+    other such group contains, smaller groups first (each digit alone when
+    none fits).
+
+    >>> database_groups([40320, 40320, 24], 1 << 23)   # the 3x3x3's second phase
+    [[0, 2], [1, 2]]
+    >>> database_groups([2187, 2048, 495, 6], 1 << 23)
+    [[0, 1], [0, 2, 3], [1, 2, 3]]
+    """
+    n = len(sizes)
+    fits = [list(g) for r in range(1, min(n, 3) + 1) for g in combinations(range(n), r)
+            if prod(sizes[i] for i in g) <= limit]
+    largest = [g for g in fits if not any(set(g) < set(h) for h in fits)]
+    return largest or [[i] for i in range(n)]
 
 
 def slot_orbits(coordinate: PieceCoordinate) -> list[tuple[int, ...]]:
@@ -161,22 +182,35 @@ class OrbitLabels:
     part = "labels"
 
     def __init__(self, coordinate: PieceCoordinate, slots: Sequence[int], labels: Sequence[int]):
-        from sympy.utilities.iterables import multiset_permutations
-
         self.coordinate = coordinate
         self.slots = tuple(slots)
         self.labels = tuple(labels)
         self.base = max(self.labels) + 1
         self.label_of_piece = np.zeros(coordinate.count, dtype=np.int64)
         self.label_of_piece[list(self.slots)] = self.labels
-        self.arrangements = np.array(list(multiset_permutations(sorted(self.labels))),
-                                     dtype=np.int64).reshape(-1, len(self.slots))
+
+    @cached_property
+    def arrangements(self) -> np.ndarray:
+        """Every arrangement of the labels, in lexicographic order."""
+        from sympy.utilities.iterables import multiset_permutations
+
+        return np.array(list(multiset_permutations(sorted(self.labels))),
+                        dtype=np.int64).reshape(-1, len(self.slots))
+
+    @cached_property
+    def codes(self) -> np.ndarray:
         # lexicographic order of arrangements is numeric order of their codes
-        self.codes = self._encode(self.arrangements)
+        return self._encode(self.arrangements)
 
     @property
     def size(self) -> int:
-        return len(self.codes)
+        """How many arrangements: the multinomial coefficient of the labels' counts."""
+        out, placed = 1, 0
+        for label in set(self.labels):
+            count = self.labels.count(label)
+            placed += count
+            out *= comb(placed, count)
+        return out
 
     @property
     def name(self) -> str:
@@ -239,12 +273,14 @@ class Stage:
     """
 
     def __init__(self, moves: Sequence[int], coordinates: dict[str, PieceCoordinate],
-                 digits: Sequence, names: Sequence[str]):
+                 digits: Sequence, names: Sequence[str], tables: bool = True):
         self.moves = np.asarray(moves, dtype=np.int64)
         self.coordinates = coordinates
-        self.space = DigitSpace(digits, names)
+        #: the digits' sizes (known without their move tables)
+        self.sizes = [d.size for d in digits]
+        self.space = DigitSpace(digits, names) if tables else None
         self.goal = self.of_elements(np.arange(len(next(iter(coordinates.values())).slot_of)
-                                               )[None, :])
+                                               )[None, :]) if tables else None
         self.databases: list[PatternDatabase] = []
         #: exact depths over symmetry classes, when the chain was given symmetries
         self.exact = None
@@ -263,14 +299,9 @@ class Stage:
     def add_database(self, database: PatternDatabase) -> None:
         """Use ``database`` in :meth:`bound` (kept a byte per entry: a search
         looks entries up millions of times a second)."""
-        from permgroup.search.pattern import UNREACHED
-        from permgroup.tables.packed import nibbles_at
-
         self.databases.append(database)
-        depths = nibbles_at(database.packed, np.arange(database.size))
-        # a projection the moves never reach from the goal: no path at all
-        depths[depths == UNREACHED] = NO_PATH
-        self._bytes.append(depths)
+        # a projection the moves never reach from the goal (UNSEEN): no path at all
+        self._bytes.append(database.depths())
         self._weights.append([(i, int(prod(self.space.sizes[j] for j in database.which[n + 1:])))
                               for n, i in enumerate(database.which)])
 
@@ -296,7 +327,7 @@ class Stage:
     @property
     def size(self) -> int:
         """How many cosets the coordinate tells apart."""
-        return prod(self.space.sizes)
+        return prod(self.sizes)
 
 
 class SubgroupChain:
@@ -322,6 +353,20 @@ class SubgroupChain:
     one table an exact table over symmetry classes instead of pattern
     databases (:mod:`permgroup.search.symmetric_table`), using the elements
     that keep the stage's moves and its target subgroup.
+
+    ``costs`` (move name -> a small positive integer, 1 where not given)
+    makes a word's length the sum of its moves' costs: the pattern databases
+    hold least costs, the searches deepen on cost, ``max_length`` and the
+    caps are costs.  A half turn given as a move of its own that the metric
+    counts as two turns is the use: the subgroups may then be generated by
+    half turns while words are measured as the metric measures them.  Balls
+    and symmetric tables count moves, so they are refused with costs.
+
+    ``tables=False`` builds the stages' coordinates only (to read their
+    sizes, :meth:`indices` or :meth:`table_entries` before paying for
+    tables); such a chain cannot solve.  ``build=False`` reads the pattern
+    databases from the cache only, and raises :class:`LookupError` for one
+    that is not there.
     """
 
     def __init__(self, name: str, moves: dict[str, Perm], pieces: dict[str, Sequence],
@@ -329,9 +374,17 @@ class SubgroupChain:
                  progress: Callable | None = None, cache: bool = True,
                  symmetries: Sequence[Perm] = (), last_stage_cap: int | None = None,
                  first_answer_cap: int | None = None, last_stage_ball: int = 0,
-                 table_symmetries: Sequence[Perm] = ()):
+                 table_symmetries: Sequence[Perm] = (), costs: Mapping[str, int] | None = None,
+                 tables: bool = True, build: bool = True):
         self.name = name
         self.move_names = list(moves)
+        self.costs = np.array([int((costs or {}).get(m, 1)) for m in self.move_names],
+                              dtype=np.int64)
+        weighted = bool((self.costs != 1).any())
+        if (self.costs < 1).any():
+            raise ValueError(f"{name}: move costs must be positive integers")
+        if weighted and (last_stage_ball or table_symmetries):
+            raise ValueError(f"{name}: balls and symmetric tables count moves, not costs")
         self.move_arrays = np.array([moves[m] for m in self.move_names], dtype=np.int64)
         self.degree = self.move_arrays.shape[1]
         self._with_identity = np.concatenate([self.move_arrays, np.arange(self.degree)[None, :]])
@@ -340,27 +393,32 @@ class SubgroupChain:
             unknown = [m for m in g if m not in moves]
             if unknown:
                 raise ValueError(f"{name}: subgroup moves {unknown} are not among the moves")
-        self.pruning = MovePruning.of(list(moves.values()))
+        self.pruning = MovePruning.of(list(moves.values()),
+                                      self.costs.tolist() if weighted else None) if tables else None
         self._derive_directions(symmetries)
         self.last_stage_cap = last_stage_cap
         self.first_answer_cap = first_answer_cap
         whole = {kind: PieceCoordinate.from_moves(kind, p, moves) for kind, p in pieces.items()}
-        self.stages = [self._stage(k, moves, whole) for k in range(len(self.groups) - 1)]
+        self.stages = [self._stage(k, moves, whole, tables) for k in range(len(self.groups) - 1)]
         # the tables depend on the moves and pieces themselves, not only their names
         definition = repr((self.move_arrays.tolist(), sorted((k, [tuple(p) for p in v])
                                                              for k, v in pieces.items())))
         self.key = dict(key or {}, chain=self.groups, moves=self.move_names,
                         definition=hashlib.sha256(definition.encode()).hexdigest()[:16])
+        if weighted:
+            self.key["costs"] = self.costs.tolist()
+        if not tables:
+            return
         for k, stage in enumerate(self.stages):
             if stage.size > EXACT_LIMIT and table_symmetries:
                 stage.exact = self._symmetric_table(k, stage, table_symmetries, progress, cache)
             if stage.exact is None:
-                self._databases(k, stage, progress, cache)
+                self._databases(k, stage, progress, cache, build)
         if last_stage_ball and len(self.stages) > 1:
             self._ball(last_stage_ball, progress, cache)
 
-    def _stage(self, k: int, moves: dict[str, Perm], whole: dict[str, PieceCoordinate]
-               ) -> Stage:
+    def _stage(self, k: int, moves: dict[str, Perm], whole: dict[str, PieceCoordinate],
+               tables: bool = True) -> Stage:
         here = {m: moves[m] for m in self.groups[k]}
         there = {m: moves[m] for m in self.groups[k + 1]}
         coordinates, digits = {}, []
@@ -384,7 +442,8 @@ class SubgroupChain:
         if not digits:
             raise ValueError(f"{self.name}: stage {k} has nothing to solve: "
                              f"<{', '.join(self.groups[k + 1])}> holds the same positions")
-        return Stage([self.move_names.index(m) for m in here], coordinates, digits, list(here))
+        return Stage([self.move_names.index(m) for m in here], coordinates, digits, list(here),
+                     tables)
 
     @staticmethod
     def _labels(coordinate: PieceCoordinate | None, count: int) -> list[int]:
@@ -396,24 +455,40 @@ class SubgroupChain:
                 label[j] = i
         return label
 
-    def _databases(self, k: int, stage: Stage, progress, cache: bool) -> None:
-        space = stage.space
-        n = len(space.sizes)
+    @staticmethod
+    def _database_groups(stage: Stage) -> list[list[int]]:
         if stage.size <= EXACT_LIMIT:
-            groups = [list(range(n))]
-        else:
-            groups = [list(p) for p in combinations(range(n), 2)
-                      if prod(space.sizes[i] for i in p) <= PAIR_LIMIT]
-            if not groups:
-                groups = [[i] for i in range(n)]
-        for which in groups:
+            return [list(range(len(stage.sizes)))]
+        return database_groups(stage.sizes, GROUP_LIMIT)
+
+    def table_entries(self) -> list[int]:
+        """For each stage, the entries of the pattern databases it gets (one
+        byte each in memory), whether built yet or not.
+
+        >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+        >>> from puzzles import minicube
+        >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "R", "F", "R2", "F2")}
+        >>> SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U", "R2", "F2"]],
+        ...               tables=False).table_entries()
+        [729, 5040]
+        """
+        return [sum(prod(stage.sizes[i] for i in which)
+                    for which in self._database_groups(stage)) for stage in self.stages]
+
+    def _databases(self, k: int, stage: Stage, progress, cache: bool, build: bool) -> None:
+        space = stage.space
+        for which in self._database_groups(stage):
             report = None
             if progress:
                 label = " + ".join(space.factors[i].name for i in which)
                 report = (lambda depth, count, label=label: progress(k, label, depth, count))
             key = dict(self.key, stage=k)
-            stage.add_database(load_pattern_database(
-                space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache))
+            database = load_pattern_database(
+                space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache,
+                self.costs[stage.moves].tolist(), build)
+            if database is None:
+                raise LookupError(f"{self.name}: stage {k}'s pattern database is not cached")
+            stage.add_database(database)
 
     def _symmetric_table(self, k: int, stage: Stage, symmetries: Sequence[Perm], progress,
                          cache: bool):
@@ -515,21 +590,25 @@ class SubgroupChain:
 
     def solve(self, element: Sequence[int], max_length: int | None = None,
               timeout: float | None = 1.0, stats: dict | None = None,
-              directions: int | None = None) -> list[str]:
+              directions: int | None = None, give_up: float | None = None
+              ) -> list[str] | None:
         """A word (move names) taking ``element`` to the identity, checked.
 
         The first stage's solutions are tried shortest first and each batch
         continued by the later stages; the best total is kept until a word of
         at most ``max_length`` moves is found, ``timeout`` seconds have passed
         (after the first answer: there is always one) or no shorter total is
-        left.  ``directions`` limits the search to the first few of
-        :meth:`directions` (1: the element alone).  ``stats`` (a dict)
-        receives what the search did: the first-stage lengths tried, the totals
-        found, and ``split``, the stage lengths of the answer as found (in its
-        direction).
+        left.  ``give_up`` (a :func:`time.monotonic` time) stops the search
+        even without an answer, and then ``None`` is returned.  ``directions``
+        limits the search to the first few of :meth:`directions` (1: the
+        element alone).  ``stats`` (a dict) receives what the search did: the
+        first-stage lengths tried, the totals found, and ``split``, the stage
+        lengths of the answer as found (in its direction).
         """
         word = self._search(element, max_length, timeout, stats if stats is not None else {},
-                            directions)
+                            directions, give_up)
+        if word is None:
+            return None
         check = self.replay(element, np.array(word, dtype=np.int64).reshape(-1, 1))
         if (check[0] != np.arange(self.degree)).any():
             raise AssertionError(f"{self.name}: the chain search returned a word that "
@@ -576,12 +655,22 @@ class SubgroupChain:
                 image = compose(compose(r, tuple(int(x) for x in m)), inverse(r))
                 if image not in index:
                     raise ValueError(f"{self.name}: a symmetry does not carry moves onto moves")
+                if self.costs[index[image]] != self.costs[len(rename)]:
+                    raise ValueError(f"{self.name}: a symmetry carries a move onto a move of "
+                                     "another cost")
                 rename.append(index[image])
             self._conjugations.append((r, rename))
         inverses = [index.get(inverse(tuple(int(x) for x in m))) for m in self.move_arrays]
+        if None not in inverses and (self.costs[inverses] != self.costs).any():
+            inverses.append(None)  # inverted words would cost something else
         self._inverse_move = None if None in inverses else inverses
 
-    def _search(self, element, max_length, timeout, stats, count) -> list[int]:
+    def cost(self, word: Sequence[int]) -> int:
+        """The cost of a word of move indices (its length without ``costs``)."""
+        return int(self.costs[np.asarray(word, dtype=np.int64)].sum()) if len(word) else 0
+
+    def _search(self, element, max_length, timeout, stats, count, give_up=None
+                ) -> list[int] | None:
         start_time = time.monotonic()
         deadline = None if timeout is None else start_time + timeout
         best: list[int] | None = None
@@ -589,8 +678,10 @@ class SubgroupChain:
         stats.update(first_stage=[], totals=[], candidates=0, start=start_time, times=[])
 
         def stop() -> bool:
-            return best is not None and (
-                len(best) <= target or (deadline is not None and time.monotonic() > deadline))
+            if best is None:
+                return give_up is not None and time.monotonic() > give_up
+            return self.cost(best) <= target or (deadline is not None and
+                                                 time.monotonic() > deadline)
 
         first = self.stages[0]
         directions = self.directions(element)[:count]
@@ -605,20 +696,21 @@ class SubgroupChain:
         later_moves = np.zeros(len(self.move_names), dtype=bool)
         later_moves[self.stages[1].moves if len(self.stages) > 1 else []] = True
         length = min(lows)
-        while (best is None or length < len(best)) and not stop():
+        while (best is None or length < self.cost(best)) and not stop():
             if best is None and length > FIRST_STAGE_LIMIT:
                 raise RuntimeError(
                     f"{self.name}: no answer with a first stage of up to {FIRST_STAGE_LIMIT} "
                     "moves: the stage coordinates do not tell the cosets apart (see indices())")
             stats["first_stage"].append(length)
             for (e, back), start, low in zip(directions, starts, lows):
-                if length < low or stop() or (best is not None and length >= len(best)):
+                if length < low or stop() or (best is not None and length >= self.cost(best)):
                     continue
                 chunk: list[tuple[np.ndarray, np.ndarray]] = []
                 pending, want = 0, 1
                 hits = _bounded(self.pruning, first, start,
                                 np.array([self.pruning.start], dtype=np.int64),
-                                np.array([length]), ~later_moves if length else None, stop)
+                                np.array([length]), ~later_moves if length else None, stop,
+                                self.costs)
                 for _, paths, history in hits:
                     chunk.append((paths, history))
                     pending += paths.shape[1]
@@ -627,60 +719,65 @@ class SubgroupChain:
                     word = self._continue(e, chunk, length, best, stop, stats)
                     if word is not None:
                         best = back(word)
-                        stats["split"] = [length, len(word) - length]
+                        stats["split"] = [length, self.cost(word) - length]
                     chunk, pending, want = [], 0, min(2 * want, 256)
-                    if stop() or (best is not None and len(best) <= length):
+                    if stop() or (best is not None and self.cost(best) <= length):
                         break
                 if chunk and not stop():
                     word = self._continue(e, chunk, length, best, stop, stats)
                     if word is not None:
                         best = back(word)
-                        stats["split"] = [length, len(word) - length]
+                        stats["split"] = [length, self.cost(word) - length]
             length += 1
         stats["seconds"] = time.monotonic() - start_time
         return best
 
     def _continue(self, element, chunk, length, best, stop, stats) -> list[int] | None:
-        """Finish the first-stage paths in ``chunk`` (all ``length`` long)
-        through the later stages in fewer moves than ``best``: the shortest
+        """Finish the first-stage paths in ``chunk`` (all costing ``length``)
+        through the later stages for less than ``best`` costs: the cheapest
         such word, or ``None``."""
-        paths = np.concatenate([p for p, _ in chunk], axis=1)
+        pad = len(self.move_names)
+        rows = max(p.shape[0] for p, _ in chunk)
+        paths = np.concatenate([np.pad(p, ((0, rows - p.shape[0]), (0, 0)), constant_values=pad)
+                                for p, _ in chunk], axis=1)
+        used = np.concatenate([np.full(p.shape[1], p.shape[0], dtype=np.int64)
+                               for p, _ in chunk])  # moves of each column
         history = np.concatenate([h for _, h in chunk])
         stats["candidates"] += paths.shape[1]
         elements = self.replay(element, paths)
-        used = np.full(paths.shape[1], length, dtype=np.int64)
+        spent = np.full(paths.shape[1], length, dtype=np.int64)
         words = paths
-        budget = (len(best) - 1) if best is not None else 255
+        budget = (self.cost(best) - 1) if best is not None else 255
         for stage in self.stages[1:-1]:
-            solved = _per_column_optimal(self.pruning, stage, stage.of_elements(elements),
-                                         history, budget - used, stop)
-            keep = np.flatnonzero(solved[0] >= 0)
+            costs, moves, tails, history = _per_column_optimal(
+                self.pruning, stage, stage.of_elements(elements), history, budget - spent, stop,
+                self.costs)
+            keep = np.flatnonzero(costs >= 0)
             if not len(keep):
                 return None
-            tails, history = solved[1][:, keep], solved[2][keep]
-            words = _join(words[:, keep], used[keep], tails, solved[0][keep],
-                          len(self.move_names))
-            used = used[keep] + solved[0][keep]
+            tails, history = tails[:, keep], history[keep]
+            words = _join(words[:, keep], used[keep], tails, moves[keep], pad)
+            used, spent = used[keep] + moves[keep], spent[keep] + costs[keep]
             elements = self.replay(element, words)
         last = self.stages[-1] if len(self.stages) > 1 else None
         if last is None:
-            found = int(np.argmin(used))
+            found = int(np.argmin(spent))
             word = words[:used[found], found].tolist()
-            return word if best is None or len(word) < len(best) else None
+            return word if best is None or self.cost(word) < self.cost(best) else None
         states = last.of_elements(elements)
         h = last.bound(states).astype(np.int64)
         cap = self.last_stage_cap if best is not None else self.first_answer_cap
         if cap is not None and length < 2 * cap:
             budget = min(budget, length + cap)
-        for total in range(int((used + h).min()), budget + 1):
+        for total in range(int((spent + h).min()), budget + 1):
             if stop():
                 break
-            live = np.flatnonzero(used + h <= total)
+            live = np.flatnonzero(spent + h <= total)
             for origin, tail, _ in _bounded(self.pruning, last, states[:, live], history[live],
-                                            total - used[live], None, stop):
+                                            total - spent[live], None, stop, self.costs):
                 i = live[origin[0]]
                 word = words[:used[i], i].tolist() + tail[:, 0].tolist()
-                stats["totals"].append(len(word))
+                stats["totals"].append(self.cost(word))
                 stats.setdefault("times", []).append(round(time.monotonic() - stats["start"], 3))
                 return word
         return None
@@ -701,41 +798,44 @@ def _join(words: np.ndarray, used: np.ndarray, tails: np.ndarray, lengths: np.nd
     return out
 
 
-def _per_column_optimal(pruning, stage, states, history, budget, stop):
-    """For each column its optimal path through ``stage`` (iterative deepening),
-    ``-1`` as length where none fits the budget."""
+def _per_column_optimal(pruning, stage, states, history, budget, stop, costs):
+    """For each column its cheapest path through ``stage`` (iterative
+    deepening on cost): ``(costs, moves, tails, histories)``, ``-1`` as cost
+    where none fits the budget."""
     n = states.shape[1]
-    lengths = np.full(n, -1, dtype=np.int64)
+    found = np.full(n, -1, dtype=np.int64)
+    moves = np.zeros(n, dtype=np.int64)
     depth = 0
     tails = np.zeros((0, n), dtype=np.uint8)
     ends = history.copy()
     h = stage.bound(states).astype(np.int64)
     while depth <= budget.max():
-        open_ = np.flatnonzero((lengths < 0) & (h <= depth) & (budget >= depth))
+        open_ = np.flatnonzero((found < 0) & (h <= depth) & (budget >= depth))
         for origin, paths, end in _bounded(pruning, stage, states[:, open_], history[open_],
-                                           np.full(len(open_), depth), None, stop):
+                                           np.full(len(open_), depth), None, stop, costs):
             for o, col in enumerate(origin):
                 i = open_[col]
-                if lengths[i] < 0:
-                    lengths[i] = depth
-                    if tails.shape[0] < depth:
-                        tails = np.concatenate([tails, np.zeros((depth - tails.shape[0], n),
-                                                                dtype=np.uint8)])
-                    tails[:depth, i] = paths[:, o]
+                if found[i] < 0:
+                    found[i], moves[i] = depth, paths.shape[0]
+                    if tails.shape[0] < paths.shape[0]:
+                        tails = np.concatenate([tails, np.zeros(
+                            (paths.shape[0] - tails.shape[0], n), dtype=np.uint8)])
+                    tails[:paths.shape[0], i] = paths[:, o]
                     ends[i] = end[o]
-        if (lengths >= 0).all():
+        if (found >= 0).all():
             break
         depth += 1
-    return lengths, tails, ends
+    return found, moves, tails, ends
 
 
 def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np.ndarray,
-             limit: np.ndarray, last_moves: np.ndarray | None, stop: Callable[[], bool]
-             ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
-    """Every canonical path of exactly ``limit[i]`` moves of ``stage`` from
-    column ``i`` of ``states`` to the stage's goal (ending with a move allowed
-    by ``last_moves``, if given), depth first in batches: yields
-    ``(origin columns, paths (moves x hits), histories after them)``.
+             limit: np.ndarray, last_moves: np.ndarray | None, stop: Callable[[], bool],
+             costs: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+    """Every canonical path of ``stage``'s moves costing exactly ``limit[i]``
+    (``costs`` by move index) from column ``i`` of ``states`` to the stage's
+    goal (ending with a move allowed by ``last_moves``, if given), depth first
+    in batches: yields ``(origin columns, paths (moves x hits), histories after
+    them)``; the paths of one yield have the same number of moves.
 
     With a ball (``stage.ball``), the last ``radius`` moves are looked up
     instead of searched, and the first path found (which may be shorter than
@@ -765,12 +865,11 @@ def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np
     allowed = pruning.allowed[:, stage.moves]
     tables = stage.space.tables
     stack = [(states[:, keep], history[keep], origin[keep], limit[keep],
-              np.zeros((0, len(keep)), dtype=np.uint8))]
+              np.zeros(len(keep), dtype=np.int64), np.zeros((0, len(keep)), dtype=np.uint8))]
     while stack:
         if stop():
             return
-        states, history, origin, limit, paths = stack.pop()
-        g = paths.shape[0] + 1
+        states, history, origin, limit, spent, paths = stack.pop()
         parent, local = np.nonzero(allowed[history])
         if not len(parent):
             continue
@@ -778,10 +877,11 @@ def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np
         for i, table in enumerate(tables):
             children[i] = table[local, states[i, parent]]
         stage.generated += len(parent)
-        room = limit[parent] - g
+        move = stage.moves[local]
+        paid = spent[parent] + costs[move]
+        room = limit[parent] - paid
         ok = stage.bound(children).astype(np.int64) <= room
         done = room == radius
-        move = stage.moves[local]
         leaf = np.flatnonzero(ok & done)
         if len(leaf):
             if last_moves is not None:
@@ -808,7 +908,8 @@ def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np
             continue
         p = parent[inner]
         child = (children[:, inner], pruning.after(history[p], move[inner]), origin[p],
-                 limit[p], np.concatenate([paths[:, p], move[inner][None, :].astype(np.uint8)]))
+                 limit[p], paid[inner],
+                 np.concatenate([paths[:, p], move[inner][None, :].astype(np.uint8)]))
         # push batches last-first so the search goes on in move order
         for lo in reversed(range(0, len(inner), BATCH)):
             stack.append(tuple(a[..., lo:lo + BATCH] for a in child))

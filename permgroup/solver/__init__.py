@@ -118,6 +118,13 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         return []
     if sorted(start.tolist()) != sorted(goal.tolist()) and mismatches == 0:
         raise InputError("the two states do not have the same colours")
+    # a near-optimal word through a chain of subgroups, where the colours tell the
+    # position and the chain's tables fit (permgroup.solver.chain)
+    from permgroup.solver.chain import chain_word
+
+    word = chain_word(moves, start, goal, time_limit=time_limit, deadline=deadline, ms=ms)
+    if word is not None:
+        return word
     m = model(ms, deadline)
     word, end = greedy(ms, m.table, start, goal, mismatches=mismatches, deadline=deadline,
                        pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes)

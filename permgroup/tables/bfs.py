@@ -241,6 +241,50 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
     return depths
 
 
+def weighted_depths(size: int, sources: Sequence[int] | np.ndarray, costs: Sequence[int],
+                    step: Step, progress: Progress | None = None) -> np.ndarray:
+    """Least total cost of every rank from the sources when move ``m`` costs
+    ``costs[m]`` (small positive integers; all ones is :func:`bfs_depths`);
+    ``UNSEEN`` where unreachable or beyond 254.
+
+    Levels are found in order of cost, top-down: level ``d`` is every unseen
+    image of level ``d - costs[m]`` under move ``m``, so a state's first level
+    is its least cost (Dijkstra with integer costs, one array per level).
+
+    >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
+    ...                                                  [2, 3, 4, 5, 0, 1]]))])
+    >>> weighted_depths(ring.size, [0], [1, 3], ring.step).tolist()
+    [0, 1, 2, 3, 4, 5]
+    >>> weighted_depths(ring.size, [0], [1, 1], ring.step).tolist()
+    [0, 1, 1, 2, 2, 3]
+    """
+    costs = [int(c) for c in costs]
+    if min(costs) < 1:
+        raise ValueError("move costs must be positive integers")
+    depths = np.full(size, UNSEEN, dtype=np.uint8)
+    levels = {0: np.unique(np.asarray(sources, dtype=rank_dtype(size)))}
+    depths[levels[0]] = 0
+    if progress:
+        progress(0, len(levels[0]))
+    depth = 0
+    while any(len(levels.get(depth - k, ())) for k in range(max(costs))) and depth < UNSEEN - 1:
+        depth += 1
+        for m, cost in enumerate(costs):
+            source = levels.get(depth - cost)
+            if source is None:
+                continue
+            for start in range(0, len(source), BLOCK):
+                nxt = step(source[start:start + BLOCK], m)
+                if len(nxt) and nxt.min() < 0:  # some moves are illegal here
+                    nxt = nxt[nxt >= 0]
+                depths[nxt[depths[nxt] == UNSEEN]] = depth
+        levels[depth] = np.flatnonzero(depths == depth).astype(rank_dtype(size))
+        levels.pop(depth - max(costs), None)
+        if progress and len(levels[depth]):
+            progress(depth, len(levels[depth]))
+    return depths
+
+
 def rank_dtype(size: int) -> type:
     """The integer type of ranks below ``size``: 32 bits where they fit, since
     half the bytes make stepping and gathering faster.
