@@ -50,7 +50,6 @@ True
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
