@@ -13,8 +13,10 @@ spread over faces), take palette colours, one per label.
 Where a drawing comes from: :attr:`permgroup.puzzle.Puzzle.renderer` names a
 function returning the puzzle's :class:`Drawing` (``"module:function"``, or
 ``"module:function(arguments)"`` with Python literals); it is built once per
-process.  A puzzle without one is drawn as strips of numbered squares, one
-row of pieces per kind, wrapped to a width (:func:`strips`).
+process.  A puzzle without one whose moves show a shape the ``puzzles``
+package knows (a library solid's, a Santa type's) takes that shape's; any
+other is drawn as strips of numbered squares, one row of pieces per kind,
+wrapped to a width (:func:`strips`).
 
 >>> from permgroup.puzzle import Puzzle
 >>> d = Drawing(shapes=(((0, 0), (10, 0), (10, 10)), Circle(20, 5, 5)), home=("#ffffff", "#c41e3a"),
@@ -345,16 +347,29 @@ def _made(renderer: str) -> Drawing:
     return getattr(importlib.import_module(module), name)(*arguments)
 
 
+@lru_cache(maxsize=64)
+def _recognised(puzzle: Puzzle) -> str:
+    """The renderer of a puzzle made without one (a definition read by hand,
+    a puzzle of your own) whose shape the ``puzzles`` package knows, else ``""``."""
+    try:
+        from puzzles.pictures import renderer_for
+    except ImportError:  # pragma: no cover - the engine without its puzzles
+        return ""
+    return renderer_for(puzzle)
+
+
 def drawing_of(puzzle: Puzzle) -> Drawing:
-    """The puzzle's drawing: its renderer's when it has one for its number of
-    positions, else :func:`strips`.
+    """The puzzle's drawing: its renderer's (or, without one, that of the
+    shape its moves show, :func:`puzzles.pictures.renderer_for`) when it has
+    one for its number of positions, else :func:`strips`.
 
     >>> from permgroup.puzzle import Puzzle
     >>> len(drawing_of(Puzzle("p", 2, {"A": (1, 0)})).shapes)
     2
     """
-    if puzzle.renderer:
-        made = _made(puzzle.renderer)
+    renderer = puzzle.renderer or _recognised(puzzle)
+    if renderer:
+        made = _made(renderer)
         if len(made.shapes) == puzzle.degree:
             return made
     return strips(puzzle)

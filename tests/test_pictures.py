@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from permgroup import explore
-from permgroup.drawing import STRIP_WIDTH, drawing_of, picture
+from permgroup.drawing import STRIP_WIDTH, drawing_of, picture, strips
 from permgroup.elements import Element, State
 from permgroup.perm import act
 from puzzles import LIBRARY, cube3, cubic_eight, minicube, solids, torus
@@ -155,6 +155,16 @@ def test_santa_cubes_are_the_cube_modules_cubes():
                {centre(p): f for f, p in theirs.values()}, santa_word
 
 
+def test_a_puzzle_made_without_a_renderer_is_drawn_from_its_moves():
+    from permgroup.formats import read_definition
+    from permgroup.formats.stickers import to_puzzle
+
+    bare = to_puzzle(read_definition(LIBRARY["dino"]))
+    assert bare.renderer == "" and drawing_of(bare) == drawing_of(explore.load_puzzle("dino"))
+    two_gen = explore.subgroup(bare, "URF ULB")
+    assert drawing_of(two_gen) == drawing_of(bare)
+
+
 def test_a_santa_name_with_other_moves_is_not_drawn_as_that_shape(tmp_path):
     text = SANTA.read_text().splitlines()
     cube = next(line for line in text if line.startswith("cube_2/2/2"))
@@ -163,7 +173,7 @@ def test_a_santa_name_with_other_moves_is_not_drawn_as_that_shape(tmp_path):
     wrong.write_text(text[0] + "\n" + cube.replace("'f0'", "'x'").replace("'r0'", "'f0'")
                      .replace("'x'", "'r0'") + "\n")
     p = explore.load_puzzle(f"{wrong}#cube_2/2/2")
-    assert p.renderer == "" and shapes_of(picture(p, p.solved))
+    assert p.renderer == "" and drawing_of(p) == strips(p)
 
 
 def test_globe_moves_follow_santa_where_rows_are_odd():
@@ -181,7 +191,7 @@ def test_a_bare_definition_keeps_strips_wrapped_inside_its_frame(tmp_path):
              "1 2 0" + " 0" * 13, "End", "Move B", "DOT", "2 1 3 4", "End"]
     path.write_text("\n".join(lines) + "\n")
     p = explore.load_puzzle(str(path))
-    assert p.renderer == ""
+    assert p.renderer == "" and drawing_of(p) == strips(p)
     svg = picture(p, Element.from_word(p, "A B").state().colours)
     shapes = shapes_of(svg)
     assert sorted(shapes) == list(range(p.degree)) and ">BAR<" in svg and ">DOT<" in svg
