@@ -111,6 +111,10 @@ class Bar:
 
     def close(self) -> None:
         if self._bar is not None and not self._closed:
+            if self._bar.total and self._bar.n < self._bar.total:
+                # the search reached all it could: the rest of the space is unreachable
+                self._bar.total = self._bar.n
+                self._bar.refresh()
             self._bar.close()
         self._closed = True
 
