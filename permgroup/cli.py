@@ -106,6 +106,9 @@ def cmd_table(args: argparse.Namespace) -> int:
     module, definition = _puzzle(args.puzzle)
     description = f"{args.puzzle} ({args.metric})"
     tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
+    if args.metric == "gens" and (definition is None or any(tight)):
+        raise InputError("--metric gens (the generators alone, a directed graph) is for "
+                         "definition files, the library and families, in one-byte tables")
     with Bar(description) as bar:
         if any(tight):
             from permgroup.tables.table_space import build_tight_table
@@ -529,9 +532,10 @@ def parser() -> argparse.ArgumentParser:
                                                  "permgroup table skewb",
                                                  "permgroup table my-puzzle.tws"))
     t.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
-    t.add_argument("--metric", default="qtm", choices=["qtm", "htm"],
+    t.add_argument("--metric", default="qtm", choices=["qtm", "htm", "gens"],
                    help="qtm: every move and its inverse counts one; htm: every power "
-                        "counts one (default qtm)")
+                        "counts one; gens: the generators alone (a directed graph's "
+                        "growth: definition files, the library and families) (default qtm)")
     t.add_argument("--packed", action="store_true", help="2 bits per state (depth mod 3)")
     t.add_argument("--memory", metavar="SIZE",
                    help="build out of core in about SIZE of memory (e.g. 4GB)")

@@ -100,11 +100,14 @@ def lrx(n: int) -> Definition:
 
 def lx(n: int) -> Definition:
     """LX: the shift ``L`` and the transposition ``X`` of the first two points;
-    counted in ``qtm``, ``L'`` is a move too, so the graph is LRX's (its
-    growth is lrx-N's, e.g. n = 4: 1, 3, 5, 6, 5, 3, 1), while OEIS A039745
-    counts words in ``L`` and ``X`` alone.
+    counted in the metric ``gens`` (the generators alone: a directed graph) its
+    growth is the published one (CayleyPy's growth tables; OEIS A039745 its
+    diameters), e.g. n = 5: 1, 2, 3, 5, 8, 12, 15, 20, 22, 19, 11, 2; in ``qtm``
+    ``L'`` is a move too, and the graph is LRX's.
 
     >>> from permgroup.tables.orbit_table import build_orbit_table
+    >>> build_orbit_table(lx(5), "gens").distribution()
+    [1, 2, 3, 5, 8, 12, 15, 20, 22, 19, 11, 2]
     >>> build_orbit_table(lx(4), "qtm").distribution()
     [1, 3, 5, 6, 5, 3, 1]
     """

@@ -33,6 +33,12 @@ LRX_11 = [1, 3, 6, 12, 24, 48, 89, 166, 309, 560, 1001, 1776, 3097, 5314, 8937, 
           1116773, 1352909, 1609076, 1880395, 2148532, 2408704, 2650204, 2844421, 2980448,
           3049721, 3017424, 2878200, 2626374, 2235627, 1702643, 1044515, 475424, 155851, 42082,
           10262, 2835, 937, 328, 100, 32, 10, 3, 1]
+# words in L and X alone (CayleyPy's lx table; OEIS A039745 lists the diameters)
+LX = {
+    5: [1, 2, 3, 5, 8, 12, 15, 20, 22, 19, 11, 2],
+    8: [1, 2, 3, 5, 8, 13, 21, 34, 54, 86, 133, 195, 275, 379, 514, 685, 901, 1170, 1492, 1850,
+        2217, 2586, 2947, 3276, 3534, 3649, 3589, 3343, 2865, 2167, 1358, 688, 239, 31, 9, 1],
+}
 PANCAKE = {
     4: [1, 3, 6, 11, 3],
     6: [1, 5, 20, 79, 199, 281, 133, 2],
@@ -94,6 +100,27 @@ def test_lrx_growth_is_published(n):
 
 def test_lx_counts_the_inverse_shift_in_qtm():
     assert growth("lx-6") == LRX[6]
+
+
+@pytest.mark.parametrize("n", sorted(LX))
+def test_lx_growth_in_the_generators_alone_is_published(n):
+    counts = build_orbit_table(load_definition(f"lx-{n}"), "gens").distribution()
+    assert counts == LX[n] and sum(counts) == math.factorial(n)
+
+
+def test_a_directed_table_gives_no_way_back(tmp_path):
+    table = build_orbit_table(load_definition("lx-5"), "gens")
+    with pytest.raises(InputError, match="directed metric gens"):
+        table.solve(table.space.position_of(["L"]))
+    run = [sys.executable, "-m", "permgroup"]
+    env = {"PERMGROUP_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(run + ["table", "lx-8", "--metric", "gens"], capture_output=True,
+                         text=True, env=env)
+    assert [int(line.split("\t")[1]) for line in out.stdout.splitlines()
+            if "\t" in line] == LX[8]
+    out = subprocess.run(run + ["table", "minicube", "--metric", "gens"], capture_output=True,
+                         text=True, env=env)
+    assert out.returncode == 2 and "gens" in out.stderr and "Traceback" not in out.stderr
 
 
 @pytest.mark.parametrize("n", sorted(PANCAKE))

@@ -81,7 +81,7 @@ MAX_ROW_BYTES = 2 << 30
 #: pieces left in the remainder of a split permutation (6! = 720 orders)
 REMAINDER = 6
 
-METRICS = ("qtm", "htm")
+METRICS = ("qtm", "htm", "gens")
 
 
 
@@ -94,13 +94,21 @@ def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple
     ...                {"T": {"P": OrbitState((1, 2, 3, 0), (0,) * 4)}})
     >>> metric_moves(d, "htm"), metric_moves(d, "qtm")
     ({'T': ('T', 1), 'T2': ('T', 2), "T'": ('T', 3)}, {'T': ('T', 1), "T'": ('T', 3)})
+
+    ``"gens"`` counts the generators alone, not their inverses: the Cayley graph
+    is directed, and its table is a growth function (depths from solved), not
+    a way back to solved.
+
+    >>> metric_moves(d, "gens")
+    {'T': ('T', 1)}
     """
     if metric not in METRICS:
-        raise ValueError(f"unknown metric {metric!r}: use 'qtm' or 'htm'")
+        raise ValueError(f"unknown metric {metric!r}: use 'qtm', 'htm' or 'gens'")
     moves = {}
     for name in definition.moves:
         n = move_order(definition, name)
-        powers = range(1, n) if metric == "htm" else sorted({1, n - 1} - {0})
+        powers = (range(1, n) if metric == "htm" else [1] if metric == "gens" and n > 1
+                  else sorted({1, n - 1} - {0}))
         for j in powers:
             moves[power_name(name, j, n)] = (name, j)
     return moves
@@ -437,7 +445,11 @@ class OrbitSpace:
         self.inverse = []
         for g, j in moves.values():
             n = move_order(definition, g)
-            self.inverse.append(index[power_name(g, n - j, n)])
+            name = power_name(g, n - j, n)
+            if name not in index:  # a directed metric: the inverse steps back only
+                index[name] = len(self.moves)
+                self.moves.append(power(definition, definition.moves[g], n - j))
+            self.inverse.append(index[name])
         self._build_factors()
         self._build_rows()
 
@@ -514,7 +526,8 @@ class OrbitSpace:
         if self.size > 2**40:
             raise InputError(f"{self.definition.name}: {self.size:,} states are too many "
                              "for a table")
-        row_bytes = self.n_moves * self.outer_size * 4
+        tables = len(self.moves)  # the moves that count, then inverses used for steps back
+        row_bytes = tables * self.outer_size * 4
         if row_bytes > MAX_ROW_BYTES:
             raise InputError(
                 f"{self.definition.name}: its ranks are not tight enough here (factors "
@@ -527,9 +540,9 @@ class OrbitSpace:
         outer_space = FactorSpace(digits) if digits else None
         all_outer = np.arange(self.outer_size)
         # row indices fit 32 bits (see MAX_ROW_BYTES): half the memory of intp
-        self.row_next = np.zeros((self.n_moves, self.outer_size), dtype=np.int32)
+        self.row_next = np.zeros((tables, self.outer_size), dtype=np.int32)
         if outer_space:
-            for m in range(self.n_moves):
+            for m in range(tables):
                 self.row_next[m] = outer_space.step(all_outer, m)
         if self.split:
             if self.outer_size == self.split.size_a:  # the placement is the whole row index
@@ -543,9 +556,9 @@ class OrbitSpace:
                 inner_space = FactorSpace([Factor(f.name, f.size, f.table) for f in inner])
                 cells = np.arange(self.inner_size)
                 self.inner_table = np.stack([inner_space.step(cells, m)
-                                             for m in range(self.n_moves)]).astype(np.intp)
+                                             for m in range(tables)]).astype(np.intp)
             else:
-                self.inner_table = np.zeros((self.n_moves, 1), dtype=np.intp)
+                self.inner_table = np.zeros((tables, 1), dtype=np.intp)
 
     # --- stepping ---------------------------------------------------------------------
     def step(self, ranks: np.ndarray | Sequence[int], m: int) -> np.ndarray:

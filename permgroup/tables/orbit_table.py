@@ -67,6 +67,9 @@ class OrbitTable(DepthTable):
         """:meth:`solve` for many positions at once: every position steps down one
         level per round, all of them in one array operation per move."""
         space = self.space
+        if space.metric == "gens":
+            raise InputError(f"{space.definition.name}: a table in the directed metric gens "
+                             "holds distances from solved, not ways back; solve in qtm or htm")
         here = self._ranks(positions)
         depth = self.depths[here].astype(np.int64)
         paths: list[list[str]] = [[] for _ in positions]
