@@ -104,10 +104,13 @@ def weighted(costs: Sequence[int] | None) -> bool:
 
 def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,
                            progress: Callable[[int, int], None] | None = None,
-                           costs: Sequence[int] | None = None) -> PatternDatabase:
+                           costs: Sequence[int] | None = None,
+                           moves: Sequence[int] | None = None) -> PatternDatabase:
     """BFS over the projection from the projected goals (columns of digits);
     with ``costs`` (one per move), least total costs instead of move counts
-    (:func:`~permgroup.tables.bfs.weighted_depths`).
+    (:func:`~permgroup.tables.bfs.weighted_depths`); over the moves ``moves``
+    only (indices) when given, such as without moves that add nothing to least
+    costs (a half turn costing as much as the two quarter turns making it).
 
     >>> from permgroup.search.digits import ring_space
     >>> space, t = ring_space(4)
@@ -124,11 +127,22 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     """
     projection = space.projection(which)
     sources = np.unique(space.project(goals, which))
+    step, back_step, n_moves = projection.step, projection.back_step, projection.n_moves
+    if moves is not None:
+        chosen = [int(m) for m in moves]
+        costs = None if costs is None else [costs[m] for m in chosen]
+        n_moves = len(chosen)
+
+        def step(ranks, m):
+            return projection.step(ranks, chosen[m])
+
+        def back_step(ranks, m):
+            return projection.back_step(ranks, chosen[m])
+
     if weighted(costs):
-        depths = weighted_depths(projection.size, sources, costs, projection.step, progress)
+        depths = weighted_depths(projection.size, sources, costs, step, progress)
         return PatternDatabase(space, which, depths, wide=True)
-    depths = bfs_depths(projection.size, sources, projection.n_moves, projection.step,
-                        projection.back_step, progress=progress)
+    depths = bfs_depths(projection.size, sources, n_moves, step, back_step, progress=progress)
     unreached = depths == UNSEEN
     np.minimum(depths, CLIP, out=depths)
     depths[unreached] = UNREACHED
@@ -139,10 +153,12 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
                           key: dict, name: str,
                           progress: Callable[[int, int], None] | None = None,
                           cache: bool = True, costs: Sequence[int] | None = None,
-                          build: bool = True) -> PatternDatabase | None:
+                          build: bool = True, moves: Sequence[int] | None = None
+                          ) -> PatternDatabase | None:
     """The pattern database from the cache when its file checks out, else built
     and cached (``None`` instead with ``build=False``).  ``key`` identifies the
-    puzzle, metric and goal; ``costs`` as in :func:`build_pattern_database`.
+    puzzle, metric and goal; ``costs`` and ``moves`` as in
+    :func:`build_pattern_database`.
 
     >>> import os, tempfile
     >>> from permgroup.search.digits import ring_space
@@ -159,8 +175,10 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     which = list(which)
     key = dict(key, kind="pattern database", digits=[space.factors[i].name for i in which],
                sizes=[space.sizes[i] for i in which])
-    wide = weighted(costs)
-    if wide:
+    if moves is not None:
+        key["moves"] = [int(m) for m in moves]
+    wide = weighted(costs if moves is None else [costs[m] for m in moves] if costs else None)
+    if weighted(costs):
         key["costs"] = [int(c) for c in costs]
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
     path = cache_dir() / f"{name}-pattern-{digest}.{'bytes' if wide else 'nibbles'}"
@@ -174,7 +192,7 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     digits = " + ".join(space.factors[i].name for i in which)
     with building(progress, f"{name}: pattern database of {digits} (built once, then cached)",
                   size) as report:
-        pdb = build_pattern_database(space, which, goals, report, costs)
+        pdb = build_pattern_database(space, which, goals, report, costs, moves)
     if cache:
         save_array(path, key, pdb.packed)
     return pdb

@@ -70,7 +70,7 @@ from permgroup.tables.statetable import UNSEEN
 EXACT_LIMIT = 1 << 24
 #: otherwise: one pattern database per largest group of digits of at most this
 #: many values (pairs for the 3x3x3's second phase)
-GROUP_LIMIT = 1 << 23
+GROUP_LIMIT = 1 << 25
 #: columns per batch in the depth-first searches
 BATCH = 1 << 14
 #: the bound of a state that cannot reach the goal at all
@@ -312,14 +312,54 @@ class Stage:
             return self.exact.bound(states)
         out = None
         for table, weights in zip(self._bytes, self._weights):
-            rank = None
-            for i, weight in weights:
-                part = states[i].astype(np.int32) * np.int32(weight) if weight > 1 else \
-                    states[i].astype(np.int32)
-                rank = part if rank is None else rank + part
-            value = table[rank]
+            value = table[_rank(states, weights)]
             out = value if out is None else np.maximum(out, value)
         return out
+
+    def children(self, states: np.ndarray, parent: np.ndarray, local: np.ndarray,
+                 room: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The children of columns ``parent`` of ``states`` by the stage's moves
+        ``local`` whose bound is at most ``room``: ``(which, their digits)``.
+        The pattern databases are asked one after the other, each about the
+        children the ones before let through, and a digit is computed only
+        for the children still in when a database first needs it."""
+        # flat move tables and np.take, index arrays rather than boolean masks:
+        # several times faster than numpy's fancy indexing on these sizes
+        flat = self._flat_tables()
+        local = local.astype(np.int32)
+
+        def digit(i: int, which: np.ndarray | None) -> np.ndarray:
+            size = self.space.sizes[i]
+            if which is None:
+                return np.take(flat[i], local * np.int32(size) + np.take(states[i], parent))
+            return np.take(flat[i], np.take(local, which) * np.int32(size) +
+                           np.take(states[i], np.take(parent, which)))
+
+        if self.exact is not None or not self._bytes:
+            children = np.stack([digit(i, None) for i in range(len(flat))])
+            which = np.flatnonzero(self.bound(children).astype(np.int64) <= room)
+            return which, np.take(children, which, axis=1)
+        which = None
+        digits: dict[int, np.ndarray] = {}
+        for table, weights in zip(self._bytes, self._weights):
+            for i, _ in weights:
+                if i not in digits:
+                    digits[i] = digit(i, which)
+            bound = np.take(table, _rank(digits, weights))
+            ok = np.flatnonzero(bound <= (room if which is None else np.take(room, which)))
+            which = ok if which is None else np.take(which, ok)
+            digits = {i: np.take(d, ok) for i, d in digits.items()}
+        if which is None:
+            which = np.arange(len(parent))
+        out = np.empty((len(flat), len(which)), dtype=states.dtype)
+        for i in range(len(flat)):
+            out[i] = digits[i] if i in digits else digit(i, which)
+        return which, out
+
+    def _flat_tables(self) -> list[np.ndarray]:
+        if not hasattr(self, "_flat"):
+            self._flat = [np.ascontiguousarray(t).ravel() for t in self.space.tables]
+        return self._flat
 
     def at_goal(self, states: np.ndarray) -> np.ndarray:
         return (states == self.goal).all(axis=0)
@@ -475,8 +515,24 @@ class SubgroupChain:
         return [sum(prod(stage.sizes[i] for i in which)
                     for which in self._database_groups(stage)) for stage in self.stages]
 
+    def _needed_moves(self, stage: Stage) -> list[int] | None:
+        """The stage's moves (local indices) that least costs need, ``None`` for
+        all: a move is left out when two of the stage's moves costing no more
+        together make it (a half turn that costs two quarter turns)."""
+        arrays = self.move_arrays[stage.moves]
+        costs = self.costs[stage.moves]
+        out = []
+        for m, (array, cost) in enumerate(zip(arrays, costs)):
+            if cost < 2 or not any(
+                    costs[a] + costs[b] <= cost and np.array_equal(arrays[b][arrays[a]], array)
+                    for a in range(len(arrays)) for b in range(len(arrays))
+                    if a != m and b != m):
+                out.append(m)
+        return None if len(out) == len(arrays) else out
+
     def _databases(self, k: int, stage: Stage, progress, cache: bool, build: bool) -> None:
         space = stage.space
+        needed = self._needed_moves(stage)
         for which in self._database_groups(stage):
             report = None
             if progress:
@@ -485,7 +541,7 @@ class SubgroupChain:
             key = dict(self.key, stage=k)
             database = load_pattern_database(
                 space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache,
-                self.costs[stage.moves].tolist(), build)
+                self.costs[stage.moves].tolist(), build, needed)
             if database is None:
                 raise LookupError(f"{self.name}: stage {k}'s pattern database is not cached")
             stage.add_database(database)
@@ -783,6 +839,18 @@ class SubgroupChain:
         return None
 
 
+def _rank(digits, weights: Sequence[tuple[int, int]]) -> np.ndarray:
+    """The entry of a pattern database (``weights``: its digits with their
+    place values) for columns of ``digits`` (an array or a dict by digit)."""
+    rank = None
+    for i, weight in weights:
+        part = digits[i].astype(np.int32)
+        if weight > 1:
+            part *= np.int32(weight)
+        rank = part if rank is None else rank + part
+    return rank
+
+
 def _join(words: np.ndarray, used: np.ndarray, tails: np.ndarray, lengths: np.ndarray,
           pad: int) -> np.ndarray:
     """Words (columns, ``pad`` after their ``used`` moves) with the tails
@@ -863,7 +931,7 @@ def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np
                 yield at, np.zeros((0, len(at)), dtype=np.uint8), history[at]
     keep = np.flatnonzero(limit > radius)
     allowed = pruning.allowed[:, stage.moves]
-    tables = stage.space.tables
+    stage_costs = costs[stage.moves]
     stack = [(states[:, keep], history[keep], origin[keep], limit[keep],
               np.zeros(len(keep), dtype=np.int64), np.zeros((0, len(keep)), dtype=np.uint8))]
     while stack:
@@ -873,16 +941,14 @@ def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np
         parent, local = np.nonzero(allowed[history])
         if not len(parent):
             continue
-        children = np.empty((len(tables), len(parent)), dtype=states.dtype)
-        for i, table in enumerate(tables):
-            children[i] = table[local, states[i, parent]]
         stage.generated += len(parent)
-        move = stage.moves[local]
-        paid = spent[parent] + costs[move]
-        room = limit[parent] - paid
-        ok = stage.bound(children).astype(np.int64) <= room
+        paid = np.take(spent, parent) + np.take(stage_costs, local)
+        room = np.take(limit, parent) - paid
+        kept, children = stage.children(states, parent, local, room)
+        parent, move = np.take(parent, kept), np.take(stage.moves, np.take(local, kept))
+        paid, room = np.take(paid, kept), np.take(room, kept)
         done = room == radius
-        leaf = np.flatnonzero(ok & done)
+        leaf = np.flatnonzero(done)
         if len(leaf):
             if last_moves is not None:
                 leaf = leaf[last_moves[move[leaf]]]
@@ -903,13 +969,13 @@ def _bounded(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np
                 p = parent[leaf]
                 yield (origin[p], np.concatenate([paths[:, p], move[leaf][None, :].astype(
                     np.uint8)]), pruning.after(history[p], move[leaf]))
-        inner = np.flatnonzero(ok & ~done)
+        inner = np.flatnonzero(~done)
         if not len(inner):
             continue
-        p = parent[inner]
-        child = (children[:, inner], pruning.after(history[p], move[inner]), origin[p],
-                 limit[p], paid[inner],
-                 np.concatenate([paths[:, p], move[inner][None, :].astype(np.uint8)]))
+        p, step = np.take(parent, inner), np.take(move, inner)
+        child = (np.take(children, inner, axis=1), pruning.after(np.take(history, p), step),
+                 np.take(origin, p), np.take(limit, p), np.take(paid, inner),
+                 np.concatenate([np.take(paths, p, axis=1), step[None, :].astype(np.uint8)]))
         # push batches last-first so the search goes on in move order
         for lo in reversed(range(0, len(inner), BATCH)):
             stack.append(tuple(a[..., lo:lo + BATCH] for a in child))
