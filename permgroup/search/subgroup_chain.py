@@ -515,10 +515,19 @@ class SubgroupChain:
         return [sum(prod(stage.sizes[i] for i in which)
                     for which in self._database_groups(stage)) for stage in self.stages]
 
-    def _needed_moves(self, stage: Stage) -> list[int] | None:
-        """The stage's moves (local indices) that least costs need, ``None`` for
-        all: a move is left out when two of the stage's moves costing no more
-        together make it (a half turn that costs two quarter turns)."""
+    def bfs_moves(self, stage: Stage) -> list[int]:
+        """The stage's moves (local indices) that its tables' breadth-first
+        searches use: a move is left out when two of the stage's moves costing
+        no more together make it (a half turn that costs two quarter turns).
+
+        >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+        >>> from puzzles import minicube
+        >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "U'", "R", "R'", "U2")}
+        >>> chain = SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U", "U'"]],
+        ...                       costs={"U2": 2}, tables=False)
+        >>> [chain.bfs_moves(stage) for stage in chain.stages]   # U2 is U U
+        [[0, 1, 2, 3], [0, 1]]
+        """
         arrays = self.move_arrays[stage.moves]
         costs = self.costs[stage.moves]
         out = []
@@ -528,11 +537,12 @@ class SubgroupChain:
                     for a in range(len(arrays)) for b in range(len(arrays))
                     if a != m and b != m):
                 out.append(m)
-        return None if len(out) == len(arrays) else out
+        return out
 
     def _databases(self, k: int, stage: Stage, progress, cache: bool, build: bool) -> None:
         space = stage.space
-        needed = self._needed_moves(stage)
+        needed = self.bfs_moves(stage)
+        needed = None if len(needed) == len(stage.moves) else needed
         for which in self._database_groups(stage):
             report = None
             if progress:

@@ -68,8 +68,9 @@ from permgroup.tables.coordinates import PieceCoordinate
 MAX_ENTRIES = 1 << 26
 #: a stage whose coset space is larger than this is past what its databases can guide
 MAX_STAGE = 1 << 40
-#: table entries times moves built per second (measured: about 4.5e7 on 2 shared cores)
-BUILD_RATE = 3e7
+#: table entries times moves built per second by breadth-first search (about
+#: 1e8 measured on 2 shared cores), a third of that when the moves' costs differ
+BUILD_RATE = 5e7
 #: seconds the search goes on after its first answer, at most
 SEARCH_SECONDS = 2.0
 #: largest number of positions: sympy's orders and the piece bookkeeping stay quick
@@ -201,19 +202,19 @@ class ChainPlan:
         x = np.arange(degree)
         home: dict[tuple, int] = {}
         covered = np.zeros(degree, dtype=bool)
-        for orbit in self.pieces.values():
+        for kind, orbit in self.pieces.items():  # pieces never leave their orbit
             for piece in orbit:
                 covered[list(piece)] = True
-                key = tuple(sorted(goal[list(piece)].tolist()))
+                key = (kind, *sorted(goal[list(piece)].tolist()))
                 for h in piece:
                     if (key, int(goal[h])) in home:
                         return None  # two pieces or two stickers alike
                     home[key, int(goal[h])] = h
         if (start[~covered] != goal[~covered]).any():
             return None
-        for orbit in self.pieces.values():
+        for kind, orbit in self.pieces.items():
             for piece in orbit:
-                key = tuple(sorted(start[list(piece)].tolist()))
+                key = (kind, *sorted(start[list(piece)].tolist()))
                 for i in piece:
                     h = home.get((key, int(start[i])))
                     if h is None:
@@ -281,8 +282,11 @@ def _plan(ms: MoveSet) -> ChainPlan | None:
                     continue
                 sizes = [stage.size for stage in probe.stages]
                 entries = sum(probe.table_entries())
-                work = sum(n * len(stage.moves)
-                           for n, stage in zip(probe.table_entries(), probe.stages))
+                work = 0
+                for n, stage in zip(probe.table_entries(), probe.stages):
+                    bfs = probe.bfs_moves(stage)
+                    unit = (probe.costs[stage.moves[bfs]] == 1).all()
+                    work += n * len(bfs) * (1 if unit else 3)
                 if max(sizes) > MAX_STAGE or entries > MAX_ENTRIES:
                     continue
                 if best is not None and (size < best[0] or sizes[0] >= best[1]):
