@@ -61,7 +61,7 @@ import numpy as np
 from permgroup.tables.coordinates import PieceCoordinate
 from permgroup.search.digits import Digit, DigitSpace
 from permgroup.search.pattern import PatternDatabase, load_pattern_database
-from permgroup.perm import Perm
+from permgroup.perm import Perm, parity
 from permgroup.progress import building
 from permgroup.search.exact import MovePruning
 from permgroup.tables.statetable import UNSEEN
@@ -436,6 +436,11 @@ class SubgroupChain:
         self.pruning = MovePruning.of(list(moves.values()),
                                       self.costs.tolist() if weighted else None) if tables else None
         self._derive_directions(symmetries)
+        # when every move's sign is (-1) to its cost (quarter turns odd, half turns
+        # costing two even), every word for an element costs as much mod 2 as
+        # the element's sign says: totals of the other parity are not searched
+        signs = [parity(m.tolist()) for m in self.move_arrays]
+        self._cost_parity = all(sign == int(c) % 2 for sign, c in zip(signs, self.costs))
         self.last_stage_cap = last_stage_cap
         self.first_answer_cap = first_answer_cap
         whole = {kind: PieceCoordinate.from_moves(kind, p, moves) for kind, p in pieces.items()}
@@ -835,9 +840,12 @@ class SubgroupChain:
         cap = self.last_stage_cap if best is not None else self.first_answer_cap
         if cap is not None and length < 2 * cap:
             budget = min(budget, length + cap)
+        odd = parity([int(x) for x in element]) if self._cost_parity else None
         for total in range(int((spent + h).min()), budget + 1):
             if stop():
                 break
+            if odd is not None and total % 2 != odd:
+                continue
             live = np.flatnonzero(spent + h <= total)
             for origin, tail, _ in _bounded(self.pruning, last, states[:, live], history[live],
                                             total - spent[live], None, stop, self.costs):
