@@ -21,7 +21,7 @@ from benchmarks.common import median_time, report  # noqa: E402
 from permgroup import cayley, explore# noqa: E402
 from permgroup.elements import Element  # noqa: E402
 from permgroup.metric import metric_moves  # noqa: E402
-from permgroup.tables.normalize import Normalizer  # noqa: E402
+from permgroup.normalize import Normalizer  # noqa: E402
 from permgroup.perm import compose  # noqa: E402
 from permgroup.words import parse_word  # noqa: E402
 from puzzles import minicube  # noqa: E402

@@ -3,7 +3,7 @@ and state graphs of colourings, for puzzles whose moves have guards.
 
 In :func:`cayley_graph` nodes are normalized elements (array-form tuples: the
 canonical element of each class under whole-puzzle symmetries, see
-:mod:`permgroup.tables.normalize`; when no symmetry lies in the group, each class
+:mod:`permgroup.normalize`; when no symmetry lies in the group, each class
 holds one element of the group and the nodes are those plain elements), with a
 ``depth`` attribute (distance from the identity); an edge ``g -> g m`` carries
 the move's name in ``move``.  Moves that coincide after normalization (two
@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from permgroup.explore import choose_anchor, state_count, working_puzzle
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.tables.normalize import Normalizer
+from permgroup.normalize import Normalizer
 from permgroup.perm import identity, inverse
 from permgroup.puzzle import Puzzle
+from permgroup.tables.registry import choose_anchor, state_count, working_puzzle
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx

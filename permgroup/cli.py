@@ -236,11 +236,11 @@ def _definition_table(definition, metric: str, progress):
     from permgroup.tables.orbit_table import load_orbit_table
 
     if rotated(definition):
-        from permgroup import explore
+        from permgroup.tables import registry
         from permgroup.formats.stickers import to_puzzle
 
         try:
-            return explore.table(to_puzzle(definition), metric, progress=progress)
+            return registry.table(to_puzzle(definition), metric, progress=progress)
         except ValueError as exc:
             raise InputError(str(exc)) from None
     _check_table_size(definition)
@@ -308,11 +308,11 @@ def _own_table(module: ModuleType, metric: str, progress):
     """A built-in puzzle's own whole table (the one ``permgroup table`` builds
     and caches, normalized by whole-puzzle rotations), when it has one that
     fits; else ``None``."""
-    from permgroup import explore
+    from permgroup.tables import registry
     from permgroup.tables.table import CayleyTable
 
-    if not module.PUZZLE.symmetries or explore.table_size(module.PUZZLE, metric) > \
-            explore.MAX_ENTRIES:
+    if not module.PUZZLE.symmetries or registry.table_size(module.PUZZLE, metric) > \
+            registry.MAX_ENTRIES:
         return None
     table = module.table(metric, progress=progress)
     return table if isinstance(table, CayleyTable) else None

@@ -343,8 +343,8 @@ class Element:
 
     def normalized(self) -> Element:
         """The canonical element of this element's class under whole-puzzle
-        symmetries (see :mod:`permgroup.tables.normalize`)."""
-        from permgroup.tables.normalize import Normalizer
+        symmetries (see :mod:`permgroup.normalize`)."""
+        from permgroup.normalize import Normalizer
 
         return Element(self.puzzle, Normalizer.from_puzzle(self.puzzle).normalize(self.perm),
                        self.letters)
@@ -417,12 +417,6 @@ class State:
         if isinstance(move, str):
             move = Element.from_word(self.puzzle, move)
         return State(self.puzzle, act(self.colours, move.perm))
-
-    def widget(self, metric: str = "qtm", **options):
-        """This state in a puzzle widget to turn (:func:`permgroup.explore.widget`)."""
-        from permgroup.explore import widget
-
-        return widget(self, metric, **options)
 
     def __repr__(self) -> str:
         text = "".join(map(str, self.colours)) if all(

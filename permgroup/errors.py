@@ -26,7 +26,7 @@ class UnreachableError(InputError):
 
     Turning a four-bead necklace never separates its two ``a`` beads:
 
-    >>> from permgroup.tables.colouring_table import search_distance
+    >>> from permgroup.search.meet import search_distance
     >>> from permgroup.tables.multiset import ColouringSpace
     >>> necklace = ColouringSpace("aabb", {"turn": (1, 2, 3, 0)})
     >>> try:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position, apply_alg, named_positions
-from permgroup.tables.statetable import Progress
+from permgroup.progress import Progress
 
 #: the largest table (entries) built on the spot to answer a question
 MAX_BUILD = 300_000_000
@@ -137,10 +137,10 @@ def rotated(definition: Definition) -> bool:
     """
     if not definition.rotations:
         return False
-    from permgroup import explore
     from permgroup.formats.stickers import to_puzzle
+    from permgroup.tables.registry import symmetries_inside
 
-    return explore.symmetries_inside(to_puzzle(definition)) > 1
+    return symmetries_inside(to_puzzle(definition)) > 1
 
 
 def _solve(definition: Definition, positions: list[Position], metric: str,
@@ -158,7 +158,7 @@ def _solve(definition: Definition, positions: list[Position], metric: str,
     if identical and not normalized:
         raise InputError(f"{definition.name}: up to {bound:,} positions with identical pieces: "
                          "too many for a table here, and the search needs distinct pieces")
-    from permgroup import explore
+    from permgroup.tables import registry
     from permgroup.elements import Element
     from permgroup.formats.stickers import sticker_permutation, to_puzzle
     from permgroup.metric import metric_moves
@@ -169,7 +169,7 @@ def _solve(definition: Definition, positions: list[Position], metric: str,
     # up to rotation, the table over the classes (as the built-in puzzles'), if it fits
     way = oracle(puzzle, metric, max_build=ORACLE_BUILD if normalized else 0)
     start = sticker_permutation(definition, definition.solved)
-    moves, model = metric_moves(puzzle, metric), explore.model(puzzle, metric)
+    moves, model = metric_moves(puzzle, metric), registry.model(puzzle, metric)
     solved = model.normalize(identity(puzzle.degree))
     answers: list[list[str] | Unanswered] = []
     for position in positions:

@@ -3,7 +3,7 @@ means at hand, within a time limit (for live read-outs such as the widget's).
 
 :func:`oracle` picks one of four ways for a puzzle and metric:
 
-* the Cayley table of the elements (:func:`permgroup.explore.table`) when it is
+* the Cayley table of the elements (:func:`permgroup.tables.registry.table`) when it is
   in the cache or small enough to build in a moment (``max_build`` entries);
 * else a bidirectional search over elements (:mod:`permgroup.search.meet`), each
   element packed into one Python integer;
@@ -208,7 +208,7 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
     >>> oracle(Puzzle("t", 4, {"S": (1, 2, 3, 0)}, solved="aabb")).way
     'colouring table'
     """
-    from permgroup import explore
+    from permgroup.tables import registry
 
     if by_colouring(puzzle):
         from permgroup.tables.colouring_table import colouring_space, load_colouring_table
@@ -222,11 +222,11 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
             if found is not None:
                 return Oracle(puzzle, metric, "colouring table", _table=found, _space=space)
             return Oracle(puzzle, metric, "colouring search", _space=space)
-    m = explore.model(puzzle, metric)
+    m = registry.model(puzzle, metric)
     size = m.ranking.size
-    if tables and (size <= max_build or (size <= explore.MAX_ENTRIES
+    if tables and (size <= max_build or (size <= registry.MAX_ENTRIES
                                          and m.cache_path().exists())):
-        return Oracle(puzzle, metric, "table", _table=explore.table(puzzle, metric), _model=m)
+        return Oracle(puzzle, metric, "table", _table=registry.table(puzzle, metric), _model=m)
     return Oracle(puzzle, metric, "search", _model=m)
 
 

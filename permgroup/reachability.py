@@ -89,7 +89,7 @@ def reachable(puzzle: Puzzle, state) -> Reachability:
     not reachable: ...
     (None, None)
     """
-    from permgroup.explore import structure
+    from permgroup.structure import structure
 
     found = structure(puzzle)
     laws = found.laws

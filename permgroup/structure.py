@@ -659,7 +659,7 @@ def _sympy_order(puzzle: Puzzle) -> int:
 def _rotation_notes(puzzle: Puzzle, order: int) -> tuple[str, ...]:
     if not puzzle.symmetries:
         return ()
-    from permgroup.explore import symmetries_inside
+    from permgroup.tables.registry import symmetries_inside
 
     inside = symmetries_inside(puzzle)
     whole = len(puzzle.symmetry_elements())

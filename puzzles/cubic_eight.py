@@ -43,7 +43,9 @@ from permgroup.tables.holespace import HoleSpace
 from permgroup.tables.partial import PartialPuzzle
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import UNSEEN, Progress, StateTable, table_cache
+from permgroup.progress import Progress
+from permgroup.tables.statetable import StateTable, table_cache
+from permgroup.tables.store import UNSEEN
 from puzzles.cube_geometry import FACES, NORMALS, CubeGeometry
 
 SIDE = 3

@@ -41,7 +41,7 @@ from permgroup.perm import act, compose_all, from_cycles
 from permgroup.puzzle import Puzzle
 
 if TYPE_CHECKING:  # pragma: no cover
-    from permgroup.tables.bfs import Progress
+    from permgroup.progress import Progress
     from permgroup.tables.colouring_table import ColouringTable
     from permgroup.tables.multiset import ColouringSpace
 
@@ -174,7 +174,7 @@ def table(metric: str = "qtm", progress: Progress | None = None,
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> t = table(puzzle=torus_puzzle(2, 4))  # 70 colourings, built in a moment
-    >>> t.distribution(), t.distance("GRRRRGGG", "RRRRGGGG")
+    >>> t.distribution(), t.depth("GRRRRGGG")
     ([1, 4, 14, 34, 17], 1)
     """
     from permgroup.tables.colouring_table import load_colouring_table
@@ -228,7 +228,7 @@ def distance(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> int:
     found = cached_distance(puzzle, "qtm", a, b)
     if found is not None:
         return found
-    from permgroup.tables.colouring_table import search_distance
+    from permgroup.search.meet import search_distance
 
     return search_distance(space(puzzle), a, b)
 
@@ -244,15 +244,12 @@ def solve(a: str, b: str | None = None, puzzle: Puzzle = PUZZLE) -> list[str]:
     >>> solve("RGRRGG", puzzle=torus_puzzle(2, 3))
     ['row1', 'col1']
     """
-    from permgroup.tables.colouring_table import search_path
+    from permgroup.search.meet import search_path
 
     b = "".join(puzzle.solved) if b is None else b
     check_state(a, puzzle, "first board")
     check_state(b, puzzle, "second board")
-    found = cached_table(puzzle)
-    if found is not None:
-        return found.solve(a, b)
-    return search_path(space(puzzle), a, b)
+    return search_path(space(puzzle), a, b, table=cached_table(puzzle))
 
 
 def apply_moves(state: str, names: str | Sequence[str], puzzle: Puzzle = PUZZLE) -> str:

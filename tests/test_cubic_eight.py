@@ -14,7 +14,7 @@ import pytest
 from permgroup.cli import main
 from permgroup.tables.partial import plain_bfs
 from permgroup.perm import act
-from permgroup.tables.statetable import UNSEEN
+from permgroup.tables.store import UNSEEN
 from puzzles import cubic_eight as ce
 from puzzles.formats import poj3131
 from tests.conftest import DATA

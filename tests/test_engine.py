@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from sympy.combinatorics import Permutation
 
-from permgroup.tables.bfs import UNSEEN, FactorSpace, bfs_depths
+from permgroup.tables.bfs import FactorSpace, bfs_depths
+from permgroup.tables.store import UNSEEN
 from permgroup.cache import load_array, save_array
 from permgroup.tables.coordinates import PieceCoordinate, lehmer_ranks, lehmer_unranks
 from permgroup.metric import metric_moves

@@ -16,6 +16,7 @@ import pytest
 from sympy.combinatorics import Permutation, PermutationGroup
 
 from permgroup import cayley, explore, export
+from permgroup.tables import registry
 from permgroup.elements import Element, State, cycle_notation, parity
 from permgroup.errors import InputError
 from permgroup.metric import metric_moves
@@ -287,8 +288,8 @@ def test_table_words_are_real_moves_at_any_anchor(monkeypatch, tmp_path):
     # at sticker 0 (on the corner U, R and F all turn) the normalized forms of
     # U and D' coincide; the engine keeps the name whose move fixes the anchor
     # (D'), so the optimal word is a real move sequence without re-orientation
-    monkeypatch.setattr(explore, "choose_anchor", lambda puzzle, metric="qtm": 0)
-    monkeypatch.setattr(explore, "_TABLES", {})
+    monkeypatch.setattr(registry, "choose_anchor", lambda puzzle, metric="qtm": 0)
+    monkeypatch.setattr(registry, "_TABLES", {})
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))  # not the cube module's table
     e = Element.from_word(CUBE, "U R F")
     assert explore.distance(Element.identity(CUBE), e) == 3

@@ -12,7 +12,8 @@ from permgroup.search.meet import search
 from permgroup.tables.partial import PartialPuzzle, plain_bfs
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import UNSEEN, build_state_table
+from permgroup.tables.statetable import build_state_table
+from permgroup.tables.store import UNSEEN
 
 
 def meet_distance(space, sources, targets, max_depth: int) -> int:

@@ -21,7 +21,7 @@ from permgroup.tables.bfs import FactorSpace, bfs_depths
 from permgroup.tables.colouring_table import colouring_depths
 from permgroup.tables.outofcore import build_out_of_core
 from permgroup.tables.packed import UNSEEN_CODE, packed_depths, read_codes
-from permgroup.tables.statetable import UNSEEN, depth_distribution
+from permgroup.tables.store import UNSEEN, depth_distribution
 from permgroup.tables.table import CayleyModel, build_table
 from permgroup.tables.table_space import table_space
 from puzzles import minicube, torus

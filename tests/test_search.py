@@ -9,7 +9,8 @@ import warnings
 import numpy as np
 import pytest
 
-from permgroup.search.ball import UNSEEN, KeySet, build_ball, load_ball, unique_columns
+from permgroup.tables.store import UNSEEN
+from permgroup.search.ball import KeySet, build_ball, load_ball, unique_columns
 from permgroup.tables.coordinates import PieceCoordinate
 from permgroup.search.digits import (
     DigitSpace,

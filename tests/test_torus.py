@@ -20,17 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from permgroup.tables import colouring_table
-from permgroup.tables.bfs import UNSEEN, bfs_depths
+from permgroup.tables.bfs import bfs_depths
+from permgroup.tables.store import UNSEEN
 from permgroup.cli import main
 from permgroup.tables.colouring_lookup import cache_path, multinomial
 from permgroup.tables.colouring_lookup import lexicographic_rank as lookup_rank
-from permgroup.tables.colouring_table import (
-    build_colouring_table,
-    colouring_depths,
-    search_distance,
-)
+from permgroup.tables.colouring_table import build_colouring_table, colouring_depths
 from permgroup.errors import InputError
-from permgroup.search.meet import search
+from permgroup.search import meet
+from permgroup.search.meet import search, search_distance, search_path
 from permgroup.tables.multiset import MultisetRanking, WordMove
 from permgroup.perm import act, compose, inverse
 from puzzles import torus
@@ -143,7 +141,7 @@ def test_p_inverse_q_depends_on_the_coset_representative():
         assert "".join(act(goal, compose(swap, p))) == a  # same state, other element
         differ += one != other
         truth = plain_bfs(puzzle, b)[a]
-        assert t.distance(a, b) == truth
+        assert search_distance(t.space, a, b, table=t) == truth
     assert differ > 0
 
 
@@ -281,15 +279,16 @@ def test_distance_between_two_boards_on_a_small_torus():
     for b in boards:
         truth = plain_bfs(puzzle, b)
         for a in [random_board(rng, puzzle) for _ in range(15)]:
-            assert table.distance(a, b) == truth[a] == search_distance(table.space, a, b)
-            path = table.solve(a, b)
+            assert (search_distance(table.space, a, b, table=table) == truth[a]
+                    == search_distance(table.space, a, b))
+            path = search_path(table.space, a, b, table=table)
             assert len(path) == truth[a]
             assert torus.apply_moves(a, path, puzzle) == b
     # a goal with its colours renamed (rows in another order) is a lookup
     renamed = "GGGGRRRRBBBB"
     truth = plain_bfs(puzzle, renamed)
     for a in [random_board(rng, puzzle) for _ in range(15)]:
-        assert table.distance(a, renamed) == truth[a]
+        assert table.depth(table.as_source(a, renamed)) == truth[a]
 
 
 def test_bidirectional_search_is_symmetric_and_obeys_the_triangle_inequality():
@@ -381,8 +380,7 @@ def test_a_cached_table_is_used_for_lookups(monkeypatch):
     def no_search(*args, **kwargs):
         raise AssertionError("searched although the table is cached")
 
-    monkeypatch.setattr(colouring_table, "search_distance", no_search)
-    monkeypatch.setattr(colouring_table, "search_path", no_search)
+    monkeypatch.setattr(meet, "search", no_search)
     assert torus.distance(board, puzzle=puzzle) == before
     assert len(torus.solve(board, puzzle=puzzle)) == before
     # a target other than the solved board (even with a table) is searched

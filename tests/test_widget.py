@@ -140,7 +140,7 @@ def test_state_and_element_settable():
     assert w.history == "R R" and w.state == minicube.apply_moves(SOLVED, "R2")
     with pytest.raises(ValueError, match="no element"):
         w.state = "UUUURRRRFFFFDDDDLLLLBBBU"
-    w2 = State.solved(minicube.PUZZLE).apply("R U'").widget()
+    w2 = explore.widget(State.solved(minicube.PUZZLE).apply("R U'"))
     assert w2.state == minicube.apply_moves(SOLVED, "R U'")
 
 

@@ -22,19 +22,18 @@ goal, one move per level.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.progress import building
+from permgroup.progress import Progress, building
 from permgroup.search.digits import DigitSpace
+from permgroup.tables.store import UNSEEN
 
-UNSEEN = 255
 #: look-ups of more keys than this sort them first
 SORT_QUERIES_FROM = 2048
-Progress = Callable[[int, int], None]
 
 
 class KeySet:

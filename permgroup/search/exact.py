@@ -40,7 +40,8 @@ from itertools import product
 import numpy as np
 
 from permgroup.errors import Stopped
-from permgroup.search.ball import UNSEEN, Ball, KeySet, unique_columns
+from permgroup.search.ball import Ball, KeySet, unique_columns
+from permgroup.tables.store import UNSEEN
 from permgroup.search.digits import DigitSpace
 from permgroup.perm import Perm, compose, identity
 

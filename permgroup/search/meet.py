@@ -30,12 +30,12 @@ the search then finds a shortest word from any start to any goal.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.errors import Stopped
+from permgroup.errors import Stopped, UnreachableError
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 
@@ -189,3 +189,61 @@ def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
         else:  # pragma: no cover - a level always has a parent on the level below
             raise RuntimeError("bidirectional search lost its way back")
     return moves
+
+
+def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],
+                      max_depth: int | None) -> SearchResult | None:
+    return search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
+                  max_depth=max_depth, dtype=space.dtype)
+
+
+def _looked_up(table, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
+    """``a`` renamed onto the table's source when ``b`` is that source up to
+    renaming colours (so the table answers), else ``None``."""
+    return None if table is None else table.as_source(a, b)
+
+
+def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
+                    max_depth: int | None = None, table=None) -> int:
+    """Least number of moves from colouring ``a`` to colouring ``b`` of a
+    :class:`~permgroup.tables.multiset.ColouringSpace`: a lookup in ``table``
+    (a :class:`~permgroup.tables.colouring_table.ColouringTable`) when ``b`` is
+    its source up to renaming colours, else by bidirectional search.
+
+    Raises :class:`UnreachableError` if none (within ``max_depth``).
+
+    >>> from permgroup.tables.multiset import ColouringSpace
+    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
+    >>> search_distance(s, "aabb", "baab")
+    1
+    """
+    renamed = _looked_up(table, a, b)
+    if renamed is not None:
+        d = table.depth(renamed)
+        if d < 0:
+            raise UnreachableError("no sequence of moves joins the two colourings")
+        return d
+    result = _colouring_search(space, a, b, max_depth)
+    if result is None:
+        raise UnreachableError("no sequence of moves joins the two colourings"
+                               + (f" within {max_depth} moves" if max_depth is not None else ""))
+    return result.distance
+
+
+def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
+                max_depth: int | None = None, table=None) -> list[str]:
+    """An optimal list of move names from colouring ``a`` to colouring ``b``
+    (from ``table`` or by search, as :func:`search_distance`).
+
+    >>> from permgroup.tables.multiset import ColouringSpace
+    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
+    >>> search_path(s, "aabb", "bbaa")
+    ['rot', 'rot']
+    """
+    renamed = _looked_up(table, a, b)
+    if renamed is not None:
+        return table.path(renamed)
+    result = _colouring_search(space, a, b, max_depth)
+    if result is None:
+        raise UnreachableError("no sequence of moves joins the two colourings")
+    return [space.move_names[m] for m in result.moves]

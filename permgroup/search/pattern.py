@@ -28,7 +28,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from permgroup.tables.bfs import UNSEEN, bfs_depths, weighted_depths
+from permgroup.tables.bfs import bfs_depths, weighted_depths
+from permgroup.tables.store import UNSEEN
 from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import building

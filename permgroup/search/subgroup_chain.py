@@ -64,7 +64,7 @@ from permgroup.search.pattern import PatternDatabase, load_pattern_database
 from permgroup.perm import Perm, parity
 from permgroup.progress import building
 from permgroup.search.exact import MovePruning
-from permgroup.tables.statetable import UNSEEN
+from permgroup.tables.store import UNSEEN
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24

@@ -51,7 +51,7 @@ from permgroup.perm import Perm, closure, compose, inverse
 from permgroup.search.digits import DigitSpace
 from permgroup.tables.bfs import FactorSpace, bfs_depths
 from permgroup.tables.coordinates import Factor
-from permgroup.tables.statetable import UNSEEN, depth_distribution
+from permgroup.tables.store import UNSEEN, depth_distribution
 
 #: the row digits together may have at most this many values
 ROW_LIMIT = 1 << 22

@@ -1,2 +1,9 @@
-"""Tables: ranked state spaces, breadth-first search, depth tables in memory,
-packed, out of core and on Dask."""
+"""Tables: ranked state spaces, the breadth-first search that fills a depth
+per rank, depth tables in memory (one byte, 4 bits, 2 bits), out of core and
+on Dask, and the registry that takes a puzzle to its table.
+
+May import the group algebra (``permgroup.perm``, ``puzzle``, ``metric``,
+``normalize``, ``cache``, ``progress``, ``formats``...), never ``search`` or
+the toolkit above it (``explore``, ``oracle``, the command line);
+``tests/test_package.py`` checks it.  ``docs/architecture.md`` tells the layers.
+"""

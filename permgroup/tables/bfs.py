@@ -30,7 +30,8 @@ from typing import Protocol
 import numpy as np
 
 from permgroup.tables.coordinates import Factor
-from permgroup.tables.statetable import UNSEEN, Progress
+from permgroup.progress import Progress
+from permgroup.tables.store import UNSEEN
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from permgroup.cache import cache_dir, load_byte, load_bytes
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import UNSEEN
+from permgroup.tables.store import UNSEEN
 
 
 def multinomial(counts: Sequence[int]) -> int:

@@ -1,12 +1,13 @@
-"""Distance tables over colourings with repeated colours, and search without one.
+"""Distance tables over colourings with repeated colours.
 
 A :class:`ColouringTable` holds, for every colouring (by its rank, see
 :mod:`permgroup.tables.multiset`), the least number of moves taking it to one source
 colouring, the puzzle's solved state.  Why it cannot answer ``p⁻¹q`` questions
-as a Cayley table does is told in :mod:`permgroup.tables.multiset`; here
-``distance(a, b)`` is a lookup when ``b`` is the source up to renaming colours,
-and a bidirectional search (:func:`search_distance`) otherwise, which also
-serves when no table has been built: it never touches the whole state space.
+as a Cayley table does is told in :mod:`permgroup.tables.multiset`; here a
+distance is a lookup when the target is the source up to renaming colours
+(:meth:`ColouringTable.as_source`); other targets are searched
+(:func:`permgroup.search.meet.search_distance`), as they are when no table
+has been built.
 
 The builder (:func:`colouring_depths`) is a level-by-level BFS over ranks:
 
@@ -23,8 +24,8 @@ threads share the blocks (numpy releases the GIL in its loops).
 >>> from permgroup.puzzle import Puzzle
 >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
 >>> t = build_colouring_table(p)
->>> t.distribution(), t.distance("ababab", "bababa"), t.solve("baaabb", "aaabbb")
-([1, 2, 2, 1], 1, ["turn'"])
+>>> t.distribution(), t.depth("bababa"), t.path("baaabb")
+([1, 2, 2, 1], -1, ["turn'"])
 """
 from __future__ import annotations
 
@@ -34,18 +35,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from permgroup.tables.statetable import UNSEEN, DepthTable, Progress, walk_down_by
+from permgroup.progress import Progress, building
+from permgroup.tables.statetable import DepthTable, walk_down_by
+from permgroup.tables.store import THREADS, UNSEEN
 from permgroup.cache import save_array
 from permgroup.tables.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
-from permgroup.search.meet import search as bidirectional_search
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.progress import building
 from permgroup.tables.multiset import ColouringSpace
 from permgroup.puzzle import Puzzle
 
 BLOCK = 1 << 20
-THREADS = min(2, os.cpu_count() or 1)
 
 
 def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
@@ -157,7 +157,7 @@ class ColouringTable(DepthTable):
     (1, -1, ["turn'", "turn'"])
     >>> t.word_depths(np.array([t.space.encode("aaabbb"), t.space.encode("bbbaaa")])).tolist()
     [0, 3]
-    >>> t.distance("yxxxyy", "xxxyyy")  # colours renamed onto the source: a look-up
+    >>> t.depth(t.as_source("yxxxyy", "xxxyyy"))  # colours renamed onto the source
     1
     >>> t.path("ababab")
     Traceback (most recent call last):
@@ -189,7 +189,7 @@ class ColouringTable(DepthTable):
                              self.space.n_moves, self.space.apply)
         return [self.space.move_names[m] for m in reversed(moves)]
 
-    def _as_source(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
+    def as_source(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
         """``a`` with colours renamed so that ``b`` becomes the source, if it can."""
         renaming = source_renaming(b, self.space.decode(self.source))
         if renaming is None:
@@ -198,64 +198,6 @@ class ColouringTable(DepthTable):
             return [renaming[c] for c in a]
         except KeyError as exc:
             raise InputError(f"colour {exc.args[0]!r} is not used by the target") from None
-
-    def distance(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-        """Least number of moves from colouring ``a`` to colouring ``b``."""
-        renamed = self._as_source(a, b)
-        if renamed is None:
-            return search_distance(self.space, a, b)
-        d = self.depth(renamed)
-        if d < 0:
-            raise UnreachableError("no sequence of moves joins the two colourings")
-        return d
-
-    def solve(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list[str]:
-        """An optimal list of move names from ``a`` to ``b``."""
-        renamed = self._as_source(a, b)
-        if renamed is None:
-            return search_path(self.space, a, b)
-        return self.path(renamed)
-
-
-def _search(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
-            max_depth: int | None):
-    start, goal = space.encode(a), space.encode(b)
-    return bidirectional_search(start, goal, space.n_moves, space.apply, space.unapply,
-                                max_depth=max_depth, dtype=space.dtype)
-
-
-def search_distance(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
-                    max_depth: int | None = None) -> int:
-    """Least number of moves from ``a`` to ``b`` by bidirectional search (no table).
-
-    Raises :class:`UnreachableError` if none (within ``max_depth``).
-
-    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
-    >>> search_distance(s, "aabb", "baab")
-    1
-    """
-    result = _search(space, a, b, max_depth)
-    if result is None:
-        raise UnreachableError("no sequence of moves joins the two colourings"
-                               + (f" within {max_depth} moves" if max_depth is not None else ""))
-    return result.distance
-
-
-def search_path(space: ColouringSpace, a: Sequence[Hashable], b: Sequence[Hashable],
-                max_depth: int | None = None) -> list[str]:
-    """An optimal list of move names from ``a`` to ``b`` by bidirectional search.
-
-    Raises :class:`UnreachableError` if none (within ``max_depth``).
-
-    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
-    >>> search_path(s, "aabb", "bbaa")
-    ['rot', 'rot']
-    """
-    result = _search(space, a, b, max_depth)
-    if result is None:
-        raise UnreachableError("no sequence of moves joins the two colourings")
-    return [space.move_names[m] for m in result.moves]
-
 
 def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                           progress: Progress | None = None) -> ColouringTable:

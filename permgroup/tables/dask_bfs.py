@@ -34,7 +34,7 @@ import numpy as np
 from permgroup.errors import InputError
 from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes, write_codes
-from permgroup.tables.statetable import Progress
+from permgroup.progress import Progress
 
 
 @dataclass

@@ -30,8 +30,9 @@ from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
 from permgroup.tables.orbit_space import OrbitSpace
-from permgroup.progress import building
-from permgroup.tables.statetable import UNSEEN, DepthTable, Progress
+from permgroup.progress import Progress, building
+from permgroup.tables.statetable import DepthTable
+from permgroup.tables.store import UNSEEN
 
 
 class OrbitTable(DepthTable):

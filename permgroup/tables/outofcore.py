@@ -46,7 +46,7 @@ from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, distinct,
                                      empty_packed, pack, read_codes, reached, still_unseen,
                                      unpack, write_codes)
-from permgroup.tables.statetable import Progress
+from permgroup.progress import Progress
 
 MANIFEST = "manifest.json"
 LOCK = "lock"

@@ -39,19 +39,16 @@ one-byte one:
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import numpy as np
 
 from permgroup.tables.bfs import rank_dtype
-from permgroup.tables.statetable import UNSEEN, Progress
+from permgroup.progress import Progress
+from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE
 
-#: the code of a state not reached
-UNSEEN_CODE = 3
 #: ranks unpacked per block of a bottom-up level (a multiple of 4)
 BLOCK = 1 << 19
-THREADS = min(2, os.cpu_count() or 1)
 #: cost per frontier state and move of a top-down step (step, read, write),
 #: against one unseen state and move of a bottom-up step (back step, read),
 #: which usually stops after part of the moves (measured on the 2x2x2)
@@ -361,7 +358,7 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
 
     >>> from permgroup.tables.bfs import FactorSpace, bfs_depths
     >>> from permgroup.tables.coordinates import Factor
-    >>> from permgroup.tables.statetable import depth_distribution
+    >>> from permgroup.tables.store import depth_distribution
     >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
     >>> s = FactorSpace([Factor("a", 5, a),
     ...                  Factor("b", 3, np.array([[0, 1, 2], [0, 1, 2], [1, 2, 0]]))])

@@ -24,7 +24,7 @@ from permgroup.metric import Metric
 from permgroup.tables.packed import PackedTable, inverse_closed, packed_depths
 from permgroup.perm import compose, inverse
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import Progress
+from permgroup.progress import Progress
 from permgroup.tables.table import CayleyModel
 
 

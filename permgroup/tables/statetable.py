@@ -29,45 +29,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from permgroup.progress import Progress, building
 from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.progress import Progress, building
+from permgroup.tables.store import UNSEEN, depth_distribution, reachable_count
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-
-#: the depth of a state not reached; every depth table of the engine uses it
-UNSEEN = 255
-#: ranks counted per ``bincount`` call (it widens its input to 64 bits)
-BLOCK = 1 << 22
-
-
-def depth_distribution(depths: np.ndarray) -> list[int]:
-    """Number of states at each depth of a depth array, from 0 to the deepest.
-
-    >>> import numpy as np
-    >>> depth_distribution(np.array([0, 1, 1, UNSEEN, 2], dtype=np.uint8))
-    [1, 2, 1]
-    """
-    import numpy as np
-
-    counts = np.zeros(256, dtype=np.int64)
-    for lo in range(0, len(depths), BLOCK):
-        counts += np.bincount(depths[lo:lo + BLOCK], minlength=256)
-    counts = counts[:UNSEEN]
-    return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
-
-
-def reachable_count(depths: np.ndarray) -> int:
-    """How many entries of a depth array were reached.
-
-    >>> import numpy as np
-    >>> reachable_count(np.array([0, 1, UNSEEN, 2, UNSEEN], dtype=np.uint8))
-    3
-    """
-    import numpy as np
-
-    return int(np.count_nonzero(depths != UNSEEN))
-
 
 def walk_down(depths: np.ndarray, start: np.ndarray, n_moves: int,
               back_step: Callable[[np.ndarray, int], np.ndarray]) -> list[int]:

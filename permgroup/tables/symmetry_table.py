@@ -42,7 +42,7 @@ import numpy as np
 from permgroup.tables.bfs import rank_dtype
 from permgroup.tables.packed import distinct
 from permgroup.perm import Perm, compose, inverse
-from permgroup.tables.statetable import UNSEEN
+from permgroup.tables.store import UNSEEN
 
 
 def move_relabelling(moves: Sequence[Perm], symmetry: Perm, normalize=None) -> list[int]:

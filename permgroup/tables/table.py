@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING
 from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.tables.coordinates import ElementRanking, PieceCoordinate
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.progress import building
-from permgroup.tables.normalize import Normalizer
+from permgroup.normalize import Normalizer
 from permgroup.perm import Perm, compose, inverse
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import UNSEEN, DepthTable, Progress, walk_down
+from permgroup.progress import Progress, building
+from permgroup.tables.statetable import DepthTable, walk_down
+from permgroup.tables.store import NIBBLE_UNSEEN, UNSEEN
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -262,10 +263,6 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
     if cache:
         save_array(*model.cache_file(), table.depths)
     return table
-
-
-#: a 4-bit table's entry for an unreached element (depths 0..14 fit beside it)
-NIBBLE_UNSEEN = 15
 
 
 def load_nibble_table(puzzle: Puzzle, metric: Metric = "qtm", *,

@@ -6,7 +6,7 @@ out-of-core and distributed builders (:mod:`permgroup.tables.packed`,
   of colourings (:mod:`permgroup.tables.multiset`) with the solved colouring as its
   source;
 * otherwise the Cayley table's space: normalized elements ranked by the model
-  of :func:`permgroup.explore.model`, from the identity.
+  of :func:`permgroup.tables.registry.model`, from the identity.
 
 >>> from permgroup.puzzle import Puzzle
 >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -59,7 +59,7 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
         sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
         return space, [int(s) for s in sources], dict(key, kind="colourings")
     from permgroup.tables.bfs import FactorSpace
-    from permgroup.explore import model
+    from permgroup.tables.registry import model
 
     m = model(puzzle, metric)
     space = FactorSpace(m.ranking.factors())

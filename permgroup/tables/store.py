@@ -1,0 +1,62 @@
+"""Depth stores: what every depth table keeps per state, and the constants they share.
+
+A table of a ranked space keeps one entry per rank.  The engine's stores:
+
+* one byte a state: the depth, :data:`UNSEEN` where not reached;
+* four bits a state (:data:`NIBBLE_UNSEEN` unreached), for diameters up to 14;
+* two bits a state: the depth mod 3, :data:`UNSEEN_CODE` unreached
+  (:mod:`permgroup.tables.packed`).
+
+numpy is imported by the functions that use it: a process that reads one
+entry of a cached table never loads it.
+
+>>> import numpy as np
+>>> depth_distribution(np.array([0, 1, 1, UNSEEN, 2], dtype=np.uint8)), UNSEEN
+([1, 2, 1], 255)
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+#: a one-byte table's entry for a state not reached
+UNSEEN = 255
+#: a 4-bit table's entry for a state not reached (depths 0..14 fit beside it)
+NIBBLE_UNSEEN = 15
+#: a 2-bit table's code for a state not reached (codes 0..2 are depths mod 3)
+UNSEEN_CODE = 3
+#: threads sharing the blocks of a level (numpy releases the GIL in its loops)
+THREADS = min(2, os.cpu_count() or 1)
+#: ranks counted per ``bincount`` call (it widens its input to 64 bits)
+COUNT_BLOCK = 1 << 22
+
+
+def depth_distribution(depths: np.ndarray) -> list[int]:
+    """Number of states at each depth of a one-byte table, from 0 to the deepest.
+
+    >>> import numpy as np
+    >>> depth_distribution(np.array([3, UNSEEN, 0], dtype=np.uint8))
+    [1, 0, 0, 1]
+    """
+    import numpy as np
+
+    counts = np.zeros(256, dtype=np.int64)
+    for lo in range(0, len(depths), COUNT_BLOCK):
+        counts += np.bincount(depths[lo:lo + COUNT_BLOCK], minlength=256)
+    counts = counts[:UNSEEN]
+    return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+
+def reachable_count(depths: np.ndarray) -> int:
+    """How many entries of a one-byte table were reached.
+
+    >>> import numpy as np
+    >>> reachable_count(np.array([0, 1, UNSEEN, 2, UNSEEN], dtype=np.uint8))
+    3
+    """
+    import numpy as np
+
+    return int(np.count_nonzero(depths != UNSEEN))
