@@ -28,8 +28,9 @@ from benchmarks.common import (  # noqa: E402
     run_process,
     seed_program,
 )
-from permgroup.tables.bfs import FactorSpace, bfs_depths  # noqa: E402
-from permgroup.tables.table import CayleyModel, build_table, load_table  # noqa: E402
+from permgroup.tables.bfs import bfs_depths  # noqa: E402
+from permgroup.spaces.element import ElementSpace  # noqa: E402
+from permgroup.tables.table import build_table, load_table  # noqa: E402
 from puzzles import minicube  # noqa: E402
 from puzzles.formats import minicube_pair, uva11007  # noqa: E402
 
@@ -41,10 +42,8 @@ SEED_004_FIXES = {
 
 def plain_bfs(metric: str) -> np.ndarray:
     """The baseline: top-down only, one sparse step per move and level."""
-    model = CayleyModel.of(minicube.PUZZLE, metric, anchor=minicube.ANCHOR)
-    space = FactorSpace(model.ranking.factors())
-    start = model.ranking.rank(tuple(range(24)))
-    return bfs_depths(space.size, [start], space.n_moves, space.step)
+    space = ElementSpace(minicube.PUZZLE, metric, anchor=minicube.ANCHOR)
+    return bfs_depths(space.size, [space.identity], space.n_moves, space.step)
 
 
 def main() -> None:

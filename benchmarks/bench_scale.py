@@ -152,31 +152,29 @@ def uva_file(rows: list) -> None:
 def symmetry(rows: list, quick: bool) -> None:
     import numpy as np
 
-    from permgroup.tables.bfs import FactorSpace
     from permgroup.tables.symmetry_table import (class_depths, colouring_symmetry_map,
                                           conjugation_map, inversion_map, symmetry_classes)
-    from permgroup.tables.table import CayleyModel, build_table
+    from permgroup.tables.table import build_table
     from puzzles import minicube, torus
 
     for metric in ("qtm", "htm"):
         plain = build_table(minicube.PUZZLE, metric, anchor=minicube.ANCHOR)
-        model = plain.model
-        space = FactorSpace(model.ranking.factors())
-        identity = model.ranking.rank(tuple(range(24)))
+        space = plain.space
+        identity = space.identity
         start = time.perf_counter()
         g = minicube.GEOMETRY
-        maps = [conjugation_map(model, s) for s in
+        maps = [conjugation_map(space, s) for s in
                 (g.rotation("U"), g.rotation("R"), g.reflection())]
         by_48 = symmetry_classes(maps)
-        inverse = inversion_map(model.ranking, identity)
+        inverse = inversion_map(space.ranking, identity)
         by_96 = symmetry_classes(maps + [inverse])
         t = class_depths(space, [identity], by_96, also_from=inverse)
         seconds = time.perf_counter() - start
         assert t.distribution() == plain.distribution()
         full = 88_179_840
-        print(f"2x2x2 {metric}: entries {full:,} (every element) -> {model.ranking.size:,} "
-              f"(up to orientation, {full / model.ranking.size:.0f}x) -> {len(by_48):,} "
-              f"(48 symmetries, {model.ranking.size / len(by_48):.1f}x more) -> "
+        print(f"2x2x2 {metric}: entries {full:,} (every element) -> {space.size:,} "
+              f"(up to orientation, {full / space.size:.0f}x) -> {len(by_48):,} "
+              f"(48 symmetries, {space.size / len(by_48):.1f}x more) -> "
               f"{len(by_96):,} (and inversion, {len(by_48) / len(by_96):.2f}x more; "
               f"{full / len(by_96):,.0f}x in all); classes per depth {t.class_distribution()}",
               flush=True)

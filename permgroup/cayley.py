@@ -11,7 +11,7 @@ moves that differ by a whole-puzzle symmetry) give one edge, named after a move
 that needs no re-orientation when there is one.
 
 In :func:`state_graph` nodes are colourings (tuples of colours) and an edge is
-a legal move; with a :class:`permgroup.tables.partial.PartialPuzzle` (pieces that
+a legal move; with a :class:`permgroup.spaces.partial.PartialPuzzle` (pieces that
 move into a hole) a move is legal only where its guard holds.
 
 The search is a level-by-level BFS in numpy: a level is an array of rows (one
@@ -41,7 +41,7 @@ from permgroup.tables.registry import choose_anchor, state_count, working_puzzle
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
-    from permgroup.tables.partial import PartialPuzzle
+    from permgroup.spaces.partial import PartialPuzzle
 
 #: a move on many rows: (indices of the rows where it is legal, the rows after it)
 RowStep = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -220,7 +220,7 @@ def state_graph(puzzle: Puzzle | PartialPuzzle, start: Sequence | None = None,
     by default), or within ``radius`` moves of it.
 
     For a plain puzzle the moves are ``metric``'s; for a
-    :class:`~permgroup.tables.partial.PartialPuzzle` its generators, each legal only
+    :class:`~permgroup.spaces.partial.PartialPuzzle` its generators, each legal only
     where its guard holds.  Raises ``ValueError`` past ``limit`` states.
 
     >>> from permgroup.puzzle import Puzzle

@@ -342,7 +342,7 @@ def _solve_by_table(puzzle, table, metric: str, lines: list[str]) -> str:
         done = g
         for m in word:
             done = compose(done, moves[m])
-        if table.model.normalize(done) != table.model.normalize(solved):  # pragma: no cover
+        if table.space.normalize(done) != table.space.normalize(solved):  # pragma: no cover
             raise RuntimeError(f"line {number}: the table's word does not solve it")
         out.append(" ".join(word) + "\n")
     return "".join(out)

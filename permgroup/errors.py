@@ -27,7 +27,7 @@ class UnreachableError(InputError):
     Turning a four-bead necklace never separates its two ``a`` beads:
 
     >>> from permgroup.search.meet import search_distance
-    >>> from permgroup.tables.multiset import ColouringSpace
+    >>> from permgroup.spaces.colouring import ColouringSpace
     >>> necklace = ColouringSpace("aabb", {"turn": (1, 2, 3, 0)})
     >>> try:
     ...     search_distance(necklace, "abab", "aabb")

@@ -24,7 +24,7 @@ from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label
 from permgroup.normalize import orbit
 from permgroup.puzzle import Puzzle
-from permgroup.tables.registry import (MAX_ENTRIES, choose_anchor, model, state_count,
+from permgroup.tables.registry import (MAX_ENTRIES, choose_anchor, element_space, state_count,
                                        symmetries_inside, table, table_size,
                                        working_puzzle)
 from permgroup.words import parse_word, word_names
@@ -277,9 +277,9 @@ def shortest_word(element: Element, metric: Metric = "qtm", **options) -> Elemen
     t = table(puzzle, metric, **options)
     names = t.word(element.perm)
     word = Element.from_word(puzzle, " ".join(names))
-    if t.model.normalize(word.perm) != t.model.normalize(element.perm):
+    if t.space.normalize(word.perm) != t.space.normalize(element.perm):
         # the table's move names stand for moves followed by a re-orientation
-        raise ValueError(f"the {puzzle.name} table (anchor {t.model.normalizer.anchor}) names "
+        raise ValueError(f"the {puzzle.name} table (anchor {t.space.normalizer.anchor}) names "
                          "normalized moves that no plain move equals; its words need "
                          "re-orientations between moves")
     return word
@@ -454,6 +454,6 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
 __all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "structure",
            "commutators", "commutator_for",
            "symmetries_inside", "state_count", "sticker_orbits",
-           "piece_orbits", "choose_anchor", "working_puzzle", "model", "table_size", "table", "Distribution",
+           "piece_orbits", "choose_anchor", "working_puzzle", "element_space", "table_size", "table", "Distribution",
            "distribution", "diameter", "shortest_word", "distance", "reachable", "draw", "Svg",
            "widget", "MAX_ENTRIES"]

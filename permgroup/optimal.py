@@ -169,7 +169,7 @@ def _solve(definition: Definition, positions: list[Position], metric: str,
     # up to rotation, the table over the classes (as the built-in puzzles'), if it fits
     way = oracle(puzzle, metric, max_build=ORACLE_BUILD if normalized else 0)
     start = sticker_permutation(definition, definition.solved)
-    moves, model = metric_moves(puzzle, metric), registry.model(puzzle, metric)
+    moves, model = metric_moves(puzzle, metric), registry.element_space(puzzle, metric)
     solved = model.normalize(identity(puzzle.degree))
     answers: list[list[str] | Unanswered] = []
     for position in positions:

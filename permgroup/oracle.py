@@ -116,7 +116,7 @@ class Oracle:
     metric: Metric
     way: str
     _table: object = None
-    _model: object = None
+    _elements: object = None
     _space: object = None
     _packed: dict = field(default_factory=dict)
 
@@ -148,7 +148,7 @@ class Oracle:
     def _search_elements(self, p, q, deadline, memory):
         from permgroup.search.meet import search
 
-        m = self._model
+        m = self._elements
         n = self.puzzle.degree
         goal = m.normalize(compose(inverse(p), q))
         moves = [tuple(x) for x in m.moves]
@@ -212,7 +212,7 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
 
     if by_colouring(puzzle):
         from permgroup.tables.colouring_table import colouring_space, load_colouring_table
-        from permgroup.tables.multiset import MAX_WORD_BITS, bits_per_cell
+        from permgroup.spaces.colouring import MAX_WORD_BITS, bits_per_cell
 
         if puzzle.degree * bits_per_cell(len(set(puzzle.solved))) <= MAX_WORD_BITS:
             space = colouring_space(puzzle, metric)
@@ -222,12 +222,14 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
             if found is not None:
                 return Oracle(puzzle, metric, "colouring table", _table=found, _space=space)
             return Oracle(puzzle, metric, "colouring search", _space=space)
-    m = registry.model(puzzle, metric)
-    size = m.ranking.size
+    from permgroup.tables.table import cache_file
+
+    m = registry.element_space(puzzle, metric)
+    size = m.size
     if tables and (size <= max_build or (size <= registry.MAX_ENTRIES
-                                         and m.cache_path().exists())):
-        return Oracle(puzzle, metric, "table", _table=registry.table(puzzle, metric), _model=m)
-    return Oracle(puzzle, metric, "search", _model=m)
+                                         and cache_file(m)[0].exists())):
+        return Oracle(puzzle, metric, "table", _table=registry.table(puzzle, metric), _elements=m)
+    return Oracle(puzzle, metric, "search", _elements=m)
 
 
 def describe(o: Oracle) -> str:

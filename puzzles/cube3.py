@@ -38,8 +38,8 @@ from functools import lru_cache
 import numpy as np
 
 from permgroup.search.ball import Ball, load_ball
-from permgroup.tables.coordinates import PieceCoordinate
-from permgroup.search.digits import DigitSpace, load_digit_space, piece_digits
+from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.digits import DigitSpace, load_digit_space, piece_digits
 from permgroup.errors import InputError, Stopped, UnreachableError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import Perm, act, parity

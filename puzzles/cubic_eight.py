@@ -17,9 +17,9 @@ of N S E W) is a permutation of the 54 slots: the cube's six slots go to the
 neighbouring cell, turned by the quarter rotation that takes its top face to
 the side it rolls toward (found among the rotations of
 :class:`~puzzles.cube_geometry.CubeGeometry`), and the empty cell's slots come
-back.  Its guard (:mod:`permgroup.tables.partial`): the target cell shows ``E``.
+back.  Its guard (:mod:`permgroup.spaces.partial`): the target cell shows ``E``.
 Everything else, the six ways a cube can look and the ranking of the
-9 * 6**8 states, the engine derives (:class:`permgroup.tables.holespace.HoleSpace`).
+9 * 6**8 states, the engine derives (:class:`permgroup.spaces.hole.HoleSpace`).
 
 The goal is a pattern of top colours, ``E`` for the empty cell: it stands for
 2**8 states, and its distance from a start is the least BFS depth among them.
@@ -39,8 +39,8 @@ from pathlib import Path
 from permgroup.cache import load_bytes, save_array
 from permgroup.drawing import Drawing
 from permgroup.errors import InputError
-from permgroup.tables.holespace import HoleSpace
-from permgroup.tables.partial import PartialPuzzle
+from permgroup.spaces.hole import HoleSpace
+from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
 from permgroup.progress import Progress

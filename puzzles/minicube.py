@@ -25,7 +25,7 @@ from permgroup.errors import InputError, UnreachableError, require_string
 from permgroup.metric import Metric
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
-from permgroup.tables.table import CayleyTable, load_nibble_table, load_table
+from permgroup.tables.table import CayleyTable, load_table
 from puzzles.cube_geometry import FACES, CubeGeometry
 
 GEOMETRY = CubeGeometry(2)
@@ -50,10 +50,9 @@ _TABLES: dict[tuple[str, str], CayleyTable] = {}
 
 def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> CayleyTable:
     """The distance table (loaded from the cache, or built and cached);
-    ``table_format="packed"`` gives the 2-bit form
-    (:class:`permgroup.tables.packed_table.PackedCayleyTable`, a quarter of the size),
-    ``"nibbles"`` the 4-bit one (:func:`permgroup.tables.table.load_nibble_table`,
-    half the size, looked up like the one-byte table).
+    ``table_format="packed"`` gives the 2-bit form (a quarter of the size, a
+    lookup walks down), ``"nibbles"`` the 4-bit one (half the size, looked up
+    like the one-byte table): :func:`permgroup.tables.table.load_table`.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> t = table()  # about half a second to build, then cached
@@ -65,18 +64,12 @@ def table(metric: str = "qtm", progress=None, table_format: str = "bytes") -> Ca
     True
     """
     if (metric, table_format) not in _TABLES:
-        if table_format == "packed":
-            from permgroup.tables.packed_table import load_packed_table
-
-            loaded = load_packed_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
-        elif table_format == "bytes":
-            loaded = load_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
-        elif table_format == "nibbles":
-            loaded = load_nibble_table(PUZZLE, metric, anchor=ANCHOR, progress=progress)
-        else:
+        bits = {"bytes": 8, "nibbles": 4, "packed": 2}.get(table_format)
+        if bits is None:
             raise ValueError(f"unknown table format {table_format!r}: "
                              "'bytes', 'nibbles' or 'packed'")
-        _TABLES[metric, table_format] = loaded
+        _TABLES[metric, table_format] = load_table(PUZZLE, metric, anchor=ANCHOR,
+                                                   progress=progress, bits=bits)
     return _TABLES[metric, table_format]
 
 
@@ -282,9 +275,9 @@ def table_model():
     >>> model.ranking.size, model.move_names  # D, L, B are these up to a rotation
     (3674160, ['U', "U'", 'R', "R'", 'F', "F'"])
     """
-    from permgroup.tables.table import CayleyModel
+    from permgroup.spaces.element import ElementSpace
 
-    return CayleyModel.of(PUZZLE, "qtm", anchor=ANCHOR)
+    return ElementSpace(PUZZLE, "qtm", anchor=ANCHOR)
 
 
 def pair_elements(a: str, b: str) -> tuple[Perm, Perm]:

@@ -13,7 +13,7 @@ swapping two cells of one colour is odd.
 The solved board has row ``i`` in colour ``COLOURS[i]`` (``RRRR / GGGG / BBBB /
 YYYY``).  A state is a colouring: ``cols`` cells of each of ``rows`` colours,
 ``16! / 4!^4 = 63,063,000`` of them on the 4x4 board, each a coset of the
-colour-preserving subgroup (see :mod:`permgroup.tables.multiset` for why a distance is
+colour-preserving subgroup (see :mod:`permgroup.spaces.colouring` for why a distance is
 then not the entry of ``p⁻¹q``).  The distance table of all colourings is built
 by :func:`table` (and cached); without it, :func:`distance` and :func:`solve`
 meet in the middle with a bidirectional search.
@@ -43,7 +43,7 @@ from permgroup.puzzle import Puzzle
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.progress import Progress
     from permgroup.tables.colouring_table import ColouringTable
-    from permgroup.tables.multiset import ColouringSpace
+    from permgroup.spaces.colouring import ColouringSpace
 
 #: the colour of each row of the solved board, top to bottom
 COLOURS = "RGBYOWKP"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from permgroup.cli import main
-from permgroup.tables.partial import plain_bfs
+from permgroup.spaces.partial import plain_bfs
 from permgroup.perm import act
 from permgroup.tables.store import UNSEEN
 from puzzles import cubic_eight as ce

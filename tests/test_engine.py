@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 from sympy.combinatorics import Permutation
 
-from permgroup.tables.bfs import FactorSpace, bfs_depths
+from permgroup.spaces.product import FactorSpace
+from permgroup.tables.bfs import bfs_depths
 from permgroup.tables.store import UNSEEN
 from permgroup.cache import load_array, save_array
-from permgroup.tables.coordinates import PieceCoordinate, lehmer_ranks, lehmer_unranks
+from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.ranking import lehmer_ranks, lehmer_unranks
 from permgroup.metric import metric_moves
 from permgroup.perm import act, compose, from_cycles, inverse, order, power
 from permgroup.puzzle import Puzzle
-from permgroup.tables.table import build_table, load_table
+from permgroup.tables.table import build_table, cache_file, load_table
 from tests.plain import plain_bfs
 
 
@@ -119,7 +121,7 @@ def test_cache_rejects_truncated_and_foreign(tmp_path):
 def test_load_table_rebuilds_a_corrupt_cache_file():
     puzzle = _twisty_puzzle()
     first = load_table(puzzle, "qtm")
-    path = first.model.cache_path()
+    path = cache_file(first.space)[0]
     assert path.exists()
     path.write_bytes(path.read_bytes()[:-3])
     with pytest.warns(UserWarning, match="rebuilt"):

@@ -424,7 +424,7 @@ def test_torus_colouring_graph_matches_the_published_counts():
 
 
 def test_cubic_eight_state_graph_obeys_the_guards():
-    from permgroup.tables.partial import plain_bfs
+    from permgroup.spaces.partial import plain_bfs
     from puzzles import cubic_eight
 
     start = cubic_eight.start_state(cubic_eight.CENTRE)

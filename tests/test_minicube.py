@@ -125,7 +125,7 @@ def test_batched_distances_match_single():
     p = rng.choice(reachable, 300)
     q = rng.choice(reachable, 300)
     batch = table.distances(p, q)
-    identity_rank = table.model.ranking.rank(tuple(range(24)))
+    identity_rank = table.space.identity
     assert (table.distances(np.full(300, identity_rank), q) == table.depths[q]).all()
     # against group elements built from words
     for _ in range(30):
@@ -134,8 +134,8 @@ def test_batched_distances_match_single():
         a = minicube.apply_moves(SOLVED, w1)
         b = minicube.apply_moves(SOLVED, w2)
         pa, qb = minicube.pair_elements(a, b)
-        rp = np.array([table.model.ranking.rank(pa)])
-        rq = np.array([table.model.ranking.rank(qb)])
+        rp = np.array([table.space.rank(pa)])
+        rq = np.array([table.space.rank(qb)])
         assert table.distances(rp, rq)[0] == minicube.distance(a, b)
     assert len(batch) == 300 and batch.max() <= 14
 

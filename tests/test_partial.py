@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from permgroup.tables.holespace import HoleSpace
+from permgroup.spaces.hole import HoleSpace
 from permgroup.search.meet import search
-from permgroup.tables.partial import PartialPuzzle, plain_bfs
+from permgroup.spaces.partial import PartialPuzzle, plain_bfs
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
 from permgroup.tables.statetable import build_state_table

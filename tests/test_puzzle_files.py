@@ -181,7 +181,7 @@ def test_table_of_library_puzzles_matches_published_distributions():
 
 def _positions_by_plain_bfs(d: Definition, metric: str) -> list[int]:
     """The distribution by a second, simpler algorithm: a BFS over whole positions."""
-    from permgroup.tables.orbit_space import metric_moves
+    from permgroup.spaces.orbit import metric_moves
     from permgroup.formats.definition import power
     moves = [power(d, d.moves[g], j) for g, j in metric_moves(d, metric).values()]
 
@@ -204,7 +204,7 @@ def _positions_by_plain_bfs(d: Definition, metric: str) -> list[int]:
 def test_twists_fixed_by_the_slot_take_no_digit():
     # three of the Dino cube's turns: every edge's orientation follows from its slot,
     # so the ranks cover the arrangements alone (the orientations would multiply them)
-    from permgroup.tables.orbit_space import OrbitSpace
+    from permgroup.spaces.orbit import OrbitSpace
     from permgroup.tables.orbit_table import build_orbit_table
     dino = load_definition("dino")
     d = Definition("dino3", dino.orbits, dino.solved,

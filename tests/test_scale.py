@@ -16,13 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from permgroup.tables.coordinates import Factor
-from permgroup.tables.bfs import FactorSpace, bfs_depths
+from permgroup.spaces.space import Factor
+from permgroup.spaces.product import FactorSpace
+from permgroup.tables.bfs import bfs_depths
 from permgroup.tables.colouring_table import colouring_depths
 from permgroup.tables.outofcore import build_out_of_core
 from permgroup.tables.packed import UNSEEN_CODE, packed_depths, read_codes
 from permgroup.tables.store import UNSEEN, depth_distribution
-from permgroup.tables.table import CayleyModel, build_table
+from permgroup.tables.table import build_table, load_table
 from permgroup.tables.table_space import table_space
 from puzzles import minicube, torus
 
@@ -37,9 +38,7 @@ def expected_codes(depths: np.ndarray) -> np.ndarray:
 def cube(request):
     """The normalized 2x2x2 (3,674,160 states): space, source, plain depths."""
     plain = build_table(minicube.PUZZLE, request.param, anchor=minicube.ANCHOR)
-    space = FactorSpace(plain.model.ranking.factors())
-    source = plain.model.ranking.rank(tuple(range(24)))
-    return space, source, plain.depths
+    return plain.space, plain.space.identity, plain.depths
 
 
 @pytest.fixture(scope="module")
@@ -136,12 +135,11 @@ def test_a_cached_nibble_lookup_needs_no_numpy():
 def test_a_deep_group_is_refused_a_nibble_table():
     from permgroup.perm import from_cycles
     from permgroup.puzzle import Puzzle
-    from permgroup.tables.table import load_nibble_table
 
     ring = from_cycles([tuple(range(32))], 32)  # one move one way: diameter 31
     puzzle = Puzzle("ring32", 32, {"T": ring}, pieces={"wheel": (tuple(range(32)),)})
     with pytest.raises(ValueError, match="diameter 31 does not fit in 4 bits"):
-        load_nibble_table(puzzle, ["T"], cache=False)
+        load_table(puzzle, ["T"], cache=False, bits=4)
 
 
 def test_out_of_core_cube_matches_packed(cube, tmp_path):
@@ -310,16 +308,15 @@ def test_cube_symmetry_classes_match_published_counts():
     from puzzles.minicube import GEOMETRY
 
     plain = build_table(minicube.PUZZLE, "qtm", anchor=minicube.ANCHOR)
-    model = plain.model
-    space = FactorSpace(model.ranking.factors())
-    identity = model.ranking.rank(tuple(range(24)))
-    maps = [conjugation_map(model, s) for s in
+    space = plain.space
+    identity = space.identity
+    maps = [conjugation_map(space, s) for s in
             (GEOMETRY.rotation("U"), GEOMETRY.rotation("R"), GEOMETRY.reflection())]
     by_48 = symmetry_classes(maps)
-    inverse = inversion_map(model.ranking, identity)
+    inverse = inversion_map(space.ranking, identity)
     by_96 = symmetry_classes(maps + [inverse])
     assert (len(by_48), len(by_96)) == (CLASSES_48, CLASSES_96)
-    assert by_96.sizes.sum() == model.ranking.size and by_96.sizes.max() == 96
+    assert by_96.sizes.sum() == space.size and by_96.sizes.max() == 96
     t48 = class_depths(space, [identity], by_48)
     t96 = class_depths(space, [identity], by_96, also_from=inverse)
     assert t48.distribution() == t96.distribution() == plain.distribution()
@@ -413,7 +410,7 @@ def skewb_definition():
 
 @pytest.fixture(scope="module")
 def skewb():
-    from permgroup.tables.orbit_space import OrbitSpace
+    from permgroup.spaces.orbit import OrbitSpace
 
     definition = skewb_definition()
     space = OrbitSpace(definition, "qtm")
@@ -471,7 +468,7 @@ print("distribution", t.distribution(), flush=True)
 @pytest.mark.slow
 def test_a_build_by_rows_resumes_after_sigkill(tmp_path, monkeypatch):
     from permgroup.explore import load_definition
-    from permgroup.tables.orbit_space import OrbitSpace
+    from permgroup.spaces.orbit import OrbitSpace
 
     env = dict(os.environ, PYTHONPATH=str(ROOT), PERMGROUP_CACHE=str(tmp_path))
     child = subprocess.Popen([sys.executable, "-c", ROW_BUILD, "slow"], env=env,
@@ -506,7 +503,7 @@ def test_a_build_by_rows_resumes_after_sigkill(tmp_path, monkeypatch):
 
 def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, monkeypatch):
     from permgroup.explore import load_definition
-    from permgroup.tables.orbit_space import OrbitSpace
+    from permgroup.spaces.orbit import OrbitSpace
     from permgroup.tables.table_space import build_tight_table, rows_fit
 
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))

@@ -11,14 +11,9 @@ import pytest
 
 from permgroup.tables.store import UNSEEN
 from permgroup.search.ball import KeySet, build_ball, load_ball, unique_columns
-from permgroup.tables.coordinates import PieceCoordinate
-from permgroup.search.digits import (
-    DigitSpace,
-    load_digit_space,
-    piece_digits,
-    placement_ranks,
-    placement_unranks,
-)
+from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.digits import DigitSpace, load_digit_space, piece_digits
+from permgroup.spaces.ranking import placement_ranks, placement_unranks
 from permgroup.metric import metric_moves
 from permgroup.search.pattern import build_pattern_database, load_pattern_database
 from permgroup.tables.packed import nibbles_at, pack_nibbles

@@ -23,13 +23,14 @@ from permgroup.tables import colouring_table
 from permgroup.tables.bfs import bfs_depths
 from permgroup.tables.store import UNSEEN
 from permgroup.cli import main
-from permgroup.tables.colouring_lookup import cache_path, multinomial
-from permgroup.tables.colouring_lookup import lexicographic_rank as lookup_rank
+from permgroup.spaces.ranking import multinomial
+from permgroup.spaces.ranking import multiset_rank as lookup_rank
+from permgroup.tables.colouring_lookup import cache_path
 from permgroup.tables.colouring_table import build_colouring_table, colouring_depths
 from permgroup.errors import InputError
 from permgroup.search import meet
 from permgroup.search.meet import search, search_distance, search_path
-from permgroup.tables.multiset import MultisetRanking, WordMove
+from permgroup.spaces.colouring import MultisetRanking, WordMove
 from permgroup.perm import act, compose, inverse
 from puzzles import torus
 from puzzles.formats import rubiksrevenge

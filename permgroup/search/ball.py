@@ -1,8 +1,8 @@
 """A ball: every state within ``radius`` moves of the goal, as sorted packed keys.
 
 The ball is built by breadth-first search over a
-:class:`~permgroup.search.digits.DigitSpace`, one level at a time: the children of a
-level are keyed (:meth:`~permgroup.search.digits.DigitSpace.keys`), the ones already
+:class:`~permgroup.spaces.digits.DigitSpace`, one level at a time: the children of a
+level are keyed (:meth:`~permgroup.spaces.digits.DigitSpace.keys`), the ones already
 on this level or the one before are dropped (moves come with their inverses,
 so a child is one level up, on the same level or one level down), and the
 rest are deduplicated by sorting.  All keys end up in one array sorted
@@ -14,7 +14,7 @@ answers short questions outright and ends every deeper search
 (:mod:`permgroup.search.exact`): :meth:`Ball.walk` follows the depths down to the
 goal, one move per level.
 
->>> from permgroup.search.digits import ring_space
+>>> from permgroup.spaces.digits import ring_space
 >>> space, turn = ring_space(6)
 >>> ball = build_ball(space, space.of_elements([tuple(range(6))]), radius=2)
 >>> ball.distribution()
@@ -29,7 +29,7 @@ import numpy as np
 
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import Progress, building
-from permgroup.search.digits import DigitSpace
+from permgroup.spaces.digits import DigitSpace
 from permgroup.tables.store import UNSEEN
 
 #: look-ups of more keys than this sort them first
@@ -173,7 +173,7 @@ class Ball:
     (moves ``t``, ``t'``), the state two turns away walks back by ``t' t'``,
     and a state outside the ball has no depth:
 
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, turn = ring_space(6)
     >>> goal = space.of_elements([tuple(range(6))])
     >>> ball = build_ball(space, goal, radius=2)
@@ -244,8 +244,8 @@ def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
 
     ``progress(depth, count)`` is called with each level's size.
 
-    >>> from permgroup.tables.coordinates import PieceCoordinate
-    >>> from permgroup.search.digits import DigitSpace, piece_digits
+    >>> from permgroup.spaces.element import PieceCoordinate
+    >>> from permgroup.spaces.digits import DigitSpace, piece_digits
     >>> from permgroup.perm import from_cycles
     >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
     >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)), {"t": turn})
@@ -312,8 +312,8 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
     The second call below reads the cache, so no level is searched:
 
     >>> import os, tempfile
-    >>> from permgroup.tables.coordinates import PieceCoordinate
-    >>> from permgroup.search.digits import DigitSpace, piece_digits
+    >>> from permgroup.spaces.element import PieceCoordinate
+    >>> from permgroup.spaces.digits import DigitSpace, piece_digits
     >>> from permgroup.perm import from_cycles
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)

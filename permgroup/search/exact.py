@@ -1,7 +1,7 @@
 """Exact search for groups too large for a table: meet in the middle and IDA*.
 
 Both searches run from a start state (a column of digits in a
-:class:`~permgroup.search.digits.DigitSpace`) towards a :class:`~permgroup.search.ball.Ball`
+:class:`~permgroup.spaces.digits.DigitSpace`) towards a :class:`~permgroup.search.ball.Ball`
 of radius ``r`` around the goal, in which every depth is exact:
 
 * :func:`meet_in_the_middle` grows breadth-first levels from the start
@@ -19,7 +19,7 @@ loses no optimal solution, and both return ``None`` when more than
 ``max_depth`` moves are needed: never a longer answer.
 
 >>> from permgroup.search.ball import build_ball
->>> from permgroup.search.digits import ring_space
+>>> from permgroup.spaces.digits import ring_space
 >>> space, t = ring_space(8)
 >>> from permgroup.perm import from_cycles, power
 >>> goal = space.of_elements([tuple(range(8))])
@@ -42,7 +42,7 @@ import numpy as np
 from permgroup.errors import Stopped
 from permgroup.search.ball import Ball, KeySet, unique_columns
 from permgroup.tables.store import UNSEEN
-from permgroup.search.digits import DigitSpace
+from permgroup.spaces.digits import DigitSpace
 from permgroup.perm import Perm, compose, identity
 
 #: a lower bound on the distance to the goal of each state (columns of digits)
@@ -141,7 +141,7 @@ class SearchStats:
     the middle), and ball look-ups.
 
     >>> from permgroup.search.ball import build_ball
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
@@ -166,7 +166,7 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     in the ball; see the module docstring.
 
     >>> from permgroup.search.ball import build_ball
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])
@@ -225,7 +225,7 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     see the module docstring.  ``bounds`` are admissible lower bounds.
 
     >>> from permgroup.search.ball import build_ball
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
     >>> goal = space.of_elements([tuple(range(8))])

@@ -206,13 +206,13 @@ def _looked_up(table, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | No
 def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
                     max_depth: int | None = None, table=None) -> int:
     """Least number of moves from colouring ``a`` to colouring ``b`` of a
-    :class:`~permgroup.tables.multiset.ColouringSpace`: a lookup in ``table``
+    :class:`~permgroup.spaces.colouring.ColouringSpace`: a lookup in ``table``
     (a :class:`~permgroup.tables.colouring_table.ColouringTable`) when ``b`` is
     its source up to renaming colours, else by bidirectional search.
 
     Raises :class:`UnreachableError` if none (within ``max_depth``).
 
-    >>> from permgroup.tables.multiset import ColouringSpace
+    >>> from permgroup.spaces.colouring import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
     >>> search_distance(s, "aabb", "baab")
     1
@@ -235,7 +235,7 @@ def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
     """An optimal list of move names from colouring ``a`` to colouring ``b``
     (from ``table`` or by search, as :func:`search_distance`).
 
-    >>> from permgroup.tables.multiset import ColouringSpace
+    >>> from permgroup.spaces.colouring import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
     >>> search_path(s, "aabb", "bbaa")
     ['rot', 'rot']

@@ -1,18 +1,18 @@
 """Pattern databases: distance tables of projections, lower bounds for search.
 
-A *projection* keeps some digits of a :class:`~permgroup.search.digits.DigitSpace`
+A *projection* keeps some digits of a :class:`~permgroup.spaces.digits.DigitSpace`
 (one kind of piece alone, a few pieces...).  Every move acts on those digits by
 itself, so the projection is a smaller puzzle, and its distance to the
 projected goal never exceeds the distance of the whole state: an admissible
 bound for :func:`permgroup.search.exact.ida_star`.  Its table is built by the
 ordinary level-by-level BFS (:func:`permgroup.tables.bfs.bfs_depths` over a
-:class:`~permgroup.tables.bfs.FactorSpace` of those digits), then stored with two
+:class:`~permgroup.spaces.product.FactorSpace` of those digits), then stored with two
 entries per byte (4 bits each); depths above 14 are stored as 14, still a
 lower bound, and 15 marks projections the moves never reach.  With move
 costs (least total costs, often past 14) the table keeps a byte per entry
 instead, ``UNSEEN`` (255) marking the projections never reached.
 
->>> from permgroup.search.digits import ring_space
+>>> from permgroup.spaces.digits import ring_space
 >>> space, t = ring_space(4)
 >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
 >>> pdb.distribution()
@@ -33,7 +33,7 @@ from permgroup.tables.store import UNSEEN
 from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import building
-from permgroup.search.digits import DigitSpace
+from permgroup.spaces.digits import DigitSpace
 
 #: the largest depth stored; deeper entries are clipped to it
 CLIP = 14
@@ -45,7 +45,7 @@ class PatternDatabase:
     """The 4-bit distance table of the projection onto digits ``which``;
     calling it on states (columns of digits) gives their lower bounds.
 
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(4)
     >>> from permgroup.perm import from_cycles
     >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
@@ -113,7 +113,7 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     only (indices) when given, such as without moves that add nothing to least
     costs (a half turn costing as much as the two quarter turns making it).
 
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(4)
     >>> from permgroup.perm import from_cycles
     >>> half = from_cycles([(0, 2), (1, 3)], 4)
@@ -162,7 +162,7 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     :func:`build_pattern_database`.
 
     >>> import os, tempfile
-    >>> from permgroup.search.digits import ring_space
+    >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(4)
     >>> os.environ["PERMGROUP_CACHE"] = folder = tempfile.mkdtemp()
     >>> goal = space.of_elements([tuple(range(4))])

@@ -8,7 +8,7 @@ elements (2,217,093,120 for the 3x3x3 with ``H_1 = <U, D, R2, L2, F2, B2>``),
 so each stage gets move tables and pattern databases of its own.
 
 The coset coordinates are derived from the pieces and the moves, as
-:mod:`permgroup.tables.coordinates` ranks elements:
+:mod:`permgroup.spaces.element` ranks elements:
 
 * **twist**, when ``H_{k+1}`` keeps every piece's orientation and ``H_k`` does
   not.  The reference sticker of each slot is re-chosen so that the moves of
@@ -54,12 +54,13 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
 from functools import cached_property
-from math import comb, prod
+from math import prod
 
 import numpy as np
 
-from permgroup.tables.coordinates import PieceCoordinate
-from permgroup.search.digits import Digit, DigitSpace
+from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.ranking import multinomial
+from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.search.pattern import PatternDatabase, load_pattern_database
 from permgroup.perm import Perm, parity
 from permgroup.progress import building
@@ -205,12 +206,7 @@ class OrbitLabels:
     @property
     def size(self) -> int:
         """How many arrangements: the multinomial coefficient of the labels' counts."""
-        out, placed = 1, 0
-        for label in set(self.labels):
-            count = self.labels.count(label)
-            placed += count
-            out *= comb(placed, count)
-        return out
+        return multinomial([self.labels.count(label) for label in set(self.labels)])
 
     @property
     def name(self) -> str:
@@ -375,7 +371,7 @@ class SubgroupChain:
 
     ``moves`` are the metric's moves by name (each counts as one), ``pieces``
     the puzzle's pieces by kind (sticker tuples, see
-    :mod:`permgroup.tables.coordinates`), ``subgroups`` the move names generating
+    :mod:`permgroup.spaces.element`), ``subgroups`` the move names generating
     each proper subgroup, largest first.  Tables are built (or read from the
     cache) when the chain is made; ``progress(stage, database, depth, count)``
     hears about builds.  ``symmetries`` (sticker permutations ``r`` with every

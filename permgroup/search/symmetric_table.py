@@ -25,8 +25,8 @@ and the others are given its depth at the end.  Without that, a position
 reached through one of them would be found a level late.
 
 >>> from permgroup.perm import from_cycles
->>> from permgroup.search.digits import DigitSpace, piece_digits
->>> from permgroup.tables.coordinates import PieceCoordinate
+>>> from permgroup.spaces.digits import DigitSpace, piece_digits
+>>> from permgroup.spaces.element import PieceCoordinate
 >>> turn = from_cycles([(0, 1, 2, 3)], 4)           # a 4-cycle and its inverse
 >>> moves = {"t": turn, "t'": from_cycles([(0, 3, 2, 1)], 4)}
 >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
@@ -48,9 +48,10 @@ from math import prod
 import numpy as np
 
 from permgroup.perm import Perm, closure, compose, inverse
-from permgroup.search.digits import DigitSpace
-from permgroup.tables.bfs import FactorSpace, bfs_depths
-from permgroup.tables.coordinates import Factor
+from permgroup.spaces.digits import DigitSpace
+from permgroup.spaces.product import FactorSpace
+from permgroup.tables.bfs import bfs_depths
+from permgroup.spaces.space import ROW_PULL, Factor
 from permgroup.tables.store import UNSEEN, depth_distribution
 
 #: the row digits together may have at most this many values
@@ -187,6 +188,8 @@ def canonical_cells(symmetric: np.ndarray, canonical: np.ndarray, classes: np.nd
 class _ClassRows:
     """The table's states as rows (a class) of inner cells, for
     :func:`permgroup.tables.bfs.bfs_depths`."""
+
+    capabilities = frozenset({ROW_PULL})
 
     def __init__(self, row_step: Callable, inner_table: np.ndarray, inverse_move: list[int],
                  reps: np.ndarray, class_of: np.ndarray, sym_of: np.ndarray,

@@ -62,7 +62,7 @@ from permgroup.perm import closure, compose, inverse
 from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
 from permgroup.solver.moves import MoveSet
 from permgroup.solver.pieces import Pieces
-from permgroup.tables.coordinates import PieceCoordinate
+from permgroup.spaces.element import PieceCoordinate
 
 #: the pattern databases of a chain may hold at most this many entries (a byte each)
 MAX_ENTRIES = 1 << 26
@@ -81,7 +81,7 @@ def piece_orders(ms: MoveSet, pieces: Pieces) -> list[list[tuple[int, ...]]]:
     """Each orbit's pieces with their stickers in an order the moves carry along:
     the first piece as it comes, every other one as a move's image of a piece
     already ordered (:meth:`PieceCoordinate.from_moves
-    <permgroup.tables.coordinates.PieceCoordinate.from_moves>` says whether
+    <permgroup.spaces.element.PieceCoordinate.from_moves>` says whether
     every move then turns tuples cyclically).
 
     Three 2-sticker pieces, each two of them trading places (``y`` turns them over):

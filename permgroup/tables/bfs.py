@@ -8,7 +8,7 @@ switches to bottom-up steps once the frontier is large (scan the unvisited
 states and ask whether a predecessor is on the last level), which saves most
 of the work near the end.  ``dense_step(mask, m)``, where a space offers it,
 maps a boolean set of all states at once; for a frontier holding a good share
-of the space it beats both (:class:`FactorSpace` does it with one gather per
+of the space it beats both (:class:`~permgroup.spaces.product.FactorSpace` does it with one gather per
 factor).  A space whose ranks are rows of ``inner_size`` cells, each move
 sending a row onto a row with its cells permuted (:class:`RowSpace`), offers
 ``rows``: a large level is then *pulled* row block by row block (each unseen
@@ -18,6 +18,8 @@ in working memory bounded by the block, not by the level.
 Depths live in a dense ``uint8`` array indexed by rank; ``UNSEEN`` (255) marks
 states not reached.
 
+>>> from permgroup.spaces.product import FactorSpace
+>>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
 >>> bfs_depths(ring.size, [0], ring.n_moves, ring.step).tolist()
 [0, 1, 2, 3, 4, 5]
@@ -29,110 +31,11 @@ from typing import Protocol
 
 import numpy as np
 
-from permgroup.tables.coordinates import Factor
 from permgroup.progress import Progress
+from permgroup.spaces.space import rank_dtype
 from permgroup.tables.store import UNSEEN
 
 Step = Callable[[np.ndarray, int], np.ndarray]
-
-
-class FactorSpace:
-    """The product of mixed-radix factors, each with its own move table.
-
-    The rank is ``sum(digit_i * stride_i)`` with the last factor varying
-    fastest; a move acts on each digit through that factor's table.
-
-    A three-cell ring times a two-sided flip: move 0 turns the ring, move 1 flips.
-
-    >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
-    ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
-    >>> s.size, s.strides, [d.tolist() for d in s.digits(np.arange(6))]
-    (6, [2, 1], [[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1]])
-    >>> s.step(np.array([0, 1]), 0).tolist(), s.step(np.array([0]), 1).tolist()
-    ([2, 3], [1])
-    >>> s.back_step(np.array([2]), 0).tolist(), s.dense_step(np.arange(6) == 0, 0).tolist()
-    ([0], [False, False, True, False, False, False])
-    >>> s.back_step_one(2, 0), s.back_step_one(3, 1)
-    (0, 2)
-    """
-
-    def __init__(self, factors: Sequence[Factor]):
-        self.factors = list(factors)
-        self.n_moves = self.factors[0].table.shape[0]
-        self.sizes = [f.size for f in self.factors]
-        strides = []
-        stride = 1
-        for size in reversed(self.sizes):
-            strides.append(stride)
-            stride *= size
-        self.strides = list(reversed(strides))
-        self.size = stride
-        dtype = rank_dtype(self.size)
-        self.dtype = dtype
-        self.tables = [f.table.astype(dtype) for f in self.factors]
-        self._inverse_tables: list[np.ndarray] | None = None
-        self._inverse_lists: list[list[list[int]]] | None = None
-
-    def digits(self, ranks: np.ndarray) -> list[np.ndarray]:
-        out = []
-        rest = ranks
-        for stride in self.strides[:-1]:
-            digit, rest = np.divmod(rest, self.dtype(stride))
-            out.append(digit)
-        out.append(rest)
-        return out
-
-    def _apply(self, tables: list[np.ndarray], ranks: np.ndarray, m: int) -> np.ndarray:
-        # 32-bit arithmetic where the space allows: integer division is 3x faster
-        ranks = np.asarray(ranks).astype(self.dtype, copy=False)
-        if len(self.factors) == 1:
-            return tables[0][m][ranks]
-        digits = self.digits(ranks)
-        result = tables[-1][m][digits[-1]]
-        for table, digit, stride in zip(tables[:-1], digits[:-1], self.strides[:-1]):
-            result += table[m][digit] * self.dtype(stride)
-        return result
-
-    def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks after move ``m``."""
-        return self._apply(self.tables, ranks, m)
-
-    @property
-    def inverse_tables(self) -> list[np.ndarray]:
-        if self._inverse_tables is None:
-            self._inverse_tables = [_inverse_rows(t) for t in self.tables]
-        return self._inverse_tables
-
-    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks from which move ``m`` leads to ``ranks``."""
-        return self._apply(self.inverse_tables, ranks, m)
-
-    def back_step_one(self, rank: int, m: int) -> int:
-        """:meth:`back_step` of a single rank in plain integers (numpy's
-        per-call overhead would dominate a walk down one state at a time)."""
-        if self._inverse_lists is None:
-            self._inverse_lists = [t.tolist() for t in self.inverse_tables]
-        result = 0
-        for table, stride in zip(self._inverse_lists, self.strides):
-            digit, rank = divmod(rank, stride)
-            result += table[m][digit] * stride
-        return result
-
-    def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
-        """The set reached by move ``m`` from the set ``mask`` (a boolean array
-        over all ranks): one gather along each factor's axis."""
-        image = mask.reshape(self.sizes)
-        for axis, table in enumerate(self.inverse_tables):
-            image = np.take(image, table[m], axis=axis)
-        return image.reshape(-1)
-
-
-def _inverse_rows(table: np.ndarray) -> np.ndarray:
-    inverse = np.empty_like(table)
-    columns = np.arange(table.shape[1], dtype=table.dtype)
-    for m in range(table.shape[0]):
-        inverse[m][table[m]] = columns
-    return inverse
 
 
 #: rough cost per state and move, relative to one state of a dense step
@@ -150,7 +53,7 @@ BLOCK = 1 << 21
 class RowSpace(Protocol):  # pragma: no cover - a description, not code
     """A space whose rank is ``row * inner_size + cell``, where move ``m`` maps
     rows ``first..last-1`` onto rows, their cells permuted
-    (:class:`permgroup.tables.orbit_space.OrbitSpace`)."""
+    (:class:`permgroup.spaces.orbit.OrbitSpace`)."""
 
     inner_size: int
     outer_size: int
@@ -175,6 +78,8 @@ def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, ste
     checkpoint); ``resume=(depths, depth)`` goes on from a table whose levels
     are complete up to ``depth`` (only that level and the unseen states are read).
 
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
     ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
     >>> bfs_depths(s.size, [0], s.n_moves, s.step, s.back_step,
@@ -252,6 +157,8 @@ def weighted_depths(size: int, sources: Sequence[int] | np.ndarray, costs: Seque
     image of level ``d - costs[m]`` under move ``m``, so a state's first level
     is its least cost (Dijkstra with integer costs, one array per level).
 
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
     ...                                                  [2, 3, 4, 5, 0, 1]]))])
     >>> weighted_depths(ring.size, [0], [1, 3], ring.step).tolist()
@@ -284,16 +191,6 @@ def weighted_depths(size: int, sources: Sequence[int] | np.ndarray, costs: Seque
         if progress and len(levels[depth]):
             progress(depth, len(levels[depth]))
     return depths
-
-
-def rank_dtype(size: int) -> type:
-    """The integer type of ranks below ``size``: 32 bits where they fit, since
-    half the bytes make stepping and gathering faster.
-
-    >>> rank_dtype(2**31).__name__, rank_dtype(2**31 + 1).__name__
-    ('int32', 'int64')
-    """
-    return np.int32 if size <= 2**31 else np.int64
 
 
 def _dense(depths: np.ndarray, depth: int, n_moves: int,

@@ -3,55 +3,24 @@
 A process that answers one question from a cached table (``permgroup solve``)
 should not pay for importing numpy and setting up the vectorized ranking: it
 ranks its one colouring in plain Python (the lexicographic multiset rank of
-:mod:`permgroup.tables.multiset`), checks the cache file's header against the
+:mod:`permgroup.spaces.colouring`), checks the cache file's header against the
 puzzle's definition, and reads one byte (:func:`cached_entry`).  The cache key
 and file name of a colouring table are defined here, so that the builder
 (:mod:`permgroup.tables.colouring_table`) and this reader agree.
 
->>> lexicographic_rank([1, 0, 0, 1], [2, 2])
-3
+>>> palette_and_counts("abba")
+({'a': 0, 'b': 1}, [2, 2])
 """
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from math import factorial
 from pathlib import Path
 
 from permgroup.cache import cache_dir, load_byte, load_bytes
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
+from permgroup.spaces.ranking import multinomial, multiset_rank
 from permgroup.tables.store import UNSEEN
-
-
-def multinomial(counts: Sequence[int]) -> int:
-    """Arrangements of a multiset with these colour counts.
-
-    >>> multinomial([4, 4, 4, 4])
-    63063000
-    """
-    result = factorial(sum(counts))
-    for c in counts:
-        result //= factorial(c)
-    return result
-
-
-def lexicographic_rank(colours: Sequence[int], counts: Sequence[int]) -> int:
-    """The place of an arrangement (colour indices) in lexicographic order
-    among all arrangements with these colour counts.
-
-    >>> [lexicographic_rank(c, [2, 2]) for c in ([0, 0, 1, 1], [0, 1, 0, 1], [1, 1, 0, 0])]
-    [0, 1, 5]
-    """
-    left = list(counts)
-    remaining = multinomial(left)
-    rank = 0
-    for c in colours:
-        total = sum(left)
-        # arrangements of the rest starting with colour x: remaining * left[x] / total
-        rank += sum(remaining * left[x] for x in range(c)) // total
-        remaining = remaining * left[c] // total
-        left[c] -= 1
-    return rank
 
 
 def palette_and_counts(solved: Sequence[Hashable]) -> tuple[dict, list[int]]:
@@ -189,7 +158,7 @@ def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
         return None
     index, counts = palette_and_counts(puzzle.solved)
     depth = cached_entry(puzzle, metric,
-                         lexicographic_rank([index[renaming[c]] for c in a], counts))
+                         multiset_rank([index[renaming[c]] for c in a], counts))
     if depth is None:
         return None
     return -1 if depth == UNSEEN else depth

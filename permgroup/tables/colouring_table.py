@@ -1,9 +1,9 @@
 """Distance tables over colourings with repeated colours.
 
 A :class:`ColouringTable` holds, for every colouring (by its rank, see
-:mod:`permgroup.tables.multiset`), the least number of moves taking it to one source
+:mod:`permgroup.spaces.colouring`), the least number of moves taking it to one source
 colouring, the puzzle's solved state.  Why it cannot answer ``p⁻¹q`` questions
-as a Cayley table does is told in :mod:`permgroup.tables.multiset`; here a
+as a Cayley table does is told in :mod:`permgroup.spaces.colouring`; here a
 distance is a lookup when the target is the source up to renaming colours
 (:meth:`ColouringTable.as_source`); other targets are searched
 (:func:`permgroup.search.meet.search_distance`), as they are when no table
@@ -15,7 +15,7 @@ The builder (:func:`colouring_depths`) is a level-by-level BFS over ranks:
   the packed words, rank, mark the unseen;
 * bottom-up once ``frontier x moves`` exceeds the unseen states: walk the rank
   range in blocks, list each block's words in order without unranking
-  (:meth:`~permgroup.tables.multiset.MultisetRanking.block`), keep the unseen, and mark
+  (:meth:`~permgroup.spaces.colouring.MultisetRanking.block`), keep the unseen, and mark
   those that one move takes onto the last level.
 
 Memory is the ``uint8`` depth array plus one block of words per thread; two
@@ -42,7 +42,7 @@ from permgroup.cache import save_array
 from permgroup.tables.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
 from permgroup.errors import InputError, UnreachableError
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.tables.multiset import ColouringSpace
+from permgroup.spaces.colouring import ColouringSpace
 from permgroup.puzzle import Puzzle
 
 BLOCK = 1 << 20
@@ -218,7 +218,8 @@ def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                          progress: Progress | None = None, build: bool = True
                          ) -> ColouringTable | None:
     """The table from the cache; if absent, built and cached (or ``None`` when
-    ``build`` is false, so that a caller can fall back on :func:`search_distance`).
+    ``build`` is false, so that a caller can fall back on
+    :func:`permgroup.search.meet.search_distance`).
 
     >>> import tempfile
     >>> from permgroup.puzzle import Puzzle
@@ -228,7 +229,7 @@ def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     True
     >>> load_colouring_table(p).distribution(), cache_path(p).exists()
     ([1, 2, 2, 1], True)
-    >>> load_colouring_table(p, build=False).distance("baaabb", "aaabbb")  # from the file
+    >>> load_colouring_table(p, build=False).depth("baaabb")  # from the file
     1
     """
     space = colouring_space(puzzle, metric)

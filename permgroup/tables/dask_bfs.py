@@ -16,8 +16,8 @@ the scheme of :mod:`permgroup.tables.outofcore` with workers in place of files.
 Dask is an optional dependency (``pip install 'permgroup[distributed]'``),
 imported only when a build starts.
 
->>> from permgroup.tables.bfs import FactorSpace
->>> from permgroup.tables.coordinates import Factor
+>>> from permgroup.spaces.product import FactorSpace
+>>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 12, np.array([[*range(1, 12), 0], [11, *range(11)]]))])
 >>> t = dask_depths(ring, [0], workers=2, processes=False)   # doctest: +SKIP
 >>> t.distribution()                                         # doctest: +SKIP
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.tables.bfs import rank_dtype
+from permgroup.spaces.space import rank_dtype
 from permgroup.tables.packed import UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes, write_codes
 from permgroup.progress import Progress
 

@@ -1,7 +1,7 @@
 """God's algorithm for a puzzle defined piece by piece: the depth of every position.
 
 :func:`build_orbit_table` runs one breadth-first search from the solved
-position over the tight ranks of :class:`permgroup.tables.orbit_space.OrbitSpace`
+position over the tight ranks of :class:`permgroup.spaces.orbit.OrbitSpace`
 (:func:`permgroup.tables.bfs.bfs_depths`, small levels top-down, large ones pulled row
 block by row block), one byte per position.  :func:`load_orbit_table` keeps the
 result in the cache (:mod:`permgroup.cache`), keyed by the definition's
@@ -29,7 +29,7 @@ from permgroup.tables.bfs import bfs_depths
 from permgroup.cache import cache_dir, load_bytes, save_array
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
-from permgroup.tables.orbit_space import OrbitSpace
+from permgroup.spaces.orbit import OrbitSpace
 from permgroup.progress import Progress, building
 from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import UNSEEN

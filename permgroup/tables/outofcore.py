@@ -24,8 +24,8 @@ opens the folder.  A lock file holding the writer's process id keeps two live
 builds out of one folder.
 
 >>> import tempfile
->>> from permgroup.tables.bfs import FactorSpace
->>> from permgroup.tables.coordinates import Factor
+>>> from permgroup.spaces.product import FactorSpace
+>>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 10, np.array([[*range(1, 10), 0], [9, *range(9)]]))])
 >>> t = build_out_of_core(ring, [0], tempfile.mkdtemp(), shard_ranks=4)
 >>> t.distribution(), t.depths_of(np.array([5, 9])).tolist()
@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.tables.bfs import rank_dtype
+from permgroup.spaces.space import rank_dtype
 from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, distinct,
                                      empty_packed, pack, read_codes, reached, still_unseen,
                                      unpack, write_codes)
@@ -179,8 +179,8 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     ``shard_ranks``/``piece_ranks`` override the plan made from ``memory``.
 
     >>> import tempfile
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> line = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
     >>> folder = tempfile.mkdtemp()
     >>> build_out_of_core(line, [0], folder, shard_ranks=4, key="a").distribution()
@@ -218,8 +218,7 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
         screen = (size + 3) // 4 <= memory // 2
         while manifest["count"] and not manifest.get("table"):
             unseen = size - sum(manifest["levels"])
-            if (screen and hasattr(space, "back_step")
-                    and OUT_OF_CORE_TOP_DOWN_COST * manifest["count"] > BOTTOM_UP_COST * unseen):
+            if (screen and OUT_OF_CORE_TOP_DOWN_COST * manifest["count"] > BOTTOM_UP_COST * unseen):
                 manifest = _level_bottom_up(files, space, manifest, piece)
             else:
                 manifest = _level(files, space, manifest, piece, screen)

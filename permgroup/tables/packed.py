@@ -27,8 +27,8 @@ one-byte one:
   disjoint bytes, so two threads share them.  Once at most 1/32 of the states
   are unseen, their ranks are listed once, and the last levels ask only them.
 
->>> from permgroup.tables.bfs import FactorSpace
->>> from permgroup.tables.coordinates import Factor
+>>> from permgroup.spaces.product import FactorSpace
+>>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0],
 ...                                                 [7, 0, 1, 2, 3, 4, 5, 6]]))])
 >>> t = packed_depths(ring, [0])
@@ -43,7 +43,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.tables.bfs import rank_dtype
+from permgroup.spaces.space import STATES_OF, STEP_ONE, rank_dtype
 from permgroup.progress import Progress
 from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE
 
@@ -202,8 +202,8 @@ def inverse_closed(space, samples: int = 64, seed: int = 0) -> bool:
     """Whether every move of ``space`` is undone by some move, checked on a
     random sample of ranks (walking a mod-3 table down needs it).
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> one_way = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0]]))])
     >>> both = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0], [2, 0, 1]]))])
     >>> inverse_closed(one_way), inverse_closed(both)
@@ -226,8 +226,8 @@ class PackedTable:
     ``space`` needs ``size``, ``n_moves``, ``step`` and ``back_step`` (as in
     :mod:`permgroup.tables.statetable`); its moves must be closed under inverses.
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
     >>> t = packed_depths(ring, [0])
     >>> t.depth(3), t.diameter, t.reachable, t.nbytes
@@ -275,9 +275,8 @@ class PackedTable:
         return (self._bytes[rank >> 2] >> ((rank & 3) << 1)) & 3
 
     def _back_step_one(self, rank: int, m: int) -> int:
-        one = getattr(self.space, "back_step_one", None)
-        if one is not None:
-            return one(rank, m)
+        if STEP_ONE in self.space.capabilities:
+            return self.space.back_step_one(rank, m)
         return int(self.space.back_step(np.array([rank], dtype=np.int64), m)[0])
 
     def path(self, rank: int) -> list[int]:
@@ -308,8 +307,8 @@ def walk_depths(packed: np.ndarray, sources: np.ndarray, ranks: np.ndarray, spac
     """Exact depths of ``ranks`` in a 2-bit table: walk every one down at once,
     counting the levels until it reaches a source.
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
     >>> packed = empty_packed(4)
     >>> for r, d in [(0, 0), (1, 1), (3, 1), (2, 2)]:
@@ -356,8 +355,9 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     six levels shallower, are few while the levels grow, and their images are
     all seen already, so the table needs no frontier beside it.
 
-    >>> from permgroup.tables.bfs import FactorSpace, bfs_depths
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.tables.bfs import bfs_depths
+    >>> from permgroup.spaces.space import Factor
     >>> from permgroup.tables.store import depth_distribution
     >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
     >>> s = FactorSpace([Factor("a", 5, a),
@@ -377,11 +377,10 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     if progress:
         progress(0, len(start))
     seen, depth, count = len(start), 0, len(start)
-    back_step = getattr(space, "back_step", None)
     bottom = False
     unseen: np.ndarray | None = None  # listed once few are left
     while count and depth < max_depth:
-        if (not bottom and back_step is not None
+        if (not bottom
                 and TOP_DOWN_COST * count > BOTTOM_UP_COST * (size - seen)):
             bottom = True  # and stays so
         if bottom and unseen is None and size - seen <= size // 32:
@@ -522,10 +521,9 @@ def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
     ``back_step_states``, ``rank``) where it has one, since listing a rank
     range can beat unranking each rank; else the ranks themselves with
     ``step`` and ``back_step``."""
-    states_of = getattr(space, "states_of", None)
-    if states_of is None:
+    if STATES_OF not in space.capabilities:
         return (offsets + lo).astype(dtype), space.step, space.back_step, np.asarray
-    return (states_of(lo, hi, offsets), space.step_states, space.back_step_states,
+    return (space.states_of(lo, hi, offsets), space.step_states, space.back_step_states,
             space.rank)
 
 
@@ -538,8 +536,8 @@ def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> n
     left at the end are ranked back to offsets, which costs less than
     carrying every state's offset through each move's compression.
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
     ...                                                 [5, 0, 1, 2, 3, 4]]))])
     >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), np.int32,

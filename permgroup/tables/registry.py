@@ -8,8 +8,8 @@ table.
 
 >>> from permgroup.puzzle import Puzzle
 >>> tri = Puzzle("tri", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})
->>> table_size(tri), table(tri).distribution()
-(3, [1, 2])
+>>> table_size(tri), table(tri).distribution()   # ranks of S3, the 3-cycles reached
+(6, [1, 2])
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from dataclasses import replace
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.puzzle import Puzzle
-from permgroup.tables.table import CayleyModel, CayleyTable, load_table
+from permgroup.spaces.element import ElementSpace
+from permgroup.tables.table import CayleyTable, load_table
 
 #: default largest table built, in entries (one byte each; the BFS needs about
 #: nine more bytes per entry at its peak)
@@ -107,15 +108,15 @@ def working_puzzle(puzzle: Puzzle) -> Puzzle:
     return puzzle
 
 
-def model(puzzle: Puzzle, metric: Metric = "qtm") -> CayleyModel:
-    """The table's model (normalizer, moves, ranking) without the table, for
-    :func:`working_puzzle`.
+def element_space(puzzle: Puzzle, metric: Metric = "qtm") -> ElementSpace:
+    """The space of the table (normalizer, moves, ranking) without the table, for
+    :func:`working_puzzle` at :func:`choose_anchor`.
 
-    >>> model(Puzzle("p", 2, {"A": (1, 0)})).ranking.size
+    >>> element_space(Puzzle("p", 2, {"A": (1, 0)})).size
     2
     """
     puzzle = working_puzzle(puzzle)
-    return CayleyModel.of(puzzle, metric, anchor=choose_anchor(puzzle, metric))
+    return ElementSpace(puzzle, metric, anchor=choose_anchor(puzzle, metric))
 
 
 def table_size(puzzle: Puzzle, metric: Metric = "qtm") -> int:
@@ -124,7 +125,7 @@ def table_size(puzzle: Puzzle, metric: Metric = "qtm") -> int:
     >>> table_size(Puzzle("p", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))}))
     6
     """
-    return model(puzzle, metric).ranking.size
+    return element_space(puzzle, metric).size
 
 
 _TABLES: dict[tuple[str, str], CayleyTable] = {}
@@ -141,8 +142,8 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTR
     key = (puzzle.fingerprint(), metric_label(metric))
     if key in _TABLES:
         return _TABLES[key]
-    m = model(puzzle, metric)
-    size = m.ranking.size
+    m = element_space(puzzle, metric)
+    size = m.size
     if size > max_entries:
         if size // 4 <= MAX_TIGHT_BYTES:  # a 2-bit table on disk is within reach
             advice = (f"build it at 2 bits a state ({_bytes(-(-size // 4))} on disk) with "

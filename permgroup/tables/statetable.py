@@ -1,7 +1,7 @@
 """Depth tables of ranked state spaces: built by BFS from sources, cached, walked down.
 
 A *space* has ``size``, ``n_moves``, ``step(ranks, m)`` and ``back_step(ranks, m)``
-(``-1`` where a move is illegal), like :class:`permgroup.tables.holespace.HoleSpace`;
+(``-1`` where a move is illegal), like :class:`permgroup.spaces.hole.HoleSpace`;
 for caching it also has ``fingerprint()``.  The table is a dense ``uint8``
 array of BFS depths from the sources (``UNSEEN`` where unreachable), so
 
@@ -13,7 +13,7 @@ numpy and the BFS are imported by the functions that use them: finding a
 cached table's file and key (:func:`table_cache`) must stay cheap for a
 process that only reads a few bytes of a cached table.
 
->>> from permgroup.tables.holespace import _demo_space
+>>> from permgroup.spaces.hole import _demo_space
 >>> space = _demo_space()
 >>> t = build_state_table(space, [space.rank("xo..xo")])
 >>> t.distribution(), t.reachable
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import Progress, building
-from permgroup.tables.store import UNSEEN, depth_distribution, reachable_count
+from permgroup.tables.store import UNSEEN, depth_distribution
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -80,7 +80,7 @@ def walk_down_by(depth_of: Callable[[np.ndarray], int], start: np.ndarray, n_mov
 class Space(Protocol):  # pragma: no cover - a description, not code
     """What a table needs of a state space (see the module docstring).
 
-    >>> from permgroup.tables.holespace import _demo_space
+    >>> from permgroup.spaces.hole import _demo_space
     >>> space = _demo_space()
     >>> space.size, space.n_moves
     (12, 4)
@@ -122,14 +122,14 @@ class DepthTable:
     @property
     def reachable(self) -> int:
         """How many states were reached."""
-        return reachable_count(self.depths)
+        return sum(self.distribution())
 
 
 class StateTable(DepthTable):
     """BFS depths of every rank of ``space`` from ``sources``.
 
     >>> import numpy as np
-    >>> from permgroup.tables.holespace import _demo_space
+    >>> from permgroup.spaces.hole import _demo_space
     >>> space = _demo_space()
     >>> depths = np.full(space.size, UNSEEN, dtype=np.uint8)
     >>> depths[[4, 1, 10]] = [0, 1, 1]   # the BFS result from rank 4, by hand
@@ -166,7 +166,7 @@ def build_state_table(space: Space, sources: Sequence[int],
     (parity and other invariants), scanning the unvisited ranks bottom-up
     would mostly scan states that never come.
 
-    >>> from permgroup.tables.holespace import _demo_space
+    >>> from permgroup.spaces.hole import _demo_space
     >>> space = _demo_space()
     >>> levels = []
     >>> t = build_state_table(space, [space.rank("xo..xo")],
@@ -187,7 +187,7 @@ def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "d
     (``what`` tells derived tables apart).
 
     >>> import os, tempfile
-    >>> from permgroup.tables.holespace import _demo_space
+    >>> from permgroup.spaces.hole import _demo_space
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> path, key = table_cache(_demo_space(), [4], "tokens")
     >>> path.name.startswith("tokens-depths-"), key["sources"], key["size"], path.exists()
@@ -204,7 +204,7 @@ def load_state_table(space: Space, sources: Sequence[int], label: str,
     """The table from the cache if a valid file is there, else built and cached.
 
     >>> import os, tempfile
-    >>> from permgroup.tables.holespace import _demo_space
+    >>> from permgroup.spaces.hole import _demo_space
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> space = _demo_space()
     >>> built = load_state_table(space, [4], "tokens")   # built, then written

@@ -48,15 +48,3 @@ def depth_distribution(depths: np.ndarray) -> list[int]:
         counts += np.bincount(depths[lo:lo + COUNT_BLOCK], minlength=256)
     counts = counts[:UNSEEN]
     return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
-
-
-def reachable_count(depths: np.ndarray) -> int:
-    """How many entries of a one-byte table were reached.
-
-    >>> import numpy as np
-    >>> reachable_count(np.array([0, 1, UNSEEN, 2, UNSEEN], dtype=np.uint8))
-    3
-    """
-    import numpy as np
-
-    return int(np.count_nonzero(depths != UNSEEN))

@@ -19,8 +19,8 @@ The class map (rank to class) is one 4-byte entry per rank at build time; the
 table itself is one entry per class.  What each reduction buys, on each
 puzzle, is measured by ``benchmarks/bench_scale.py``.
 
->>> from permgroup.tables.bfs import FactorSpace
->>> from permgroup.tables.coordinates import Factor
+>>> from permgroup.spaces.product import FactorSpace
+>>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
 >>> mirror = symmetry_map(ring, 0, [1, 0])          # r -> -r swaps the two turns
 >>> mirror.tolist()
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.tables.bfs import rank_dtype
+from permgroup.spaces.space import rank_dtype
 from permgroup.tables.packed import distinct
 from permgroup.perm import Perm, compose, inverse
 from permgroup.tables.store import UNSEEN
@@ -74,8 +74,8 @@ def symmetry_map(space, source: int, relabelling: Sequence[int], check: int = 40
     source; ``-1`` on ranks not reached.  ``ValueError`` if the relabelling is
     no symmetry (checked on ``check`` random edges, and on being a permutation).
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> line = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0], [2, 0, 1]]))])
     >>> symmetry_map(line, 0, [0, 1]).tolist()
     [0, 1, 2]
@@ -160,8 +160,8 @@ def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
 class ClassTable:
     """BFS depths of symmetry classes (one byte per class) and their sizes.
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
     >>> classes = symmetry_classes([symmetry_map(ring, 0, [1, 0])])
     >>> t = class_depths(ring, [0], classes)
@@ -206,8 +206,8 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
     its right neighbours are); pass the inversion map as ``also_from`` and the
     representative's inverse is stepped too, which covers the rest.
 
-    >>> from permgroup.tables.bfs import FactorSpace
-    >>> from permgroup.tables.coordinates import Factor
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
     >>> classes = symmetry_classes([np.arange(5)])      # no symmetry: one rank per class
     >>> class_depths(ring, [0], classes).distribution()
@@ -233,26 +233,26 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
     return ClassTable(classes, depths)
 
 
-def conjugation_map(model, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
+def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g``
-    of a :class:`permgroup.tables.table.CayleyModel`, normalized again: unlike
+    of an :class:`permgroup.spaces.element.ElementSpace`, normalized again: unlike
     :func:`symmetry_map` this serves symmetries that move the normalization's
     anchor (whose relabelling of the moves depends on the state), such as all
     48 symmetries of a cube held by one corner.
 
     >>> from permgroup.perm import from_cycles
     >>> from permgroup.puzzle import Puzzle
-    >>> from permgroup.tables.table import CayleyModel
+    >>> from permgroup.spaces.element import ElementSpace
     >>> a, b = from_cycles([(0, 1, 2)], 4), from_cycles([(1, 2, 3)], 4)
-    >>> model = CayleyModel.of(Puzzle("p", 4, {"a": a, "b": b},
-    ...                               pieces={"dot": tuple((i,) for i in range(4))}))
+    >>> space = ElementSpace(Puzzle("p", 4, {"a": a, "b": b},
+    ...                             pieces={"dot": tuple((i,) for i in range(4))}))
     >>> swap = from_cycles([(0, 3)], 4)                # exchanges a and b by conjugation
-    >>> sigma = conjugation_map(model, swap)
-    >>> int(sigma[model.ranking.rank(a)]) == model.ranking.rank(b)
+    >>> sigma = conjugation_map(space, swap)
+    >>> int(sigma[space.rank(a)]) == space.rank(b)
     True
     """
-    ranking, normalizer = model.ranking, model.normalizer
-    degree = model.puzzle.degree
+    ranking, normalizer = space.ranking, space.normalizer
+    degree = space.puzzle.degree
     s = np.asarray(symmetry, dtype=np.int16)
     s_inv = np.asarray(inverse(symmetry), dtype=np.int64)
     identity = tuple(range(degree))
@@ -271,12 +271,12 @@ def conjugation_map(model, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
 
 def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarray:
     """:func:`symmetry_map` computed directly for a space of colourings
-    (:class:`permgroup.tables.multiset.ColouringSpace`): the cells are permuted by
+    (:class:`permgroup.spaces.colouring.ColouringSpace`): the cells are permuted by
     ``cells`` and the colours renamed so that the solved colouring stays
     solved; ``ValueError`` if no renaming does that.  One pass over the ranks,
     no BFS.
 
-    >>> from permgroup.tables.multiset import ColouringSpace
+    >>> from permgroup.spaces.colouring import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "rot'": (3, 0, 1, 2)})
     >>> sigma = colouring_symmetry_map(s, (2, 3, 0, 1))   # half a turn, then a <-> b
     >>> [s.decode(w) for w in s.unrank(sigma[s.rank(np.array([s.encode("abab")]))])]
@@ -305,14 +305,14 @@ def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarr
 
 def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
     """Rank of ``g⁻¹`` for every rank ``g`` of an element ranking
-    (:class:`permgroup.tables.coordinates.ElementRanking`), by its ``p⁻¹ q`` ranks.
+    (:class:`permgroup.spaces.element.ElementRanking`), by its ``p⁻¹ q`` ranks.
 
-    >>> from permgroup.tables.table import CayleyModel
+    >>> from permgroup.spaces.element import ElementSpace
     >>> from permgroup.puzzle import Puzzle
     >>> from permgroup.perm import from_cycles
     >>> p = Puzzle("tri", 3, {"T": from_cycles([(0, 1, 2)], 3)},
     ...            pieces={"dot": ((0,), (1,), (2,))})
-    >>> r = CayleyModel.of(p).ranking
+    >>> r = ElementSpace(p).ranking
     >>> inv = inversion_map(r, r.rank((0, 1, 2)))
     >>> int(inv[r.rank((1, 2, 0))]) == r.rank((2, 0, 1))
     True

@@ -1,13 +1,17 @@
 """The Cayley-graph distance table of a puzzle group, built by BFS and cached.
 
-The table is a dense ``uint8`` array indexed by the rank of a normalized element
-(:mod:`permgroup.tables.coordinates`): entry ``g`` is the least number of moves in the
-chosen metric whose product lies in ``g``'s symmetry class.  Then
+The table holds an entry per rank of a normalized element
+(:class:`permgroup.spaces.element.ElementSpace`): the least number of moves in the
+chosen metric whose product lies in that element's symmetry class.  Then
 
 * ``distance(p, q)`` is the entry of ``p⁻¹ q``: the moves that take the state of
   ``p`` to the state of ``q`` are exactly the words equal to ``p⁻¹ q``;
 * ``word(g)`` walks the table down from ``g`` to the identity, one move per
   level, giving an optimal word for ``g``.
+
+An entry takes one byte, four bits (groups of diameter at most 14: half the
+memory, still no walk) or two bits (the depth mod 3, :mod:`permgroup.tables.packed`:
+a quarter, a lookup walks down to the identity).
 
 >>> from permgroup.perm import from_cycles
 >>> from permgroup.puzzle import Puzzle
@@ -18,204 +22,175 @@ chosen metric whose product lies in ``g``'s symmetry class.  Then
 ([1, 2], 1)
 >>> t.word(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
 ["G'"]
+>>> [build_table(p, bits=b).distance(cyc, tuple(range(6))) for b in (8, 4, 2)]
+[1, 1, 1]
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from permgroup.cache import cache_dir, load_bytes, save_array
-from permgroup.tables.coordinates import ElementRanking, PieceCoordinate
-from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.normalize import Normalizer
-from permgroup.perm import Perm, compose, inverse
-from permgroup.puzzle import Puzzle
+from permgroup.metric import Metric, metric_label
+from permgroup.perm import compose, inverse
 from permgroup.progress import Progress, building
+from permgroup.puzzle import Puzzle
+from permgroup.spaces.element import ElementSpace
 from permgroup.tables.statetable import DepthTable, walk_down
 from permgroup.tables.store import NIBBLE_UNSEEN, UNSEEN
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from permgroup.tables.bfs import FactorSpace
+#: the cache file suffix of a table of each width (bits an entry)
+FORMS = {8: "table", 4: "nibbles", 2: "packed2"}
 
 
-@dataclass
-class CayleyModel:
-    """Everything about a puzzle and metric except the table itself.
-
-    ``moves`` are the metric's moves in normalized form (duplicates removed),
-    in the order of ``move_names``; ``ranking`` ranks normalized elements.
+def cache_file(space: ElementSpace, bits: int = 8) -> tuple[Path, dict]:
+    """The cache file of the table of ``space`` at ``bits`` an entry, and the
+    key its header must hold.
 
     >>> from permgroup.perm import from_cycles
-    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
-    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
-    >>> model = CayleyModel.of(gear, "htm")  # G2 is G', so one name goes
-    >>> model.move_names, model.moves
-    (['G', "G'"], [(1, 2, 0, 4, 5, 3), (2, 0, 1, 5, 3, 4)])
-    >>> model.cache_path().name.startswith("gear-htm-a0-")
+    >>> gear = Puzzle("gear", 6, {"G": from_cycles([(0, 1, 2), (3, 4, 5)], 6)},
+    ...               pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> cache_file(ElementSpace(gear, "htm"), 4)[0].name.startswith("gear-htm-a0-")
     True
     """
-
-    puzzle: Puzzle
-    metric: Metric
-    normalizer: Normalizer
-    move_names: list[str]
-    moves: list[Perm]
-    ranking: ElementRanking
-
-    @classmethod
-    def of(cls, puzzle: Puzzle, metric: Metric = "qtm", anchor: int | None = None) -> CayleyModel:
-        normalizer = Normalizer.from_puzzle(puzzle, anchor)
-        moves = normalizer.normalize_moves(metric_moves(puzzle, metric))
-        if not puzzle.pieces:
-            raise ValueError(f"{puzzle.name}: a table needs the puzzle's pieces")
-        ranking = ElementRanking(
-            [PieceCoordinate.from_moves(kind, pieces, moves)
-             for kind, pieces in puzzle.pieces.items()
-             if any(m[x] != x for m in moves.values() for p in pieces for x in p)]
-        )
-        return cls(puzzle, metric, normalizer, list(moves), list(moves.values()), ranking)
-
-    def normalize(self, element: Sequence[int]) -> Perm:
-        return self.normalizer.normalize(element)
-
-    def cache_key(self) -> dict:
-        return {
-            "puzzle": self.puzzle.fingerprint(),
-            "metric": metric_label(self.metric),
-            "anchor": self.normalizer.anchor,
-            "size": self.ranking.size,
-        }
-
-    def cache_path(self) -> Path:
-        digest = self.puzzle.fingerprint()[:16]
-        label = metric_label(self.metric).replace("'", "i").replace(",", "-")
-        if len(label) > 40:
-            label = "custom"
-        anchor = self.normalizer.anchor
-        return cache_dir() / f"{self.puzzle.name}-{label}-a{anchor}-{digest}.table"
-
-    def cache_file(self, form: str = "table") -> tuple[Path, dict]:
-        """The file of the cached table in ``form`` (a key of ``CACHED_FORMS``)
-        and the key its header must hold."""
-        key = self.cache_key() if form == "table" else dict(self.cache_key(), format=form)
-        return self.cache_path().with_suffix(f".{form}"), key
-
-    def load_cached(self, form: str = "table") -> tuple[dict, bytes] | None:
-        """The header and bytes of the cached table in ``form``; ``None`` if no
-        valid file of the right length holds it."""
-        loaded = load_bytes(*self.cache_file(form))
-        if loaded is None or loaded[0]["shape"] != [-(-self.ranking.size // CACHED_FORMS[form])]:
-            return None
-        return loaded
+    puzzle, anchor = space.puzzle, space.normalizer.anchor
+    key = {"puzzle": puzzle.fingerprint(), "metric": metric_label(space.metric),
+           "anchor": anchor, "size": space.size}
+    if bits != 8:
+        key["format"] = FORMS[bits]
+    label = metric_label(space.metric).replace("'", "i").replace(",", "-")
+    if len(label) > 40:
+        label = "custom"
+    name = f"{puzzle.name}-{label}-a{anchor}-{puzzle.fingerprint()[:16]}.{FORMS[bits]}"
+    return cache_dir() / name, key
 
 
-#: entries per byte of each cached form of a Cayley table, by file suffix:
-#: one-byte depths, 4-bit depths, 2-bit codes (:mod:`permgroup.tables.packed_table`)
-CACHED_FORMS = {"table": 1, "nibbles": 2, "packed2": 4}
+def load_cached(space: ElementSpace, bits: int = 8) -> CayleyTable | None:
+    """The cached table of ``space`` at ``bits`` an entry; ``None`` if no valid
+    file of the right length holds it."""
+    loaded = load_bytes(*cache_file(space, bits))
+    if loaded is None or loaded[0]["shape"] != [-(-space.size * bits // 8)]:
+        return None
+    return CayleyTable(space, loaded[1], bits, loaded[0].get("levels"))
 
 
 class CayleyTable(DepthTable):
-    """A model and its depth array; see the module docstring.
+    """An :class:`~permgroup.spaces.element.ElementSpace` and its entries; see
+    the module docstring.
 
-    ``depths`` may be given as raw bytes (a table read from the cache by a
-    process that only looks entries up); it is viewed as a numpy array the
-    first time array work needs it, so such a process never imports numpy.
-    With ``bits=4`` the bytes hold two entries each (:func:`load_nibble_table`).
+    ``entries`` may be raw bytes (a table read from the cache by a process that
+    only looks entries up); they are viewed as a numpy array the first time
+    array work needs it, so such a process never imports numpy.  A 2-bit
+    table carries its distribution (``levels``), which its codes do not tell.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
     >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
-    >>> model = CayleyModel.of(gear)
-    >>> identity = model.ranking.rank(tuple(range(6)))
-    >>> entries = bytearray([255]) * model.ranking.size   # only the identity known
-    >>> entries[identity] = 0
-    >>> table = CayleyTable(model, bytes(entries))
+    >>> space = ElementSpace(gear)
+    >>> entries = bytearray([255]) * space.size   # only the identity known
+    >>> entries[space.identity] = 0
+    >>> table = CayleyTable(space, bytes(entries))
     >>> table.depth(tuple(range(6))), table.depth(cyc), table.reachable
     (0, -1, 1)
     >>> build_table(gear).solve(cyc, tuple(range(6)))
     ["G'"]
     """
 
-    def __init__(self, model: CayleyModel, depths: np.ndarray | bytes, bits: int = 8):
-        if bits not in (8, 4):
-            raise ValueError(f"a table holds 8 or 4 bits an entry, not {bits}")
-        self.model = model
-        self.bits = bits
-        self._entries = depths
-        self._array: np.ndarray | None = depths if bits == 8 and not isinstance(depths, bytes) \
-            else None
-        self._space: FactorSpace | None = None
+    def __init__(self, space: ElementSpace, entries: np.ndarray | bytes, bits: int = 8,
+                 levels: Sequence[int] | None = None):
+        if bits not in FORMS:
+            raise ValueError(f"a table holds 8, 4 or 2 bits an entry, not {bits}")
+        self.space, self.bits, self._entries = space, bits, entries
+        self._array: np.ndarray | None = None if isinstance(entries, bytes) or bits != 8 \
+            else entries
+        self._packed = None
+        if bits == 2:
+            import numpy as np
+
+            from permgroup.tables.packed import PackedTable
+
+            packed = np.frombuffer(entries, dtype=np.uint8) if isinstance(entries, bytes) \
+                else entries
+            self._packed = PackedTable(space, [space.identity], packed, levels)
 
     @property
     def depths(self) -> np.ndarray:
-        """The table as a ``uint8`` numpy array indexed by rank (a 4-bit
-        table is unpacked to it the first time array work needs it)."""
+        """The table as a ``uint8`` numpy array indexed by rank (a 4-bit table
+        is unpacked to it the first time array work needs it)."""
         if self._array is None:
             import numpy as np
 
+            if self.bits == 2:
+                raise ValueError("a 2-bit table keeps depths mod 3: walk it (depths_of)")
             raw = np.frombuffer(self._entries, dtype=np.uint8)
             if self.bits == 4:
                 from permgroup.tables.packed import nibbles_at
 
-                raw = nibbles_at(raw, np.arange(self.model.ranking.size))
+                raw = nibbles_at(raw, np.arange(self.space.size))
                 raw[raw == NIBBLE_UNSEEN] = UNSEEN
             self._array = raw
         return self._array
 
-    @property
-    def space(self) -> FactorSpace:
-        if self._space is None:
-            from permgroup.tables.bfs import FactorSpace
+    def distribution(self) -> list[int]:
+        return self._packed.distribution() if self.bits == 2 else super().distribution()
 
-            self._space = FactorSpace(self.model.ranking.factors())
-        return self._space
-
-    def depth(self, element: Sequence[int]) -> int:
-        """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""
-        return self._depth_of_normalized(self.model.normalize(element))
-
-    def _depth_of_normalized(self, element: Sequence[int]) -> int:
-        rank = self.model.ranking.rank(element)
+    def depth_of_rank(self, rank: int) -> int:
+        """The entry of one rank; ``-1`` if unreachable."""
+        if self.bits == 2:
+            return self._packed.depth(rank)
         if self.bits == 4:
             d = (self._entries[rank >> 1] >> ((rank & 1) << 2)) & 15
             return -1 if d == NIBBLE_UNSEEN else d
         d = int(self._entries[rank])
         return -1 if d == UNSEEN else d
 
+    def depth(self, element: Sequence[int]) -> int:
+        """Moves needed for ``element`` (normalized first); ``-1`` if unreachable."""
+        return self.depth_of_rank(self.space.rank(element))
+
+    def depths_of(self, ranks: np.ndarray) -> np.ndarray:
+        """Entries of many ranks (``UNSEEN``, or ``-1`` from a 2-bit table, where
+        unreachable); a 2-bit table walks them all down together."""
+        return self._packed.depths_of(ranks) if self.bits == 2 else self.depths[ranks]
+
     def distance(self, p: Sequence[int], q: Sequence[int]) -> int:
         """Moves from the state of ``p`` to the state of ``q``: the entry of ``p⁻¹ q``."""
-        p, q = self.model.normalize(p), self.model.normalize(q)
+        p, q = self.space.normalize(p), self.space.normalize(q)
         # p and q fix the anchor, so p⁻¹ q does too: it is already normalized
-        return self._depth_of_normalized(compose(inverse(p), q))
+        return self.depth_of_rank(self.space.ranking.rank(compose(inverse(p), q)))
 
     def distances(self, p_ranks: np.ndarray, q_ranks: np.ndarray) -> np.ndarray:
         """Vectorized :meth:`distance` on arrays of ranks."""
-        return self.depths[self.model.ranking.quotient_ranks(p_ranks, q_ranks)]
+        return self.depths_of(self.space.quotient_ranks(p_ranks, q_ranks))
 
     def word(self, element: Sequence[int]) -> list[str]:
         """An optimal word (move names) whose product is in ``element``'s class."""
-        import numpy as np
-
-        rank = self.model.ranking.rank(self.model.normalize(element))
-        if self.depths[rank] == UNSEEN:
+        rank = self.space.rank(element)
+        if self.depth_of_rank(rank) < 0:
             raise ValueError("element is not reachable with these moves")
-        moves = walk_down(self.depths, np.array([rank]), len(self.model.moves),
-                          self.space.back_step)
-        return [self.model.move_names[m] for m in moves]
+        if self.bits == 2:
+            moves = self._packed.path(rank)
+        else:
+            import numpy as np
+
+            moves = walk_down(self.depths, np.array([rank]), self.space.n_moves,
+                              self.space.back_step)
+        return [self.space.move_names[m] for m in moves]
 
     def solve(self, p: Sequence[int], q: Sequence[int]) -> list[str]:
         """An optimal word taking the state of ``p`` to the state of ``q``."""
-        p, q = self.model.normalize(p), self.model.normalize(q)
+        p, q = self.space.normalize(p), self.space.normalize(q)
         return self.word(compose(inverse(p), q))
 
 
 def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
-                anchor: int | None = None) -> CayleyTable:
-    """Build the table by breadth-first search from the identity (no cache).
+                anchor: int | None = None, bits: int = 8) -> CayleyTable:
+    """Build the table by breadth-first search from the identity (no cache); a
+    2-bit table is built at 2 bits, never holding the one-byte one.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -224,21 +199,42 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
     >>> t.distribution(), t.depth(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
     ([1, 1, 1], 2)
     """
-    from permgroup.tables.bfs import FactorSpace, bfs_depths
+    space = ElementSpace(puzzle, metric, anchor)
+    if bits == 2:
+        from permgroup.tables.packed import inverse_closed, packed_depths
 
-    model = CayleyModel.of(puzzle, metric, anchor)
-    space = FactorSpace(model.ranking.factors())
-    identity = model.ranking.rank(tuple(range(puzzle.degree)))
-    depths = bfs_depths(space.size, [identity], space.n_moves, space.step, space.back_step,
-                        progress=progress, dense_step=space.dense_step)
-    table = CayleyTable(model, depths)
-    table._space = space
+        if not inverse_closed(space):
+            raise ValueError(f"{puzzle.name} ({metric_label(metric)}): a 2-bit table needs "
+                             "moves closed under inverses")
+        packed = packed_depths(space, [space.identity], progress=progress)
+        return CayleyTable(space, packed.packed, 2, packed.distribution())
+    from permgroup.tables.bfs import bfs_depths
+
+    depths = bfs_depths(space.size, [space.identity], space.n_moves, space.step,
+                        space.back_step, progress=progress, dense_step=space.dense_step)
+    table = CayleyTable(space, depths)
+    return table if bits == 8 else _nibbles(table)
+
+
+def _nibbles(full: CayleyTable) -> CayleyTable:
+    """The 4-bit table of a one-byte table (its depths kept beside, for array work)."""
+    from permgroup.tables.packed import pack_nibbles
+
+    if full.diameter >= NIBBLE_UNSEEN:
+        raise ValueError(f"{full.space.puzzle.name} ({metric_label(full.space.metric)}): "
+                         f"diameter {full.diameter} does not fit in 4 bits (at most "
+                         f"{NIBBLE_UNSEEN - 1})")
+    depths = full.depths.copy()
+    depths[depths == UNSEEN] = NIBBLE_UNSEEN
+    table = CayleyTable(full.space, pack_nibbles(depths).tobytes(), 4)
+    table._array = full.depths
     return table
 
 
 def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
-               anchor: int | None = None, cache: bool = True) -> CayleyTable:
-    """The table from the cache if a valid file is there, else built and cached.
+               anchor: int | None = None, cache: bool = True, bits: int = 8) -> CayleyTable:
+    """The table from the cache if a valid file is there, else built and cached;
+    a 4-bit table is made from the one-byte one (cached too).
 
     >>> import os, tempfile
     >>> from permgroup.perm import from_cycles
@@ -246,58 +242,31 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
     >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> built = load_table(gear)                  # built, then written
-    >>> CayleyModel.of(gear).cache_path().exists()
+    >>> cache_file(ElementSpace(gear))[0].exists()
     True
     >>> read = load_table(gear)                   # read back from the file
     >>> read.distribution() == built.distribution(), read.distance(cyc, tuple(range(6)))
     (True, 1)
+    >>> [(t.bits, t.distribution()) for t in (load_table(gear, bits=b) for b in (4, 2))]
+    [(4, [1, 2]), (2, [1, 2])]
     """
-    model = CayleyModel.of(puzzle, metric, anchor)
+    space = ElementSpace(puzzle, metric, anchor)
+    found = load_cached(space, bits) if cache else None
+    if found is not None:
+        return found
+    if bits == 4:
+        table = _nibbles(load_table(puzzle, metric, progress=progress, anchor=anchor,
+                                    cache=cache))
+    else:
+        with building(progress, f"{puzzle.name} {metric_label(metric)} table (built once, "
+                      "then cached)", space.size) as report:
+            table = build_table(puzzle, metric, progress=report, anchor=anchor, bits=bits)
     if cache:
-        loaded = model.load_cached()
-        if loaded is not None:
-            return CayleyTable(model, loaded[1])
-    with building(progress, f"{puzzle.name} {metric_label(metric)} table (built once, "
-                  "then cached)", model.ranking.size) as report:
-        table = build_table(puzzle, metric, progress=report, anchor=anchor)
-    if cache:
-        save_array(*model.cache_file(), table.depths)
-    return table
+        import numpy as np
 
-
-def load_nibble_table(puzzle: Puzzle, metric: Metric = "qtm", *,
-                      progress: Progress | None = None, anchor: int | None = None,
-                      cache: bool = True) -> CayleyTable:
-    """The table in 4 bits an entry, half the one-byte table, for groups whose
-    diameter is at most 14: a lookup reads a nibble, no walk down, no numpy.
-    Read from the cache, else made from :func:`load_table`'s one-byte table
-    and cached.
-
-    >>> import os, tempfile
-    >>> from permgroup.perm import from_cycles
-    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
-    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> t = load_nibble_table(gear)
-    >>> t.bits, t.depth(cyc), t.distribution(), load_nibble_table(gear).depth(cyc)
-    (4, 1, [1, 2], 1)
-    """
-    model = CayleyModel.of(puzzle, metric, anchor)
-    if cache:
-        loaded = model.load_cached("nibbles")
-        if loaded is not None:
-            return CayleyTable(model, loaded[1], bits=4)
-    full = load_table(puzzle, metric, progress=progress, anchor=anchor, cache=cache)
-    if full.diameter >= NIBBLE_UNSEEN:
-        raise ValueError(f"{puzzle.name} ({metric_label(metric)}): diameter {full.diameter} "
-                         f"does not fit in 4 bits (at most {NIBBLE_UNSEEN - 1})")
-    from permgroup.tables.packed import pack_nibbles
-
-    depths = full.depths.copy()
-    depths[depths == UNSEEN] = NIBBLE_UNSEEN
-    packed = pack_nibbles(depths)
-    if cache:
-        save_array(*model.cache_file("nibbles"), packed)
-    table = CayleyTable(model, packed.tobytes(), bits=4)
-    table._array, table._space = full.depths, full._space
+        path, key = cache_file(space, bits)
+        if bits == 2:
+            key["levels"] = table.distribution()
+        save_array(path, key, table.depths if bits == 8 else table._packed.packed if bits == 2
+                   else np.frombuffer(table._entries, dtype=np.uint8))
     return table

@@ -3,10 +3,10 @@ out-of-core and distributed builders (:mod:`permgroup.tables.packed`,
 :mod:`permgroup.tables.outofcore`, :mod:`permgroup.tables.dask_bfs`).
 
 * a puzzle without pieces whose solved colouring repeats colours is a space
-  of colourings (:mod:`permgroup.tables.multiset`) with the solved colouring as its
+  of colourings (:mod:`permgroup.spaces.colouring`) with the solved colouring as its
   source;
-* otherwise the Cayley table's space: normalized elements ranked by the model
-  of :func:`permgroup.tables.registry.model`, from the identity.
+* otherwise the Cayley table's space: normalized elements,
+  :func:`permgroup.tables.registry.element_space`, from the identity.
 
 >>> from permgroup.puzzle import Puzzle
 >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from permgroup.formats.stickers import puzzle_name
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
+from permgroup.spaces.space import ROW_PULL
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.formats.definition import Definition
@@ -32,7 +33,7 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
     """``(space, sources, key)``: the space has ``size``, ``n_moves``, ``step``,
     ``back_step``; ``key`` identifies the table (for build folders and caches).
     A puzzle defined piece by piece (:class:`~permgroup.formats.definition.Definition`)
-    is ranked by :class:`~permgroup.tables.orbit_space.OrbitSpace`.
+    is ranked by :class:`~permgroup.spaces.orbit.OrbitSpace`.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -46,7 +47,7 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
     from permgroup.formats.definition import Definition
 
     if isinstance(puzzle, Definition):
-        from permgroup.tables.orbit_space import OrbitSpace
+        from permgroup.spaces.orbit import OrbitSpace
 
         space = OrbitSpace(puzzle, metric)
         key = {"definition": puzzle.fingerprint(), "metric": metric_label(metric)}
@@ -58,13 +59,10 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm"
         space = colouring_space(puzzle, metric)
         sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
         return space, [int(s) for s in sources], dict(key, kind="colourings")
-    from permgroup.tables.bfs import FactorSpace
-    from permgroup.tables.registry import model
+    from permgroup.tables.registry import element_space
 
-    m = model(puzzle, metric)
-    space = FactorSpace(m.ranking.factors())
-    identity = m.ranking.rank(tuple(range(puzzle.degree)))
-    return space, [identity], dict(key, kind="elements", anchor=m.normalizer.anchor)
+    space = element_space(puzzle, metric)
+    return space, [space.identity], dict(key, kind="elements", anchor=space.normalizer.anchor)
 
 
 #: working memory of a row-by-row BFS beside its tables (blocks of rows, numpy, Python)
@@ -73,7 +71,7 @@ ROW_BFS_HEADROOM = 512 * 2**20
 
 def rows_fit(space, memory: int | str) -> bool:
     """Whether the one-byte row-by-row BFS of ``space`` (an
-    :class:`~permgroup.tables.orbit_space.OrbitSpace`) and its 2-bit result fit
+    :class:`~permgroup.spaces.orbit.OrbitSpace`) and its 2-bit result fit
     in ``memory`` bytes.
 
     >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
@@ -85,7 +83,7 @@ def rows_fit(space, memory: int | str) -> bool:
     """
     from permgroup.tables.outofcore import parse_memory
 
-    if not hasattr(space, "row_pull"):
+    if ROW_PULL not in space.capabilities:
         return False
     if isinstance(memory, str):
         memory = parse_memory(memory)

@@ -65,9 +65,11 @@ def solve_text(text: str, table_format: str = "bytes") -> str:
     """
     t = minicube.table("qtm", table_format=table_format)
     if table_format == "packed":
-        elements = [minicube.element(state, SCHEME, f"case {number}")
-                    for number, state in enumerate(read_cases(text), 1)]
-        return "".join(f"{d}\n" for d in t.depths(elements).tolist())
+        import numpy as np
+
+        ranks = [t.space.rank(minicube.element(state, SCHEME, f"case {number}"))
+                 for number, state in enumerate(read_cases(text), 1)]
+        return "".join(f"{d}\n" for d in t.depths_of(np.array(ranks, dtype=np.int64)).tolist())
     out = []
     for number, state in enumerate(read_cases(text), 1):
         what = f"case {number}"

@@ -6,7 +6,7 @@ vector of their orientations.  A move acts on each factor on its own (the new
 arrangement depends only on the old arrangement, the new orientations only on
 the old orientations), so every factor gets a move table of its own and the
 rank of a position is mixed radix over the factors, as in
-:class:`permgroup.tables.bfs.FactorSpace`.
+:class:`permgroup.spaces.product.FactorSpace`.
 
 Ranks are *tight*: every rank below :attr:`OrbitSpace.size` is a reachable
 position as far as the factors can tell.
@@ -57,8 +57,10 @@ from math import factorial, prod
 
 import numpy as np
 
-from permgroup.tables.bfs import FactorSpace, rank_dtype
-from permgroup.tables.coordinates import Factor, lehmer_ranks, lehmer_unranks
+from permgroup.spaces.product import FactorSpace
+from permgroup.spaces.ranking import (lehmer_ranks, lehmer_unranks, multinomial, parities,
+                                      placement_ranks, placement_unranks)
+from permgroup.spaces.space import ROW_PULL, Factor, rank_dtype
 from permgroup.errors import InputError
 from permgroup.formats.definition import (
     Definition,
@@ -194,15 +196,16 @@ class SplitPermutation:
         self.size_a = prod(self.radices)
         self.size_b = factorial(self.r) // (2 if even else 1)
         self.size = self.size_a * self.size_b
-        slots = self._placements(np.arange(self.size_a))  # slot of piece p, per placement
+        # the slot of each piece 0..h-1, per placement
+        slots = placement_unranks(np.arange(self.size_a), self.n, self.h).astype(np.int8)
         self.parity = self._parity(slots)  # parity of the arrangement with remainder 0..r-1
         rest = self._rest(slots)
         orders = lehmer_unranks(np.arange(factorial(self.r)), self.r)
-        order_parity = _parities(orders)
+        order_parity = parities(orders)
         tables, select = [], []
         for mp in move_slots:
             back = np.argsort(mp).astype(np.int8)  # the piece in slot j goes to slot back[j]
-            tables.append(self._rank_placements(back[slots]))
+            tables.append(placement_ranks(back[slots], self.n))
             # the remainder's places, moved, in increasing order: place j of the new
             # remainder holds what was in place sigma[j] of the old one
             sigma = np.argsort(back[rest], axis=1)
@@ -226,28 +229,6 @@ class SplitPermutation:
                 every.transpose(1, 0, 2).reshape(-1, self.r)).reshape(
                 len(orders), len(orders)).astype(np.int32)
 
-    def _placements(self, a: np.ndarray) -> np.ndarray:
-        out = np.empty((len(a), self.h), dtype=np.int8)
-        free = np.ones((len(a), self.n), dtype=bool)
-        rest = a.astype(np.int64)
-        weights = [prod(self.radices[p + 1:]) for p in range(self.h)]
-        for p in range(self.h):
-            digit, rest = np.divmod(rest, weights[p])
-            chosen = np.argmax(np.cumsum(free, axis=1) > digit[:, None], axis=1)
-            out[:, p] = chosen
-            free[np.arange(len(a)), chosen] = False
-        return out
-
-    def _rank_placements(self, slots: np.ndarray) -> np.ndarray:
-        columns = np.ascontiguousarray(slots.T).astype(np.int64)
-        rank = np.zeros(len(slots), dtype=np.int64)
-        for p in range(self.h):
-            digit = columns[p].copy()
-            for q in range(p):
-                digit -= columns[q] < columns[p]
-            rank = rank * self.radices[p] + digit
-        return rank
-
     def _rest(self, slots: np.ndarray) -> np.ndarray:
         """The free slots of each placement, in increasing order."""
         free = np.ones((len(slots), self.n), dtype=bool)
@@ -262,39 +243,25 @@ class SplitPermutation:
 
     def _parity(self, slots: np.ndarray) -> np.ndarray:
         base = np.arange(self.r)[None, :].repeat(len(slots), 0)
-        return _parities(self._arrangements(slots, base))
+        return parities(self._arrangements(slots, base))
 
     def encode_digits(self, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         slots = np.argsort(labels, axis=1)[:, :self.h]
-        a = self._rank_placements(slots)
+        a = placement_ranks(slots, self.n)
         rest = np.take_along_axis(labels, self._rest(slots), axis=1) - self.h
         b = lehmer_ranks(rest)
         if self.even:
-            ok = _parities(rest) == self.parity[a]
+            ok = parities(rest) == self.parity[a]
             b = np.where(ok, b // 2, -1)
         return a, b
 
     def decode_digits(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        slots = self._placements(a)
+        slots = placement_unranks(a, self.n, self.h)
         if self.even:
             rows = np.where(self.parity[a][:, None] == 0, self.half[0][b], self.half[1][b])
         else:
             rows = self.orders[b]
         return self._arrangements(slots, rows)
-
-
-def _parities(perms: np.ndarray) -> np.ndarray:
-    """Parity (0 even, 1 odd) of each row of ``perms``.
-
-    >>> _parities(np.array([[0, 1, 2], [1, 0, 2], [1, 2, 0]])).tolist()
-    [0, 1, 0]
-    """
-    columns = np.ascontiguousarray(perms.T)
-    inversions = np.zeros(len(perms), dtype=np.int8)
-    for i in range(perms.shape[1] - 1):
-        for j in range(i + 1, perms.shape[1]):
-            inversions ^= columns[j] < columns[i]
-    return inversions
 
 
 class _Action:
@@ -433,6 +400,8 @@ class OrbitSpace:
     [0, 1, 2]
     """
 
+    capabilities = frozenset({ROW_PULL})
+
     def __init__(self, definition: Definition, metric: str = "qtm") -> None:
         self.definition, self.metric = definition, metric
         moves = metric_moves(definition, metric)
@@ -469,14 +438,14 @@ class OrbitSpace:
             if moved:
                 distinct = len(set(solved.pieces)) == orbit.size
                 size = (factorial(orbit.size) if distinct else
-                        _multinomial([solved.pieces.count(x) for x in set(solved.pieces)]))
+                        multinomial([solved.pieces.count(x) for x in set(solved.pieces)]))
                 if size <= LIST_LIMIT:
                     act = _Action(slots, None, 1)
                     radix = int(labels.max()) + 1
                     values = _list_values(labels, act, radix)
                     factors.append(ListedFactor(orbit.name, "pieces", values, radix, act))
                 elif distinct and self.split is None:
-                    even = all(_parities(s[None, :])[0] == 0 for s in slots)
+                    even = all(parities(s[None, :])[0] == 0 for s in slots)
                     if list(solved.pieces) != list(range(orbit.size)):
                         raise InputError(f"{d.name}: orbit {orbit.name}: solved pieces must be "
                                          "numbered in order for a table")
@@ -670,13 +639,6 @@ class OrbitSpace:
 
     def fingerprint(self) -> str:
         return f"{self.definition.fingerprint()}-{self.metric}"
-
-
-def _multinomial(counts: Sequence[int]) -> int:
-    total = factorial(sum(counts))
-    for c in counts:
-        total //= factorial(c)
-    return total
 
 
 def _merge_tied(factors: list, solved_index) -> list:

@@ -8,7 +8,7 @@ legal moves are those whose guard holds, and a move carries the colouring as
 its permutation says.
 
 This module works on whole colourings, one state at a time, in plain Python:
-it is the reference the vectorized spaces (:mod:`permgroup.tables.holespace`) are
+it is the reference the vectorized spaces (:mod:`permgroup.spaces.hole`) are
 checked against.
 
 >>> from permgroup.puzzle import Puzzle

@@ -70,9 +70,10 @@ from math import prod
 
 import numpy as np
 
-from permgroup.tables.colouring_lookup import multinomial
 from permgroup.errors import InputError
 from permgroup.perm import Perm, inverse
+from permgroup.spaces.ranking import multinomial
+from permgroup.spaces.space import STATES_OF
 
 MAX_WORD_BITS = 64
 #: ranks listed at once by :meth:`ColouringSpace.states_of`
@@ -386,6 +387,8 @@ class ColouringSpace:
     >>> s.decode(s.unapply(s.apply(s.encode("xyxy"), 0), 0))
     ('x', 'y', 'x', 'y')
     """
+
+    capabilities = frozenset({STATES_OF})
 
     def __init__(self, solved: Sequence[Hashable], moves: dict[str, Perm]):
         self.palette = tuple(dict.fromkeys(solved))

@@ -1,14 +1,14 @@
 """States of groups too large for one rank: rows of digits with small move tables.
 
-A :class:`permgroup.tables.bfs.FactorSpace` ranks a state as one integer, which needs
+A :class:`permgroup.spaces.product.FactorSpace` ranks a state as one integer, which needs
 the whole group to fit a dense table (and a rank below 2⁶³).  For larger
 groups a state is kept as a column of *digits*, one per
-:class:`~permgroup.tables.coordinates.Factor`, and a move is one gather per digit.
+:class:`~permgroup.spaces.element.Factor`, and a move is one gather per digit.
 A batch of ``N`` states is a ``(k, N)`` array, one row per digit, so every
 step is a handful of vectorized table look-ups.
 
 The digits of one kind of piece come from its
-:class:`~permgroup.tables.coordinates.PieceCoordinate`: the permutation digit (the
+:class:`~permgroup.spaces.element.PieceCoordinate`: the permutation digit (the
 Lehmer rank of which piece sits in each slot) and the twist digit, or, when the
 permutation digit would need too large a table (12! entries for twelve
 pieces), one *placement* digit per group of pieces: the slots those pieces
@@ -35,9 +35,12 @@ from math import prod
 
 import numpy as np
 
-from permgroup.tables.bfs import FactorSpace
 from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.tables.coordinates import Factor, PieceCoordinate, lehmer_ranks, lehmer_unranks
+from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.product import FactorSpace
+from permgroup.spaces.ranking import (lehmer_ranks, lehmer_unranks, placement_ranks,
+                                      placement_unranks)
+from permgroup.spaces.space import Factor
 from permgroup.perm import Perm
 
 
@@ -114,46 +117,6 @@ class Digit:
             for i, (target, _) in enumerate(c.slot_moves):
                 out[i] = placement_ranks(np.array(target)[slots], c.count)
         return out
-
-
-def placement_ranks(slots: np.ndarray, n: int) -> np.ndarray:
-    """Ranks of rows of distinct slots ``0..n-1`` (partial permutations).
-
-    The rank is the Lehmer code restricted to the first ``k`` positions:
-    ``rank = sum(d_i * (n-1-i)! / (n-k)!)`` with ``d_i`` the number of unused
-    slots below ``slots[i]``.
-
-    >>> placement_ranks(np.array([[0, 1], [1, 0], [2, 1]]), 3).tolist()
-    [0, 2, 5]
-    """
-    rows, k = slots.shape
-    slots = slots.astype(np.int64)
-    ranks = np.zeros(rows, dtype=np.int64)
-    for i in range(k):
-        smaller_before = (slots[:, :i] < slots[:, i:i + 1]).sum(axis=1)
-        ranks = ranks * (n - i) + slots[:, i] - smaller_before
-    return ranks
-
-
-def placement_unranks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
-    """Inverse of :func:`placement_ranks`.
-
-    >>> placement_unranks(np.array([0, 2, 5]), 3, 2).tolist()
-    [[0, 1], [1, 0], [2, 1]]
-    """
-    ranks = np.asarray(ranks, dtype=np.int64)
-    digits = np.empty((len(ranks), k), dtype=np.int64)
-    rest = ranks
-    for i in reversed(range(k)):
-        rest, digits[:, i] = np.divmod(rest, n - i)
-    out = np.empty_like(digits)
-    available = np.ones((len(ranks), n), dtype=bool)
-    rows = np.arange(len(ranks))
-    for i in range(k):
-        chosen = np.argmax(np.cumsum(available, axis=1) > digits[:, i:i + 1], axis=1)
-        out[:, i] = chosen
-        available[rows, chosen] = False
-    return out
 
 
 def piece_digits(coordinate: PieceCoordinate,
@@ -241,7 +204,7 @@ class DigitSpace:
 
     def of_slot_forms(self, forms: dict[str, tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """The ``(k, N)`` digits from each kind's slot forms ``(at, tw)``, rows
-        of ``N`` elements (see :mod:`permgroup.tables.coordinates`)."""
+        of ``N`` elements (see :mod:`permgroup.spaces.element`)."""
         n = len(next(iter(forms.values()))[0])
         out = np.empty((len(self.digits), n), dtype=self.dtype)
         for i, d in enumerate(self.digits):

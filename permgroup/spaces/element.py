@@ -29,88 +29,17 @@ information and are left out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import permutations
 from math import factorial
 from typing import TYPE_CHECKING
 
 from permgroup.perm import Perm
+from permgroup.spaces.ranking import (lehmer_rank, lehmer_ranks, lehmer_unranks,
+                                      orientation_ranks, orientation_unranks)
+from permgroup.spaces.space import DENSE_STEP, STEP_ONE, Factor
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-
-
-@dataclass(frozen=True)
-class Factor:
-    """One digit of a mixed-radix coordinate and its move table.
-
-    ``table[m, v]`` is the digit after move ``m`` from digit value ``v``.
-
-    >>> import numpy as np
-    >>> ring = Factor("ring", 3, np.array([[1, 2, 0]]))  # one move: v -> v + 1 mod 3
-    >>> ring.size, int(ring.table[0, ring.table[0, 2]])
-    (3, 1)
-    """
-
-    name: str
-    size: int
-    table: np.ndarray
-
-
-def lehmer_ranks(perms: np.ndarray) -> np.ndarray:
-    """Lehmer ranks of the rows of ``perms`` (each a permutation of ``0..n-1``).
-
-    >>> import numpy as np
-    >>> lehmer_ranks(np.array([[0, 1, 2], [2, 1, 0]])).tolist()
-    [0, 5]
-    """
-    import numpy as np
-
-    k, n = perms.shape
-    # one column at a time: a reduction along short rows is slow in numpy
-    columns = np.ascontiguousarray(perms.T)
-    ranks = np.zeros(k, dtype=np.int64)
-    for i in range(n - 1):
-        smaller_after = np.zeros(k, dtype=np.int64)
-        for j in range(i + 1, n):
-            smaller_after += columns[j] < columns[i]
-        ranks += smaller_after * factorial(n - 1 - i)
-    return ranks
-
-
-def lehmer_unranks(ranks: np.ndarray, n: int) -> np.ndarray:
-    """Inverse of :func:`lehmer_ranks`.
-
-    >>> import numpy as np
-    >>> lehmer_unranks(np.array([0, 5]), 3).tolist()
-    [[0, 1, 2], [2, 1, 0]]
-    """
-    import numpy as np
-
-    ranks = np.asarray(ranks, dtype=np.int64)
-    out = np.empty((len(ranks), n), dtype=np.int64)
-    available = np.ones((len(ranks), n), dtype=bool)
-    for i in range(n):
-        digit = (ranks // factorial(n - 1 - i)) % (n - i)
-        # the digit-th still-available value
-        cumulative = np.cumsum(available, axis=1)
-        chosen = np.argmax(cumulative > digit[:, None], axis=1)
-        out[:, i] = chosen
-        available[np.arange(len(ranks)), chosen] = False
-    return out
-
-
-def _lehmer_rank(perm: Sequence[int]) -> int:
-    n = len(perm)
-    rank = 0
-    for i in range(n - 1):
-        pi = perm[i]
-        smaller = 0
-        for j in range(i + 1, n):
-            if perm[j] < pi:
-                smaller += 1
-        rank = rank * (n - i) + smaller
-    return rank
 
 
 class PieceCoordinate:
@@ -221,27 +150,14 @@ class PieceCoordinate:
             if not hasattr(self, "_rank_of"):
                 self._rank_of = {p: r for r, p in enumerate(permutations(range(self.count)))}
             return self._rank_of[at]
-        return _lehmer_rank(at)
+        return lehmer_rank(at)
 
     # --- many elements -----------------------------------------------------
     def twist_ranks(self, tw: np.ndarray) -> np.ndarray:
-        import numpy as np
-
-        digits = tw[:, :-1] if self.twist_invariant else tw
-        weights = self.modulus ** np.arange(digits.shape[1], dtype=np.int64)
-        return digits.astype(np.int64) @ weights
+        return orientation_ranks(tw, self.modulus, self.twist_invariant)
 
     def twist_unranks(self, ranks: np.ndarray) -> np.ndarray:
-        import numpy as np
-
-        free = self.count - 1 if self.twist_invariant else self.count
-        ranks = np.asarray(ranks, dtype=np.int64)
-        tw = np.empty((len(ranks), self.count), dtype=np.int64)
-        for j in range(free):
-            tw[:, j] = (ranks // self.modulus**j) % self.modulus
-        if self.twist_invariant:
-            tw[:, -1] = (-tw[:, :-1].sum(axis=1)) % self.modulus
-        return tw
+        return orientation_unranks(ranks, self.modulus, self.count, self.twist_invariant)
 
     def ranks(self, at: np.ndarray, tw: np.ndarray) -> np.ndarray:
         """Ranks of many slot forms (rows of ``at`` and ``tw``)."""
@@ -448,3 +364,87 @@ class ElementRanking:
     def twist_defects(self, element: Sequence[int]) -> dict[str, int]:
         """For each kind with an invariant twist sum, the sum for ``element``."""
         return {c.kind: c.twist_defect(element) for c in self.coordinates if c.twist_invariant}
+
+
+class ElementSpace:
+    """The elements of a puzzle's group up to whole-puzzle symmetry, ranked:
+    the space of a Cayley table (:class:`permgroup.tables.table.CayleyTable`).
+
+    An element is normalized first (:class:`permgroup.normalize.Normalizer`:
+    the one element of its symmetry class fixing the anchor sticker); ``moves``
+    are the metric's moves in normalized form (moves that coincide keep one
+    name), in the order of ``move_names``; ``ranking`` ranks normalized
+    elements piece by piece.  Moves act on the digits of the ranking (one move
+    table per digit, :class:`~permgroup.spaces.product.FactorSpace`, built the
+    first time many ranks are moved: a process that only ranks a few
+    elements to read a cached table never imports numpy).
+
+    >>> from permgroup.perm import from_cycles
+    >>> from permgroup.puzzle import Puzzle
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> space = ElementSpace(gear, "htm")  # G2 is G', so one name goes
+    >>> space.move_names, space.moves, space.size
+    (['G', "G'"], [(1, 2, 0, 4, 5, 3), (2, 0, 1, 5, 3, 4)], 24)
+    >>> space.step([space.identity], 0).tolist() == [space.rank(cyc)]
+    True
+    """
+
+    capabilities = frozenset({DENSE_STEP, STEP_ONE})
+
+    def __init__(self, puzzle, metric="qtm", anchor: int | None = None):
+        from permgroup.metric import metric_moves
+        from permgroup.normalize import Normalizer
+
+        if not puzzle.pieces:
+            raise ValueError(f"{puzzle.name}: a table needs the puzzle's pieces")
+        self.puzzle, self.metric = puzzle, metric
+        self.normalizer = Normalizer.from_puzzle(puzzle, anchor)
+        moves = self.normalizer.normalize_moves(metric_moves(puzzle, metric))
+        self.move_names, self.moves = list(moves), list(moves.values())
+        self.n_moves = len(self.moves)
+        self.ranking = ElementRanking(
+            [PieceCoordinate.from_moves(kind, pieces, moves)
+             for kind, pieces in puzzle.pieces.items()
+             if any(m[x] != x for m in moves.values() for p in pieces for x in p)])
+        self.size = self.ranking.size
+        self.identity = self.ranking.rank(tuple(range(puzzle.degree)))
+        self._digits = None
+
+    def normalize(self, element: Sequence[int]) -> Perm:
+        """The canonical element of ``element``'s symmetry class."""
+        return self.normalizer.normalize(element)
+
+    def rank(self, element: Sequence[int]) -> int:
+        """The rank of any element (normalized first)."""
+        return self.ranking.rank(self.normalize(element))
+
+    def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Ranks of ``p⁻¹ q`` for arrays of ranks ``p`` and ``q``."""
+        return self.ranking.quotient_ranks(p, q)
+
+    def fingerprint(self) -> str:
+        from permgroup.metric import metric_label
+
+        return f"{self.puzzle.fingerprint()}-{metric_label(self.metric)}-a{self.normalizer.anchor}"
+
+    @property
+    def digits(self):
+        """The ranking's digits with their move tables, as one product space."""
+        if self._digits is None:
+            from permgroup.spaces.product import FactorSpace
+
+            self._digits = FactorSpace(self.ranking.factors())
+        return self._digits
+
+    def step(self, ranks, m: int) -> np.ndarray:
+        return self.digits.step(ranks, m)
+
+    def back_step(self, ranks, m: int) -> np.ndarray:
+        return self.digits.back_step(ranks, m)
+
+    def back_step_one(self, rank: int, m: int) -> int:
+        return self.digits.back_step_one(rank, m)
+
+    def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
+        return self.digits.dense_step(mask, m)

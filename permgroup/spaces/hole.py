@@ -22,7 +22,7 @@ numpy is imported inside the methods that use it: ranking a handful of states
 (answering from a cached table) then starts without it.
 
 >>> from permgroup.puzzle import Puzzle
->>> from permgroup.tables.partial import PartialPuzzle
+>>> from permgroup.spaces.partial import PartialPuzzle
 >>> line = Puzzle("line", 3, {"01": (1, 0, 2), "10": (1, 0, 2), "12": (0, 2, 1),
 ...                           "21": (0, 2, 1)}, solved=("x", "x", "."))
 >>> guards = {"01": {1: "."}, "10": {0: "."}, "12": {2: "."}, "21": {1: "."}}
@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
-from permgroup.tables.partial import PartialPuzzle
+from permgroup.spaces.partial import PartialPuzzle
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -60,6 +60,8 @@ class HoleSpace:
     >>> s.step([r], s.move_names.index("10")).tolist()  # the hole is not at block 0
     [-1]
     """
+
+    capabilities: frozenset[str] = frozenset()
 
     def __init__(self, partial: PartialPuzzle, blocks: Sequence[Sequence[int]]):
         puzzle = partial.puzzle
@@ -195,7 +197,7 @@ class HoleSpace:
         """The piece at block ``src`` goes into the hole at block ``dst``."""
         import numpy as np
 
-        from permgroup.tables.bfs import rank_dtype
+        from permgroup.spaces.space import rank_dtype
 
         # 32-bit arithmetic where every rank fits: integer division is much faster
         dtype = rank_dtype(self.size)

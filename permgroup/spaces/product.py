@@ -1,0 +1,116 @@
+"""The product of mixed-radix digits, each with its own move table: the space
+most spaces are made of (elements of a puzzle, projections onto some pieces,
+the outer digits of a definition's space).
+
+>>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
+>>> ring.size, ring.step(np.array([0, 5]), 0).tolist(), DENSE_STEP in ring.capabilities
+(6, [1, 0], True)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from permgroup.spaces.space import DENSE_STEP, STEP_ONE, Factor, rank_dtype
+
+
+class FactorSpace:
+    """The product of mixed-radix factors, each with its own move table.
+
+    The rank is ``sum(digit_i * stride_i)`` with the last factor varying
+    fastest; a move acts on each digit through that factor's table.
+
+    A three-cell ring times a two-sided flip: move 0 turns the ring, move 1 flips.
+
+    >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
+    ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
+    >>> s.size, s.strides, [d.tolist() for d in s.digits(np.arange(6))]
+    (6, [2, 1], [[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1]])
+    >>> s.step(np.array([0, 1]), 0).tolist(), s.step(np.array([0]), 1).tolist()
+    ([2, 3], [1])
+    >>> s.back_step(np.array([2]), 0).tolist(), s.dense_step(np.arange(6) == 0, 0).tolist()
+    ([0], [False, False, True, False, False, False])
+    >>> s.back_step_one(2, 0), s.back_step_one(3, 1)
+    (0, 2)
+    """
+
+    capabilities = frozenset({DENSE_STEP, STEP_ONE})
+
+    def __init__(self, factors: Sequence[Factor]):
+        self.factors = list(factors)
+        self.n_moves = self.factors[0].table.shape[0]
+        self.sizes = [f.size for f in self.factors]
+        strides = []
+        stride = 1
+        for size in reversed(self.sizes):
+            strides.append(stride)
+            stride *= size
+        self.strides = list(reversed(strides))
+        self.size = stride
+        dtype = rank_dtype(self.size)
+        self.dtype = dtype
+        self.tables = [f.table.astype(dtype) for f in self.factors]
+        self._inverse_tables: list[np.ndarray] | None = None
+        self._inverse_lists: list[list[list[int]]] | None = None
+
+    def digits(self, ranks: np.ndarray) -> list[np.ndarray]:
+        out = []
+        rest = ranks
+        for stride in self.strides[:-1]:
+            digit, rest = np.divmod(rest, self.dtype(stride))
+            out.append(digit)
+        out.append(rest)
+        return out
+
+    def _apply(self, tables: list[np.ndarray], ranks: np.ndarray, m: int) -> np.ndarray:
+        # 32-bit arithmetic where the space allows: integer division is 3x faster
+        ranks = np.asarray(ranks).astype(self.dtype, copy=False)
+        if len(self.factors) == 1:
+            return tables[0][m][ranks]
+        digits = self.digits(ranks)
+        result = tables[-1][m][digits[-1]]
+        for table, digit, stride in zip(tables[:-1], digits[:-1], self.strides[:-1]):
+            result += table[m][digit] * self.dtype(stride)
+        return result
+
+    def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks after move ``m``."""
+        return self._apply(self.tables, ranks, m)
+
+    @property
+    def inverse_tables(self) -> list[np.ndarray]:
+        if self._inverse_tables is None:
+            self._inverse_tables = [_inverse_rows(t) for t in self.tables]
+        return self._inverse_tables
+
+    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks from which move ``m`` leads to ``ranks``."""
+        return self._apply(self.inverse_tables, ranks, m)
+
+    def back_step_one(self, rank: int, m: int) -> int:
+        """:meth:`back_step` of a single rank in plain integers (numpy's
+        per-call overhead would dominate a walk down one state at a time)."""
+        if self._inverse_lists is None:
+            self._inverse_lists = [t.tolist() for t in self.inverse_tables]
+        result = 0
+        for table, stride in zip(self._inverse_lists, self.strides):
+            digit, rank = divmod(rank, stride)
+            result += table[m][digit] * stride
+        return result
+
+    def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
+        """The set reached by move ``m`` from the set ``mask`` (a boolean array
+        over all ranks): one gather along each factor's axis."""
+        image = mask.reshape(self.sizes)
+        for axis, table in enumerate(self.inverse_tables):
+            image = np.take(image, table[m], axis=axis)
+        return image.reshape(-1)
+
+
+def _inverse_rows(table: np.ndarray) -> np.ndarray:
+    inverse = np.empty_like(table)
+    columns = np.arange(table.shape[1], dtype=table.dtype)
+    for m in range(table.shape[0]):
+        inverse[m][table[m]] = columns
+    return inverse

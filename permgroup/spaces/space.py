@@ -1,0 +1,82 @@
+"""State spaces: what the tables and searches need of a space, and the product
+of digits with move tables that most spaces are made of.
+
+A *state space* (:class:`StateSpace`) numbers its states ``0..size-1`` (the
+*ranks*) and moves many ranks at once: ``step(ranks, m)`` gives the ranks move
+``m`` leads to, ``back_step(ranks, m)`` those it leads from (``-1`` where the
+move is not legal, for puzzles whose moves depend on the state).  A space
+declares what more it can do in ``capabilities``, and the drivers read that
+set, never guess from attributes:
+
+* :data:`DENSE_STEP`: ``dense_step(mask, m)`` moves a boolean set of every rank
+  at once (:class:`permgroup.spaces.product.FactorSpace`: one gather per digit);
+* :data:`ROW_PULL`: ranks are rows of ``inner_size`` cells and
+  ``row_pull(values, first, last, m)`` reads ``values`` at the predecessors of
+  whole rows (:class:`permgroup.spaces.orbit.OrbitSpace`);
+* :data:`STATES_OF`: states have a form of their own, listed for a range of
+  ranks by ``states_of(lo, hi, offsets)`` faster than unranking, moved by
+  ``step_states``/``back_step_states`` to ranks, ranked back by ``rank``
+  (:class:`permgroup.spaces.colouring.ColouringSpace`);
+* :data:`STEP_ONE`: ``back_step_one(rank, m)`` in plain integers, for walks
+  one state at a time.
+
+Most spaces are products of :class:`Factor` digits, each with a move table
+(:class:`permgroup.spaces.product.FactorSpace`); numpy is imported by the
+code that moves many ranks, never by this module.
+
+>>> rank_dtype(2**31).__name__, rank_dtype(2**31 + 1).__name__
+('int32', 'int64')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+#: the capabilities a space may declare (see the module docstring)
+DENSE_STEP, ROW_PULL, STATES_OF, STEP_ONE = "dense_step", "row_pull", "states_of", "step_one"
+
+
+class StateSpace(Protocol):  # pragma: no cover - a description, not code
+    """What the breadth-first search, the tables and the walks need of a space."""
+
+    size: int
+    n_moves: int
+    capabilities: frozenset[str]
+
+    def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks after move ``m`` (``-1`` where it is not legal)."""
+
+    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        """Ranks from which move ``m`` leads to ``ranks`` (``-1`` where none does)."""
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One digit of a mixed-radix coordinate and its move table.
+
+    ``table[m, v]`` is the digit after move ``m`` from digit value ``v``.
+
+    >>> import numpy as np
+    >>> ring = Factor("ring", 3, np.array([[1, 2, 0]]))  # one move: v -> v + 1 mod 3
+    >>> ring.size, int(ring.table[0, ring.table[0, 2]])
+    (3, 1)
+    """
+
+    name: str
+    size: int
+    table: np.ndarray
+
+
+def rank_dtype(size: int) -> type:
+    """The integer type of ranks below ``size``: 32 bits where they fit, since
+    half the bytes make stepping and gathering faster.
+
+    >>> rank_dtype(6).__name__
+    'int32'
+    """
+    import numpy as np
+
+    return np.int32 if size <= 2**31 else np.int64
