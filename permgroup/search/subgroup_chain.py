@@ -354,7 +354,9 @@ class Stage:
 
     def _flat_tables(self) -> list[np.ndarray]:
         if not hasattr(self, "_flat"):
-            self._flat = [np.ascontiguousarray(t).ravel() for t in self.space.tables]
+            # 32-bit entries: digits come out ready for the databases' ranks
+            self._flat = [np.ascontiguousarray(t, dtype=np.int32).ravel()
+                          for t in self.space.tables]
         return self._flat
 
     def at_goal(self, states: np.ndarray) -> np.ndarray:
@@ -858,9 +860,11 @@ def _rank(digits, weights: Sequence[tuple[int, int]]) -> np.ndarray:
     place values) for columns of ``digits`` (an array or a dict by digit)."""
     rank = None
     for i, weight in weights:
-        part = digits[i].astype(np.int32)
+        part = digits[i]
         if weight > 1:
-            part *= np.int32(weight)
+            part = part.astype(np.int32, copy=False) * np.int32(weight)
+        elif part.dtype != np.int32:
+            part = part.astype(np.int32)
         rank = part if rank is None else rank + part
     return rank
 

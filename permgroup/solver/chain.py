@@ -72,7 +72,7 @@ MAX_STAGE = 1 << 40
 #: 1e8 measured on 2 shared cores), a third of that when the moves' costs differ
 BUILD_RATE = 5e7
 #: seconds the search goes on after its first answer, at most
-SEARCH_SECONDS = 2.0
+SEARCH_SECONDS = 2.5
 #: largest number of positions: sympy's orders and the piece bookkeeping stay quick
 MAX_DEGREE = 400
 
