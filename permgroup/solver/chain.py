@@ -239,8 +239,11 @@ def chain_plan(moves: Mapping[str, np.ndarray], ms: MoveSet | None = None
     ms = MoveSet.from_moves(moves) if ms is None else ms
     key = ms.fingerprint()
     if key not in _PLANS:
-        _PLANS.clear()  # one puzzle at a time
-        _PLANS[key] = _plan(ms) if 0 < ms.degree <= MAX_DEGREE else None
+        plan = _plan(ms) if 0 < ms.degree <= MAX_DEGREE else None
+        if plan is not None:  # one chain's tables in memory at a time
+            for other in [k for k, p in _PLANS.items() if p is not None]:
+                del _PLANS[other]
+        _PLANS[key] = plan
     return _PLANS[key]
 
 
@@ -371,8 +374,11 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
         return None
     # half of what is left at most: the caller's other ways keep the rest
     left = (end - time.monotonic()) / 2
-    found = chain.solve(element, timeout=min(SEARCH_SECONDS, left / 2),
-                        give_up=time.monotonic() + left)
+    try:
+        found = chain.solve(element, timeout=min(SEARCH_SECONDS, left / 2),
+                            give_up=time.monotonic() + left)
+    except RuntimeError:  # the chain's own check: its first stage never ends
+        return None
     if found is None:
         return None
     word = [name for m in found for name in plan.spelled[m]]
