@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.solver.effects import GainCache
 from permgroup.solver.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
@@ -128,6 +129,8 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
         by_class.setdefault(c, []).append((c, e))
     found: dict[bytes, Tool] = {}
     count = np.zeros(len(pieces.orbits), dtype=np.int64)
+    # an orbit of many pieces gets as many tools as it has pieces
+    per_orbit = np.maximum(per_orbit, np.array([len(o) for o in pieces.orbits]))
     first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
     setups: list[tuple[Letter, ...] | None] = [None, *((x,) for x in letters)]
     if setup_length >= 2:
@@ -154,10 +157,11 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
             candidate[:, ms.commute[x[0]]] = False
         a_list, y_list = np.nonzero(candidate)
         # pairs meeting in an orbit that has its tools already are skipped
-        open_orbit = count[orbit_of_block[block[a_list, y_list]]] < per_orbit
+        orbit = orbit_of_block[block[a_list, y_list]]
+        open_orbit = count[orbit] < per_orbit[orbit]
         for a, y in zip(a_list[open_orbit].tolist(), y_list[open_orbit].tolist()):
             o = orbit_of_block[block[a, y]]
-            if count[o] >= per_orbit:
+            if count[o] >= per_orbit[o]:
                 continue
             for la in by_class.get(a, []):
                 for ly in by_class.get(y, []):
@@ -252,6 +256,8 @@ class ToolTable:
         for h in self._hash(self.pos, self.pos).tolist():
             self._variants[h] = self._variants.get(h, 0) + 1
         self.frontier = np.arange(count)
+        #: the rows given when the table was made (the base tools)
+        self.base_count = count
         # each class's power arrays, extended by the pad position
         self._padded = [[np.append(p, n).astype(np.int32) for p in pw] for pw in ms.powers]
         self._moves = np.zeros((len(ms.classes), n + 1), dtype=bool)
@@ -357,25 +363,20 @@ class ToolTable:
         self.frontier = np.arange(start, self.size)
         return total
 
-    def rows_by_position(self) -> list[np.ndarray]:
-        """For each position, the rows moving it (rebuilt when the table grew)."""
-        if getattr(self, "_index_size", -1) != self.size:
-            flat = self.pos.ravel()
-            rows = np.repeat(np.arange(self.size), self.width)
-            keep = flat < self.ms.degree
-            flat, rows = flat[keep], rows[keep]
-            order = np.argsort(flat, kind="stable")
-            bounds = np.searchsorted(flat[order], np.arange(self.ms.degree + 1))
-            self._index = [rows[order[bounds[p]:bounds[p + 1]]] for p in range(self.ms.degree)]
-            self._index_size = self.size
-        return self._index
+    def _cache(self) -> GainCache:
+        """The gain cache of the rows (made again when the table grew)."""
+        if getattr(self, "_gain_cache_size", -1) != self.size:
+            self._gain_cache = GainCache(self.pos, self.src, self.ms.degree)
+            self._gain_cache_size = self.size
+        return self._gain_cache
+
+    def touching(self, positions: np.ndarray) -> np.ndarray:
+        """The rows moving any of ``positions`` (with repeats)."""
+        return self._cache().touching(np.asarray(positions))
 
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
         """How many more positions match ``goal`` after each row's effect."""
-        s = np.append(state, -1)
-        g = np.append(goal, -2)
-        want = g[self.pos]
-        return (s[self.src] == want).sum(1) - (s[self.pos] == want).sum(1)
+        return self._cache().gains(state, goal)
 
     def apply(self, state: np.ndarray, i: int) -> np.ndarray:
         """The state after row ``i``'s effect."""

@@ -126,6 +126,10 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     move_cost = np.array([ms.cost(w) for w in moves], dtype=np.float64)
     allowed = np.ones(len(moves), dtype=bool)
     parities_fixed = pieces is None or position_orbit is None
+    base_rows = np.arange(table.base_count)
+    single = np.array([len(w) == 1 for w in moves], dtype=bool)
+    if len(base_rows) * single.sum() * table.width > SETUP_BUDGET or not len(base_rows):
+        base_rows = None
     wrong = int(np.count_nonzero(state != goal))
     while wrong > mismatches:
         if deadline is not None and time.monotonic() > deadline:
@@ -139,9 +143,18 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
         tool_score = gains[best] / max(_marginal(ms, word, table.word(best)), 1) if best >= 0 else -1
         found = shapes.best(state, goal) if shapes is not None else None
         shape_score = found[0] if found is not None else -1
+        setup = _setup_then_tool(table, base_rows, state, goal, move_perms, move_cost,
+                                 allowed & single, wrong) if base_rows is not None else None
+        if setup is not None and setup[0] > max(move_score[m], tool_score, shape_score) \
+                and parities_fixed:
+            _, k, i = setup
+            state = table.apply(state[move_perms[k]], i)
+            word = ms.extend(word, moves[k], table.word(i))
+            wrong = int(np.count_nonzero(state != goal))
+            continue
         if move_score[m] > 0 and move_score[m] >= max(tool_score, shape_score):
             state = state[move_perms[m]]
-            word = ms.join(word, moves[m])
+            word = ms.extend(word, moves[m])
             wrong = int(np.count_nonzero(state != goal))
             continue
         if not parities_fixed:
@@ -149,7 +162,7 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             fix = fix_parities(ms, pieces, position_orbit, state, goal)
             if fix:
                 state = ms.apply(state, fix)
-                word = ms.join(word, fix)
+                word = ms.extend(word, fix)
                 wrong = int(np.count_nonzero(state != goal))
             allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
             continue
@@ -157,7 +170,7 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             parallel = shapes.word(found[1], found[2], found[3])
             after = ms.apply(state, parallel)
             if np.count_nonzero(after != goal) < wrong:
-                state, word = after, ms.join(word, parallel)
+                state, word = after, ms.extend(word, parallel)
                 wrong = int(np.count_nonzero(state != goal))
                 continue
         if best >= 0:
@@ -177,13 +190,40 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             if not np.array_equal(after, table.apply(state, i)):
                 raise AssertionError(f"tool {i} does not do what its table row says")
             state = after
-            word = ms.join(word, tool)
+            word = ms.extend(word, tool)
         wrong = int(np.count_nonzero(state != goal))
     return word, state
 
 
 #: only effects on at most this many positions are conjugated further when the greedy is stuck
 SMALL_EFFECT = 9
+#: a move followed by a base tool is scored while that costs at most this many lookups
+SETUP_BUDGET = 6_000_000
+
+
+def _setup_then_tool(table: ToolTable, rows: np.ndarray, state: np.ndarray, goal: np.ndarray,
+                     move_perms: np.ndarray, move_cost: np.ndarray, allowed: np.ndarray,
+                     wrong: int) -> tuple[float, int, int] | None:
+    """The best (gain per move, move, row) of a move followed by a base tool,
+    the move not undone: a ring turned to bring pieces where a tool works."""
+    after = state[move_perms[allowed]]                   # moves x n
+    which = np.flatnonzero(allowed)
+    g = np.append(goal, -2)
+    padded = np.concatenate([after, np.full((len(after), 1), -1, after.dtype)], axis=1)
+    want = g[table.pos[rows]]                            # rows x w
+    src = padded[:, table.src[rows]]                     # moves x rows x w
+    pos = padded[:, table.pos[rows]]
+    tool_gain = (src == want).sum(2) - (pos == want).sum(2)
+    move_gain = (after == goal).sum(1) - (len(goal) - wrong)
+    total = move_gain[:, None] + tool_gain
+    cost = move_cost[which][:, None] + table.cost[rows][None, :]
+    score = np.where(total > 0, total / cost, -1.0)
+    k, i = np.unravel_index(int(np.argmax(score)), score.shape)
+    if score[k, i] <= 0:
+        return None
+    return float(score[k, i]), int(which[k]), int(rows[i])
+
+
 #: candidates whose cost is re-counted against the end of the word so far
 CONTEXT_CANDIDATES = 24
 #: letters of the word's end that a new tool may cancel against
@@ -251,7 +291,6 @@ def _best_pair(table: ToolTable, state: np.ndarray, goal: np.ndarray, gains: np.
     if len(touching) == 0:
         return None
     touching = touching[np.argsort(table.cost[touching], kind="stable")][:limit]
-    index = table.rows_by_position()
     # a second tool that gains must also touch a position wrong before the first
     # (the first's gain is at most zero), so only those are scored
     touches_bad = bad[table.pos].any(1)
@@ -259,7 +298,7 @@ def _best_pair(table: ToolTable, state: np.ndarray, goal: np.ndarray, gains: np.
     best, best_score = None, 0.0
     for i in touching:
         moved = table.pos[i][table.pos[i] < len(state)]
-        rows = np.concatenate([index[p] for p in moved.tolist()])
+        rows = table.touching(moved)
         rows = rows[touches_bad[rows]]
         if len(rows) == 0:
             continue

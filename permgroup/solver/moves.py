@@ -212,6 +212,27 @@ class MoveSet:
                 out.append((c, e))
         return out
 
+    def extend(self, word: Sequence[Letter], *more: Sequence[Letter], margin: int = 32
+               ) -> list[Letter]:
+        """``word`` followed by ``more``, reduced where they meet: only the end of
+        ``word`` is looked at (a longer end while the cancelling reaches its
+        start), so that a long word grows at a cost that does not grow with it.
+
+        >>> import numpy as np
+        >>> t = np.array([1, 2, 3, 0])
+        >>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t)})
+        >>> ms.extend([(0, 1)] * 3, [(0, 3)], [(0, 3)])
+        [(0, 1)]
+        """
+        added: list[Letter] = [x for w in more for x in w]
+        k = margin
+        while True:
+            head, tail = list(word[:-k]) if k < len(word) else [], list(word[-k:])
+            out = self.reduce(tail + added)
+            if not head or out[:margin // 4] == tail[:margin // 4]:
+                return head + out
+            k *= 2
+
     def join(self, *words: Sequence[Letter]) -> list[Letter]:
         """The reduced concatenation of words."""
         out: list[Letter] = []

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.solver.effects import GainCache
 from permgroup.solver.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
@@ -166,12 +167,22 @@ class Shapes:
                    np.concatenate(out_col), np.concatenate(out_pos), np.concatenate(out_src),
                    shape_setups, shape_exps, shape_families)
 
+    def __post_init__(self):
+        # the columns no pair uses are dropped; the gains are kept up to date
+        used = int((self.pos < self.ms.degree).sum(1).max()) if self.size else 1
+        self.pos, self.src = self.pos[:, :used], self.src[:, :used]
+        self._cache = GainCache(self.pos, self.src, self.ms.degree)
+        ms = self.ms
+        self._row_cost = [np.array([2 * ms.letter_cost((c, ea)) for c in fam_a], dtype=np.float64)
+                          for (ea, _), (fam_a, _) in zip(self.exponents, self.families)]
+        self._col_cost = [np.array([2 * ms.letter_cost((c, ey)) for c in fam_y], dtype=np.float64)
+                          for (_, ey), (_, fam_y) in zip(self.exponents, self.families)]
+        self._setup_cost = [0 if x is None else 2 * ms.letter_cost(x) for x in self.setups]
+        self._starts = np.searchsorted(self.shape, np.arange(len(self.setups) + 1))
+
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
         """How many more positions match ``goal`` after each pair's 3-cycle."""
-        s = np.append(state, -1)
-        g = np.append(goal, -2)
-        want = g[self.pos]
-        return (s[self.src] == want).sum(1) - (s[self.pos] == want).sum(1)
+        return self._cache.gains(state, goal)
 
     def word(self, shape: int, rows: Sequence[int], cols: Sequence[int]) -> list[Letter]:
         """The commutator of the chosen rows' and columns' products."""
@@ -192,28 +203,21 @@ class Shapes:
         none gains."""
         if not self.size:
             return None
-        gains = self.gains(state, goal).astype(np.float64)
-        ms = self.ms
-        nshapes = len(self.setups)
-        width_a = max(len(f[0]) for f in self.families)
-        width_y = max(len(f[1]) for f in self.families)
-        grid = np.full((nshapes, width_a, width_y), -np.inf)
-        grid[self.shape, self.row, self.col] = gains
-        flat = grid.reshape(nshapes, -1)
-        top = flat.max(1)
-        # a shape's bound: all its gaining pairs at once, for the fewest moves
-        potential = np.where(flat > 0, flat, 0).sum(1)
+        gains = self.gains(state, goal)
+        # the pairs lie shape by shape: one slice each
+        starts = self._starts
+        top = np.maximum.reduceat(gains, starts[:-1])
+        # a shape's bound: all its gaining pairs at once
+        potential = np.add.reduceat(np.maximum(gains, 0), starts[:-1])
         live = np.flatnonzero(top > 0)
         live = live[np.argsort(-potential[live], kind="stable")][:max_shapes]
         best = None
         for s in live:
-            ea, ey = self.exponents[s]
-            fam_a, fam_y = self.families[s]
-            x = self.setups[s]
-            setup_cost = 0 if x is None else 2 * ms.letter_cost(x)
-            row_cost = np.array([2 * ms.letter_cost((c, ea)) for c in fam_a], dtype=np.float64)
-            col_cost = np.array([2 * ms.letter_cost((c, ey)) for c in fam_y], dtype=np.float64)
-            found = _biclique(grid[s, :len(fam_a), :len(fam_y)], row_cost, col_cost, setup_cost)
+            row_cost, col_cost = self._row_cost[s], self._col_cost[s]
+            grid = np.full((len(row_cost), len(col_cost)), -np.inf)
+            part = slice(starts[s], starts[s + 1])
+            grid[self.row[part], self.col[part]] = gains[part]
+            found = _biclique(grid, row_cost, col_cost, self._setup_cost[s])
             if found is None:
                 continue
             value, rows, cols = found
@@ -273,29 +277,42 @@ def _pair_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes:
     ``width`` positions."""
     n = ms.degree
     pxi = np.argsort(px).astype(np.int32)
-    A = np.array([ms.powers[c][ea] for c in a_classes])
-    Ai = np.array([ms.powers[c][(ms.orders[c] - ea) % ms.orders[c]] for c in a_classes])
-    T = np.array([ms.powers[c][ey] for c in y_classes])
-    Ti = np.array([ms.powers[c][(ms.orders[c] - ey) % ms.orders[c]] for c in y_classes])
-    rows = np.arange(len(a_classes))[:, None]
+    # each class's power and inverse power, looked up in place (no row copied per pair)
+    a_pow = {c: ms.powers[c][ea] for c in set(a_classes.tolist())}
+    a_inv = {c: ms.powers[c][(ms.orders[c] - ea) % ms.orders[c]] for c in a_pow}
+    y_pow = {c: ms.powers[c][ey] for c in set(y_classes.tolist())}
+    y_inv = {c: ms.powers[c][(ms.orders[c] - ey) % ms.orders[c]] for c in y_pow}
+    a_list, y_list = sorted(a_pow), sorted(y_pow)
+    A = np.array([a_pow[c] for c in a_list])
+    Ai = np.array([a_inv[c] for c in a_list])
+    T = np.array([y_pow[c] for c in y_list])
+    Ti = np.array([y_inv[c] for c in y_list])
+    ra = np.searchsorted(a_list, a_classes)[:, None]
+    ry = np.searchsorted(y_list, y_classes)[:, None]
+
+    def a(i):
+        return A[ra, i]
+
+    def ai(i):
+        return Ai[ra, i]
 
     def b(i):   # x t x⁻¹ at positions i (gather)
-        return px[T[rows, pxi[i]]]
+        return px[T[ry, pxi[i]]]
 
     def bi(i):
-        return px[Ti[rows, pxi[i]]]
+        return px[Ti[ry, pxi[i]]]
 
     start = np.where(meet_positions >= 0, meet_positions, meet_positions.max(1, keepdims=True))
     near = [start]
-    for step in (lambda i: A[rows, i], lambda i: Ai[rows, i], b, bi):
+    for step in (a, ai, b, bi):
         near.append(step(start))
     grown = list(near)
     for i in near[1:]:
-        for step in (lambda i: A[rows, i], lambda i: Ai[rows, i], b, bi):
+        for step in (a, ai, b, bi):
             grown.append(step(i))
     cand = np.concatenate(grown, axis=1)
     # P(i) = A[B[Ai[Bi[i]]]]
-    value = A[rows, b(Ai[rows, bi(cand)])]
+    value = a(b(ai(bi(cand))))
     moved = value != cand
     # each row's moved positions, once each, in order (unmoved ones sorted last)
     key = np.where(moved, cand, n)

@@ -98,33 +98,52 @@ def shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], *, depth: 
     return word
 
 
-def short_words(ms: MoveSet, length: int, limit: int = 300_000) -> dict[bytes, list[Letter]]:
-    """The cheapest word of up to ``length`` letters for each permutation they make
-    (keyed by the permutation's bytes); fewer letters when that is over ``limit``."""
+def perm_hash(perms: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each permutation (rows of ``perms``), for table keys.
+
+    >>> perm_hash(np.array([[0, 1, 2], [0, 2, 1]])).shape
+    (2,)
+    """
+    perms = np.atleast_2d(perms).astype(np.uint64)
+    weights = (np.arange(1, perms.shape[1] + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+               ) | np.uint64(1)
+    with np.errstate(over="ignore"):
+        mixed = perms * weights
+        mixed ^= mixed >> np.uint64(29)
+        return mixed.sum(1, dtype=np.uint64)
+
+
+def short_words(ms: MoveSet, length: int, budget: int = 30_000_000) -> dict[int, list[Letter]]:
+    """The cheapest word of up to ``length`` letters for each permutation they
+    make, keyed by :func:`perm_hash`; a level is added only while the words'
+    permutations cost at most ``budget`` position lookups to make."""
     letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
                if ms.letter_cost((c, e)) <= 2]
-    table: dict[bytes, list[Letter]] = {np.arange(ms.degree, dtype=np.int32).tobytes(): []}
-    frontier: list[tuple[np.ndarray, list[Letter]]] = [(np.arange(ms.degree, dtype=np.int32), [])]
+    identity = np.arange(ms.degree, dtype=np.int32)
+    table: dict[int, list[Letter]] = {int(perm_hash(identity)[0]): []}
+    frontier: list[tuple[np.ndarray, list[Letter]]] = [(identity, [])]
+    spent = 0
     for _ in range(length):
+        spent += len(frontier) * len(letters) * ms.degree
+        if spent > budget:
+            break
         grown = []
         for perm, w in frontier:
             for x in letters:
                 if w and (w[-1][0] == x[0] or (ms.commute[w[-1][0], x[0]] and w[-1][0] > x[0])):
                     continue
                 p = perm[ms.powers[x[0]][x[1]]]
-                key = p.tobytes()
+                key = int(perm_hash(p)[0])
                 cand = w + [x]
                 old = table.get(key)
                 if old is None or ms.cost(old) > ms.cost(cand):
                     table[key] = cand
                     grown.append((p, cand))
-            if len(table) > limit:
-                return table
         frontier = grown
     return table
 
 
-def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[bytes, list[Letter]],
+def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[int, list[Letter]],
                     max_window: int = 8) -> list[Letter]:
     """Windows of up to ``max_window`` letters replaced by cheaper words of the
     same permutation from ``table``, left to right, until none is found."""
@@ -139,8 +158,9 @@ def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[bytes, list
                 c, e = word[j]
                 perm = perm[ms.powers[c][e % ms.orders[c]]]
                 cost += ms.letter_cost(word[j])
-                found = table.get(perm.tobytes())
-                if found is not None and ms.cost(found) < cost:
+                found = table.get(int(perm_hash(perm)[0]))
+                if found is not None and ms.cost(found) < cost \
+                        and np.array_equal(ms.perm(found), perm):
                     word = ms.reduce(word[:i] + found + word[j + 1:])
                     changed = True
                     break
@@ -150,7 +170,7 @@ def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[bytes, list
 
 
 def shorten(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], *,
-            table: dict[bytes, list[Letter]] | None = None) -> list[Letter]:
+            table: dict[int, list[Letter]] | None = None) -> list[Letter]:
     """All the passes, while one helps."""
     word = ms.reduce(word)
     while True:
