@@ -1,22 +1,20 @@
 """Pieces, their orbits and their parities, found from the moves alone.
 
 A *piece* is a set of positions that every move carries onto another such set:
-the stickers of one cubie.  Positions moved by exactly the same moves are
-taken as one piece when the moves respect that grouping; otherwise each
-position is a piece of its own.  The moves permute the pieces, and the orbits of
-that action are the *piece orbits* (the corners, the edges, one ring of centres
-of a big cube).  A move's *parity* on a piece orbit is the sign of the
+the stickers of one cubie (found by :func:`permgroup.pieces.find_pieces`).
+The moves permute the pieces, and the orbits of that action are the *piece
+orbits* (the corners, the edges, one ring of centres of a big cube).  A move's *parity* on a piece orbit is the sign of the
 permutation it induces there: the solver's 3-cycles keep every parity, so the
 parities a position needs are fixed first, with single moves.
 
 >>> import numpy as np
 >>> from permgroup.solver.moves import MoveSet
->>> ms = MoveSet.from_moves({"t": np.array([1, 0, 3, 2]), "u": np.array([0, 1, 3, 2])})
->>> pieces = Pieces.of(ms)
+>>> ms = MoveSet.from_moves({"t": np.array([2, 3, 0, 1, 4, 5]), "u": np.array([0, 1, 4, 5, 2, 3])})
+>>> pieces = Pieces.of(ms)   # three pieces of two stickers, each move swaps two of them
 >>> pieces.blocks, pieces.orbits
-([(0,), (1,), (2,), (3,)], [[0, 1], [2, 3]])
+([(0, 1), (2, 3), (4, 5)], [[0, 1, 2]])
 >>> pieces.parity_matrix().tolist()
-[[1, 1], [0, 1]]
+[[1], [1]]
 """
 from __future__ import annotations
 
@@ -73,44 +71,26 @@ class Pieces:
 
     @classmethod
     def of(cls, ms: MoveSet) -> "Pieces":
+        """The pieces of ``ms`` (:func:`permgroup.pieces.find_pieces`, the
+        project's one piece finder), as arrays."""
+        from permgroup.pieces import find_pieces
+
         n = ms.degree
-        # the positions each base move (scatter form: where the sticker goes) moves
+        # the finder takes sticker maps (where each sticker goes): the inverse of a gather
         scatter = [np.argsort(pw[1]) for pw in ms.powers]
-        signature = np.zeros((n, len(scatter)), dtype=bool)
-        for c, s in enumerate(scatter):
-            signature[:, c] = s != np.arange(n)
-        groups: dict[bytes, list[int]] = defaultdict(list)
-        for i in range(n):
-            if signature[i].any():
-                groups[np.packbits(signature[i]).tobytes()].append(i)
-        blocks = [tuple(v) for v in groups.values()]
-        if not _respected(blocks, scatter, n):
-            blocks = [(i,) for i in range(n) if signature[i].any()]
-        blocks.sort()
+        found = find_pieces(n, [tuple(s.tolist()) for s in scatter])
+        blocks = [tuple(sorted(piece)) for orbit in found for piece in orbit]
+        order = sorted(range(len(blocks)), key=lambda b: blocks[b])
+        blocks = [blocks[b] for b in order]
         block_of = np.full(n, -1, dtype=np.int64)
         for b, members in enumerate(blocks):
             block_of[list(members)] = b
+        orbits = sorted(([int(block_of[piece[0]]) for piece in orbit] for orbit in found),
+                        key=lambda o: min(o))
+        orbits = [sorted(o) for o in orbits]
         first = np.array([m[0] for m in blocks], dtype=np.int64)
         block_moves = np.array([block_of[s[first]] for s in scatter], dtype=np.int64) \
             if scatter else np.zeros((0, len(blocks)), dtype=np.int64)
-        # orbits of the blocks
-        parent = list(range(len(blocks)))
-
-        def root(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for row in block_moves:
-            for b, t in enumerate(row):
-                a, c = root(b), root(int(t))
-                if a != c:
-                    parent[a] = c
-        orbit_of: dict[int, list[int]] = defaultdict(list)
-        for b in range(len(blocks)):
-            orbit_of[root(b)].append(b)
-        orbits = sorted(orbit_of.values(), key=lambda o: o[0])
         return cls(blocks, block_of, orbits, block_moves)
 
     def parity_matrix(self) -> np.ndarray:
@@ -155,22 +135,6 @@ class Pieces:
             else:
                 out.append(permutation_parity([home[key] for key in now]))
         return out
-
-
-def _respected(blocks: list[tuple[int, ...]], scatter: list[np.ndarray], n: int) -> bool:
-    """Whether every move carries every block onto another block (a move that turns
-    a block within itself, like a ring turning, means the block is not a piece)."""
-    block_of = np.full(n, -1, dtype=np.int64)
-    for b, members in enumerate(blocks):
-        block_of[list(members)] = b
-    for s in scatter:
-        for b, members in enumerate(blocks):
-            images = block_of[s[list(members)]]
-            if len(set(images.tolist())) != 1:
-                return False
-            if images[0] == b and len(members) > 1 and (s[list(members)] != members).any():
-                return False
-    return True
 
 
 def permutation_parity(perm: list[int]) -> int:
