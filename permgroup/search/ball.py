@@ -31,6 +31,7 @@ from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import Progress, building
 from permgroup.spaces.digits import DigitSpace
 from permgroup.tables.store import UNSEEN
+from permgroup.tables.walk import descend
 
 #: look-ups of more keys than this sort them first
 SORT_QUERIES_FROM = 2048
@@ -212,29 +213,12 @@ class Ball:
         """For each state, an optimal list of moves (indices) to the goal, or
         ``None`` outside the ball.  All states advance together, one level per
         round, each taking the first move that lowers its depth."""
-        depth = self.depth(space, states).astype(np.int64)
-        inside = depth != UNSEEN
-        words: list[list[int] | None] = [[] if i else None for i in inside]
-        active = np.flatnonzero(inside & (depth > 0))
-        current = states[:, active]
-        while len(active):
-            chosen = np.full(len(active), -1, dtype=np.int64)
-            nxt = np.empty_like(current)
-            for m in range(space.n_moves):
-                open_ = np.flatnonzero(chosen < 0)
-                if not len(open_):
-                    break
-                child = space.step(current[:, open_], m)
-                down = self.depth(space, child).astype(np.int64) == depth[active[open_]] - 1
-                chosen[open_[down]] = m
-                nxt[:, open_[down]] = child[:, down]
-            if (chosen < 0).any():  # pragma: no cover - a consistent ball always has a step
-                raise RuntimeError("ball depths are inconsistent")
-            for i, m in zip(active.tolist(), chosen.tolist()):
-                words[i].append(m)
-            depth[active] -= 1
-            still = depth[active] > 0
-            active, current = active[still], nxt[:, still]
+        inside = np.flatnonzero(self.depth(space, states) != UNSEEN)
+        words: list[list[int] | None] = [None] * states.shape[1]
+        paths = descend(states[:, inside], space.n_moves, space.step,
+                        lambda s: self.depth(space, s))
+        for i, path in zip(inside.tolist(), paths):
+            words[i] = path
         return words
 
 

@@ -36,7 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from permgroup.progress import Progress, building
-from permgroup.tables.statetable import DepthTable, walk_down_by
+from permgroup.tables.statetable import DepthTable
+from permgroup.tables.walk import descend
 from permgroup.tables.store import THREADS, UNSEEN
 from permgroup.cache import save_array
 from permgroup.tables.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
@@ -185,9 +186,8 @@ class ColouringTable(DepthTable):
         if self.word_depths(here)[0] == UNSEEN:
             raise UnreachableError("no sequence of moves reaches the solved state")
         # the table holds distances *to* the source, so moves forward go down
-        moves = walk_down_by(lambda words: int(self.word_depths(words)[0]), here,
-                             self.space.n_moves, self.space.apply)
-        return [self.space.move_names[m] for m in reversed(moves)]
+        moves = descend(here, self.space.n_moves, self.space.apply, self.word_depths)[0]
+        return [self.space.move_names[m] for m in moves]
 
     def as_source(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
         """``a`` with colours renamed so that ``b`` becomes the source, if it can."""

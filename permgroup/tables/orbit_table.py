@@ -33,6 +33,7 @@ from permgroup.spaces.orbit import OrbitSpace
 from permgroup.progress import Progress, building
 from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import UNSEEN
+from permgroup.tables.walk import descend
 
 
 class OrbitTable(DepthTable):
@@ -71,31 +72,9 @@ class OrbitTable(DepthTable):
         if space.metric == "gens":
             raise InputError(f"{space.definition.name}: a table in the directed metric gens "
                              "holds distances from solved, not ways back; solve in qtm or htm")
-        here = self._ranks(positions)
-        depth = self.depths[here].astype(np.int64)
-        paths: list[list[str]] = [[] for _ in positions]
-        active = np.flatnonzero(depth > 0)
-        while len(active):
-            ranks, need = here[active], depth[active] - 1
-            chosen = np.full(len(active), -1)
-            nxt = np.zeros(len(active), dtype=np.int64)
-            for m in range(space.n_moves):
-                open_ = chosen < 0
-                if not open_.any():
-                    break
-                after = space.step(ranks[open_], m)
-                ok = self.depths[after] == need[open_]
-                idx = np.flatnonzero(open_)[ok]
-                chosen[idx] = m
-                nxt[idx] = after[ok]
-            if (chosen < 0).any():  # pragma: no cover - a consistent table always steps down
-                raise RuntimeError("depth table is inconsistent")
-            for j, m in zip(active.tolist(), chosen.tolist()):
-                paths[j].append(space.move_names[m])
-            here[active] = nxt
-            depth[active] -= 1
-            active = active[depth[active] > 0]
-        return paths
+        paths = descend(self._ranks(positions), space.n_moves, space.step,
+                        lambda ranks: self.depths[ranks])
+        return [[space.move_names[m] for m in path] for path in paths]
 
 
 def build_orbit_table(definition: Definition, metric: str = "qtm", *,

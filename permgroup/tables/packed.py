@@ -46,6 +46,7 @@ import numpy as np
 from permgroup.spaces.space import STATES_OF, STEP_ONE, rank_dtype
 from permgroup.progress import Progress
 from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE
+from permgroup.tables.walk import descend
 
 #: ranks unpacked per block of a bottom-up level (a multiple of 4)
 BLOCK = 1 << 19
@@ -261,7 +262,13 @@ class PackedTable:
     def depths_of(self, ranks: np.ndarray) -> np.ndarray:
         """Exact depths of an array of ranks (``-1`` if unreachable), all walked
         down together: one vectorized step per level and move."""
-        return walk_depths(self.packed, self.sources, np.asarray(ranks), self.space)
+        ranks = np.asarray(ranks, dtype=np.int64)
+        out = np.full(len(ranks), -1, dtype=np.int64)
+        seen = np.flatnonzero(read_codes(self.packed, ranks) != UNSEEN_CODE)
+        out[seen] = descend(ranks[seen], self.space.n_moves, self.space.back_step,
+                            lambda r: read_codes(self.packed, r), lambda code: (code + 2) % 3,
+                            lambda r, _: np.isin(r, self.sources), lengths=True)
+        return out
 
     def depth(self, rank: int) -> int:
         """The exact depth of one rank, ``-1`` if unreachable."""
@@ -281,7 +288,7 @@ class PackedTable:
 
     def path(self, rank: int) -> list[int]:
         """Move indices of a shortest path from a source to ``rank``: one state
-        walked down in plain integers (:func:`walk_depths` walks many)."""
+        walked down in plain integers (:meth:`depths_of` walks many)."""
         rank = int(rank)
         code = self._code(rank)
         if code == UNSEEN_CODE:
@@ -301,47 +308,6 @@ class PackedTable:
                 raise RuntimeError("packed table is inconsistent (are the moves closed "
                                    "under inverses?)")
         return moves[::-1]
-
-
-def walk_depths(packed: np.ndarray, sources: np.ndarray, ranks: np.ndarray, space) -> np.ndarray:
-    """Exact depths of ``ranks`` in a 2-bit table: walk every one down at once,
-    counting the levels until it reaches a source.
-
-    >>> from permgroup.spaces.product import FactorSpace
-    >>> from permgroup.spaces.space import Factor
-    >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
-    >>> packed = empty_packed(4)
-    >>> for r, d in [(0, 0), (1, 1), (3, 1), (2, 2)]:
-    ...     write_codes(packed, np.array([r]), d)
-    >>> walk_depths(packed, np.array([0]), np.array([2, 3, 0]), ring).tolist()
-    [2, 1, 0]
-    """
-    here = np.asarray(ranks, dtype=np.int64).copy()
-    codes = read_codes(packed, here).astype(np.int64)
-    out = np.zeros(len(here), dtype=np.int64)
-    out[codes == UNSEEN_CODE] = -1
-    active = np.flatnonzero((codes != UNSEEN_CODE) & ~np.isin(here, sources))
-    while len(active):
-        at = here[active]
-        want = (codes[active] + 2) % 3
-        below = np.full(len(active), -1, dtype=np.int64)
-        todo = np.arange(len(active))
-        for m in range(space.n_moves):
-            before = np.asarray(space.back_step(at[todo], m), dtype=np.int64)
-            ok = before >= 0
-            ok[ok] = read_codes(packed, before[ok]) == want[todo[ok]]
-            below[todo[ok]] = before[ok]
-            todo = todo[~ok]
-            if not len(todo):
-                break
-        if len(todo):  # pragma: no cover - a consistent table always has a step down
-            raise RuntimeError("packed table is inconsistent (are the moves closed "
-                               "under inverses?)")
-        here[active] = below
-        codes[active] = want
-        out[active] += 1
-        active = active[~np.isin(below, sources)]
-    return out
 
 
 def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None,

@@ -1,8 +1,8 @@
 """Depth tables of ranked state spaces: built by BFS from sources, cached, walked down.
 
-A *space* has ``size``, ``n_moves``, ``step(ranks, m)`` and ``back_step(ranks, m)``
-(``-1`` where a move is illegal), like :class:`permgroup.spaces.hole.HoleSpace`;
-for caching it also has ``fingerprint()``.  The table is a dense ``uint8``
+A space is a :class:`~permgroup.spaces.space.StateSpace` (``-1`` where a move is
+illegal, like :class:`permgroup.spaces.hole.HoleSpace`); for caching it also
+has ``fingerprint()``.  The table is a dense ``uint8``
 array of BFS depths from the sources (``UNSEEN`` where unreachable), so
 
 * the distance from the sources to a state is one lookup;
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from permgroup.cache import cache_dir, load_array, save_array
 from permgroup.progress import Progress, building
@@ -36,67 +36,7 @@ from permgroup.tables.store import UNSEEN, depth_distribution
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-def walk_down(depths: np.ndarray, start: np.ndarray, n_moves: int,
-              back_step: Callable[[np.ndarray, int], np.ndarray]) -> list[int]:
-    """Move indices of a shortest path from depth 0 to ``start`` (a one-element
-    array of ranks), found by stepping back one level at a time.
-
-    >>> import numpy as np
-    >>> ring = lambda r, m: (r - 1) % 4 if m == 0 else (r + 1) % 4   # back steps
-    >>> walk_down(np.array([0, 1, 2, 1], dtype=np.uint8), np.array([2]), 2, ring)
-    [0, 0]
-    """
-    return walk_down_by(lambda here: int(depths[here[0]]), start, n_moves, back_step)
-
-
-def walk_down_by(depth_of: Callable[[np.ndarray], int], start: np.ndarray, n_moves: int,
-          back_step: Callable[[np.ndarray, int], np.ndarray]) -> list[int]:
-    """:func:`walk_down` for states that are not ranks (packed words, say):
-    ``depth_of(states)`` reads the depth of a one-element array of states.
-
-    >>> import numpy as np
-    >>> depth = {0: 0, 1: 1, 2: 2, 3: 1}   # a 4-cycle, depths kept in a dict
-    >>> back = lambda r, m: (r - 1) % 4 if m == 0 else (r + 1) % 4
-    >>> walk_down_by(lambda here: depth[int(here[0])], np.array([3]), 2, back)
-    [1]
-    """
-    depth = depth_of(start)
-    if depth == UNSEEN:
-        raise ValueError("the state is not reachable")
-    moves = []
-    here = start
-    while depth > 0:
-        for m in range(n_moves):
-            before = back_step(here, m)
-            if before[0] >= 0 and depth_of(before) == depth - 1:
-                moves.append(m)
-                here, depth = before, depth - 1
-                break
-        else:  # pragma: no cover - a consistent table always has a step down
-            raise RuntimeError("depth table is inconsistent")
-    return moves[::-1]
-
-
-class Space(Protocol):  # pragma: no cover - a description, not code
-    """What a table needs of a state space (see the module docstring).
-
-    >>> from permgroup.spaces.hole import _demo_space
-    >>> space = _demo_space()
-    >>> space.size, space.n_moves
-    (12, 4)
-    >>> space.step([4], 0).tolist(), space.back_step([1], 0).tolist()
-    ([1], [4])
-    """
-
-    size: int
-    n_moves: int
-
-    def step(self, ranks: np.ndarray, m: int) -> np.ndarray: ...
-
-    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray: ...
-
-    def fingerprint(self) -> str: ...
-
+    from permgroup.spaces.space import StateSpace
 
 class DepthTable:
     """What every depth table answers from its ``depths`` array alone.
@@ -124,6 +64,19 @@ class DepthTable:
         """How many states were reached."""
         return sum(self.distribution())
 
+    def path(self, rank: int) -> list[int]:
+        """Move indices of a shortest path from a source to ``rank`` (walked back
+        with the space's ``back_step``)."""
+        import numpy as np
+
+        from permgroup.tables.walk import descend
+
+        if self.depths[rank] == UNSEEN:
+            raise ValueError(f"rank {rank} is not reachable from the sources")
+        back = descend(np.array([rank], dtype=np.int64), self.space.n_moves,
+                       self.space.back_step, lambda ranks: self.depths[ranks])[0]
+        return back[::-1]
+
 
 class StateTable(DepthTable):
     """BFS depths of every rank of ``space`` from ``sources``.
@@ -138,7 +91,7 @@ class StateTable(DepthTable):
     (1, -1, ['21'])
     """
 
-    def __init__(self, space: Space, sources: Sequence[int], depths: np.ndarray):
+    def __init__(self, space: StateSpace, sources: Sequence[int], depths: np.ndarray):
         self.space = space
         self.sources = sorted(int(s) for s in sources)
         self.depths = depths
@@ -148,17 +101,9 @@ class StateTable(DepthTable):
         d = int(self.depths[rank])
         return -1 if d == UNSEEN else d
 
-    def path(self, rank: int) -> list[int]:
-        """Move indices of a shortest path from a source to ``rank``."""
-        import numpy as np
-
-        if self.depth(rank) < 0:
-            raise ValueError(f"rank {rank} is not reachable from the sources")
-        return walk_down(self.depths, np.array([rank], dtype=np.int64), self.space.n_moves,
-                         self.space.back_step)
 
 
-def build_state_table(space: Space, sources: Sequence[int],
+def build_state_table(space: StateSpace, sources: Sequence[int],
                       progress: Progress | None = None) -> StateTable:
     """BFS from ``sources`` over the whole space (no cache).
 
@@ -181,7 +126,7 @@ def build_state_table(space: Space, sources: Sequence[int],
     return StateTable(space, sources, depths)
 
 
-def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "depths"
+def table_cache(space: StateSpace, sources: Sequence[int], label: str, what: str = "depths"
                 ) -> tuple[Path, dict]:
     """The cache file and header key of a table of ``space`` from ``sources``
     (``what`` tells derived tables apart).
@@ -199,7 +144,7 @@ def table_cache(space: Space, sources: Sequence[int], label: str, what: str = "d
     return cache_dir() / f"{label}-{what}-{digest}.table", key
 
 
-def load_state_table(space: Space, sources: Sequence[int], label: str,
+def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
                      progress: Progress | None = None, cache: bool = True) -> StateTable:
     """The table from the cache if a valid file is there, else built and cached.
 

@@ -37,7 +37,7 @@ from permgroup.perm import compose, inverse
 from permgroup.progress import Progress, building
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
-from permgroup.tables.statetable import DepthTable, walk_down
+from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import NIBBLE_UNSEEN, UNSEEN
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -172,13 +172,7 @@ class CayleyTable(DepthTable):
         rank = self.space.rank(element)
         if self.depth_of_rank(rank) < 0:
             raise ValueError("element is not reachable with these moves")
-        if self.bits == 2:
-            moves = self._packed.path(rank)
-        else:
-            import numpy as np
-
-            moves = walk_down(self.depths, np.array([rank]), self.space.n_moves,
-                              self.space.back_step)
+        moves = self._packed.path(rank) if self.bits == 2 else self.path(rank)
         return [self.space.move_names[m] for m in moves]
 
     def solve(self, p: Sequence[int], q: Sequence[int]) -> list[str]:
