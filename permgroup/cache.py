@@ -1,4 +1,6 @@
-"""On-disk cache of numpy arrays, keyed and checked.
+"""On-disk cache of numpy arrays, keyed and checked; the one way tables are named
+and loaded or built (:func:`table_file`, :func:`cached_array`), and what the
+cache holds (:func:`cache_entries`, for ``permgroup cache``).
 
 A cache file holds a one-line JSON header (a magic word, the caller's key
 fields, shape, dtype, CRC-32 of the data) followed by the raw array bytes.  It
@@ -22,16 +24,19 @@ True
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import tempfile
 import warnings
 import zlib
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from permgroup.progress import Progress, building
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -404,3 +409,98 @@ def clear_cache(puzzles: Collection[str] = (), folder: str | os.PathLike | None 
                 path.unlink(missing_ok=True)
         removed.append(entry)
     return removed
+
+
+# --- tables in the cache: one naming scheme, one way to load or build -------------
+
+def label_of(*parts: str) -> str:
+    """A file label from parts (puzzle name, metric, what), each made safe for a
+    file name (a metric of more than 40 characters is ``custom``).
+
+    >>> label_of("minicube<R,U>", "qtm", "a14"), label_of("p", "U,R'")
+    ('minicube_R-U_-qtm-a14', 'p-U-Ri')
+    """
+    safe = []
+    for part in parts:
+        part = re.sub(r"[^A-Za-z0-9_.-]", "_", part.replace("'", "i").replace(",", "-"))
+        safe.append("custom" if len(part) > 40 and part is not parts[0] else part[:40])
+    return "-".join(safe) or "puzzle"
+
+
+def table_file(label: str, key: dict, suffix: str, digest: str | None = None) -> Path:
+    """The cache file ``{label}-{digest}.{suffix}`` of what ``key`` describes (the
+    stem alone without a suffix: a table in several files); the digest hashes
+    the key unless given (a definition's own fingerprint).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> table_file("ring-qtm", {"size": 6}, "table").name
+    'ring-qtm-3442e28393c05b7e.table'
+    """
+    if digest is None:
+        digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+    return cache_dir() / (f"{label}-{digest[:16]}" + (f".{suffix}" if suffix else ""))
+
+
+def cached_array(path: Path, key: dict, length: int, build: Callable, *, title: str,
+                 size: int | None = None, progress: Progress | None = None,
+                 cache: bool = True, raw: bool = False) -> tuple[dict, np.ndarray | bytes]:
+    """``(header, data)`` of the array cached at ``path`` under ``key`` with
+    ``length`` bytes (as bytes with ``raw``: a lookup needs no numpy), else of
+    ``build(report)`` run under a progress bar titled ``title`` and saved;
+    ``build`` may return ``(array, more)``, ``more`` going into the header, or
+    be ``None``: then ``({}, None)`` when nothing is cached.
+
+    >>> import os, tempfile, numpy as np; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path = table_file("demo", {"n": 3}, "table")
+    >>> make = lambda report: (np.arange(3, dtype=np.uint8), {"levels": [3]})
+    >>> cached_array(path, {"n": 3}, 3, make, title="demo")[0]["levels"]
+    [3]
+    >>> header, data = cached_array(path, {"n": 3}, 3, None, title="demo", raw=True)
+    >>> header["levels"], data
+    ([3], b'\\x00\\x01\\x02')
+    """
+    if cache:
+        loaded = load_bytes(path, key)
+        if loaded is not None and loaded[0]["shape"] == [length]:
+            if raw:
+                return loaded
+            import numpy as np
+
+            return loaded[0], np.frombuffer(loaded[1], dtype=np.dtype(loaded[0]["dtype"]))
+    if build is None:
+        return {}, None
+    with building(progress, f"{title} (built once, then cached)", size) as report:
+        built = build(report)
+    array, more = built if isinstance(built, tuple) else (built, {})
+    header = dict(key, **more)
+    if cache:
+        save_array(path, header, array)
+    return header, array
+
+
+def cached_arrays(stem: Path, key: dict, parts: Sequence[str], build: Callable, *, title: str,
+                  size: int | None = None, progress: Progress | None = None,
+                  cache: bool = True) -> list[np.ndarray] | None:
+    """The arrays of a table kept in several files ``{stem}.{part}`` (a ball,
+    a table over symmetry classes), each checked against ``key`` and its part;
+    else ``build(report)`` (a list of arrays, or ``None`` when it cannot be
+    built) run under a progress bar and saved.
+
+    >>> import os, tempfile, numpy as np; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> stem = table_file("demo", {"n": 2}, "parts")
+    >>> make = lambda report: [np.zeros(2), np.ones(3)]
+    >>> [a.tolist() for a in cached_arrays(stem, {"n": 2}, ["a", "b"], make, title="demo")]
+    [[0.0, 0.0], [1.0, 1.0, 1.0]]
+    >>> len(cached_arrays(stem, {"n": 2}, ["a", "b"], None, title="demo"))   # from the files
+    2
+    """
+    if cache:
+        arrays = [load_array(f"{stem}.{part}", dict(key, part=part)) for part in parts]
+        if all(a is not None for a in arrays):
+            return arrays
+    with building(progress, f"{title} (built once, then cached)", size) as report:
+        arrays = build(report)
+    if arrays is not None and cache:
+        for part, array in zip(parts, arrays):
+            save_array(f"{stem}.{part}", dict(key, part=part), array)
+    return arrays

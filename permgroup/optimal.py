@@ -87,10 +87,9 @@ def read_positions(definition: Definition, lines: Sequence[str]) -> tuple[list[P
 
 def cached_table_exists(definition: Definition, metric: str) -> bool:
     """Whether a table of this definition and metric is in the cache."""
-    from permgroup.cache import cache_dir
+    from permgroup.tables.orbit_table import table_path
 
-    pattern = f"*-{metric}-{definition.fingerprint()[:16]}.orbit.table"
-    return any(cache_dir().glob(pattern))
+    return table_path(definition, metric).exists()
 
 
 def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from permgroup.cache import load_bytes, save_array
+from permgroup.cache import cached_array
 from permgroup.drawing import Drawing
 from permgroup.errors import InputError
 from permgroup.spaces.hole import HoleSpace
@@ -317,14 +317,11 @@ def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
     """
     if empty not in _PATTERNS:
         path, key = pattern_table_file(empty)
-        loaded = load_bytes(path, key)
-        if loaded is not None and len(loaded[1]) == VIEW.size:
-            _PATTERNS[empty] = loaded[1]
-        else:
-            depths = (_TABLES.get(empty) or _load_table(empty, progress)).depths
-            minimum = VIEW.minimum(depths)
-            save_array(path, key, minimum)
-            _PATTERNS[empty] = minimum.tobytes()
+        _, data = cached_array(path, key, VIEW.size, lambda report: VIEW.minimum(
+            (_TABLES.get(empty) or _load_table(empty, report)).depths),
+            title=f"cubic-eight from start {empty}: the least rolls to each pattern",
+            progress=progress, raw=True)
+        _PATTERNS[empty] = bytes(data)
     return _PATTERNS[empty]
 
 

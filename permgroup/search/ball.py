@@ -23,12 +23,11 @@ goal, one move per level.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
-from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.progress import Progress, building
+from permgroup.cache import cache_dir, cached_arrays, table_file
+from permgroup.progress import Progress
 from permgroup.spaces.digits import DigitSpace
 from permgroup.tables.store import UNSEEN
 from permgroup.tables.walk import descend
@@ -270,22 +269,6 @@ def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
     return Ball(radius, keys, depths[order])
 
 
-def ball_path(name: str, key: dict) -> Path:
-    """The cache file stem of a ball (``name`` should be short and unique).
-
-    >>> import os, tempfile
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> stem = ball_path("demo", {"radius": 2})
-    >>> stem.name, stem.parent == cache_dir()
-    ('demo-ball2-0235b4c274e62214', True)
-    """
-    import hashlib
-    import json
-
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return cache_dir() / f"{name}-ball{key.get('radius', '')}-{digest}"
-
-
 def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name: str,
               progress: Progress | None = None, cache: bool = True) -> Ball:
     """The ball from the cache when its files check out, else built and cached.
@@ -316,21 +299,14 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
     ([1, 2, 2], [1, 2, 2])
     """
     key = dict(key, radius=radius, kind="ball", words=space.word_bits)
-    stem = ball_path(name, key)
     parts = ["primary", "depths", "run"] + [f"word{w}" for w in range(1, space.n_words)]
-    if cache:
-        arrays = [load_array(f"{stem}.{p}", dict(key, part=p)) for p in parts]
-        if all(a is not None for a in arrays):
-            primary, depths, run, *rest = arrays
-            if len(primary) == len(depths) and all(len(r) == len(depths) for r in rest):
-                return Ball(radius, KeySet(primary, rest, int(run[0])), depths)
-    with building(progress, f"{name}: positions within {radius} moves (built once, then "
-                  "cached)") as report:
+
+    def build(report) -> list[np.ndarray]:
         ball = build_ball(space, goals, radius, report)
-    if cache:
-        run = np.array([ball.keys.max_run], dtype=np.int64)
-        arrays = [ball.keys.primary, ball.depths, run] + ball.keys.rest
-        for p, a in zip(parts, arrays):
-            save_array(f"{stem}.{p}", dict(key, part=p), a)
-    return ball
+        return [ball.keys.primary, ball.depths, np.array([ball.keys.max_run])] + ball.keys.rest
+
+    primary, depths, run, *rest = cached_arrays(
+        table_file(f"{name}-ball{radius}", key, ""), key, parts, build,
+        title=f"{name}: positions within {radius} moves", progress=progress, cache=cache)
+    return Ball(radius, KeySet(primary, rest, int(run[0])), depths)
 

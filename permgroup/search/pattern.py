@@ -22,8 +22,6 @@ instead, ``UNSEEN`` (255) marking the projections never reached.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -31,8 +29,7 @@ import numpy as np
 from permgroup.tables.bfs import bfs_depths, weighted_depths
 from permgroup.tables.store import UNSEEN
 from permgroup.tables.packed import nibbles_at, pack_nibbles
-from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.progress import building
+from permgroup.cache import cached_array, table_file
 from permgroup.spaces.digits import DigitSpace
 
 #: the largest depth stored; deeper entries are clipped to it
@@ -181,19 +178,12 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     wide = weighted(costs if moves is None else [costs[m] for m in moves] if costs else None)
     if weighted(costs):
         key["costs"] = [int(c) for c in costs]
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    path = cache_dir() / f"{name}-pattern-{digest}.{'bytes' if wide else 'nibbles'}"
     size = int(np.prod([space.sizes[i] for i in which], dtype=np.int64))
-    if cache:
-        packed = load_array(path, key)
-        if packed is not None and len(packed) == (size if wide else (size + 1) // 2):
-            return PatternDatabase(space, which, packed, wide)
-    if not build:
-        return None
     digits = " + ".join(space.factors[i].name for i in which)
-    with building(progress, f"{name}: pattern database of {digits} (built once, then cached)",
-                  size) as report:
-        pdb = build_pattern_database(space, which, goals, report, costs, moves)
-    if cache:
-        save_array(path, key, pdb.packed)
-    return pdb
+    _, packed = cached_array(
+        table_file(f"{name}-pattern", key, "bytes" if wide else "nibbles"), key,
+        size if wide else (size + 1) // 2,
+        (lambda report: build_pattern_database(space, which, goals, report, costs, moves).packed)
+        if build else None,
+        title=f"{name}: pattern database of {digits}", size=size, progress=progress, cache=cache)
+    return None if packed is None else PatternDatabase(space, which, packed, wide)

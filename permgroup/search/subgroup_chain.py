@@ -564,7 +564,7 @@ class SubgroupChain:
         """The stage's exact table over symmetry classes, from the cache or built;
         ``None`` when the symmetries do not keep the stage or no split of its
         digits works."""
-        from permgroup.cache import cache_dir, load_array, save_array
+        from permgroup.cache import cached_arrays, table_file
         from permgroup.search.symmetric_table import (
             SymmetricTable, build_symmetric_table, stage_symmetries, table_key)
 
@@ -573,33 +573,33 @@ class SubgroupChain:
         group = stage_symmetries(symmetries, moves, kept, self.degree)
         if len(group) < 2:
             return None
-        key, digest = table_key(stage.space, dict(self.key, stage=k), group)
-        path = cache_dir() / f"{self.name}-chain{k}-symmetric-{digest}"
+        key = table_key(stage.space, dict(self.key, stage=k), group)
         parts = ("depths", "class_of", "sym_of", "inner_conj", "layout", "symmetric",
                  "canonical")
-        if cache:
-            arrays = [load_array(f"{path}.{part}", dict(key, part=part)) for part in parts]
-            if all(a is not None for a in arrays):
-                depths, class_of, sym_of, inner_conj, layout, symmetric, canonical = arrays
-                inner = None if layout[0] < 0 else int(layout[0])
-                return SymmetricTable(inner, [int(x) for x in layout[1:]], stage.space.sizes,
-                                      class_of, sym_of, inner_conj, depths, symmetric,
-                                      canonical)
+
+        def build(report) -> list[np.ndarray] | None:
+            table = build_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
+                                          progress=report)
+            if table is None:
+                return None
+            layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
+            return [table.depths, table.class_of, table.sym_of,
+                    table.inner_conj.reshape(-1, table.inner_size), layout, table.symmetric,
+                    table.canonical]
+
         report = None
         if progress:
             report = (lambda depth, count: progress(k, "exact table over symmetry classes",
                                                     depth, count))
-        with building(report, f"{self.name} phase {k + 1}: exact table over symmetry classes "
-                              "(built once, then cached)") as report:
-            table = build_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
-                                          progress=report)
-        if table is not None and cache:
-            layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
-            conj = table.inner_conj.reshape(-1, table.inner_size)
-            for part, array in zip(parts, (table.depths, table.class_of, table.sym_of, conj,
-                                           layout, table.symmetric, table.canonical)):
-                save_array(f"{path}.{part}", dict(key, part=part), array)
-        return table
+        arrays = cached_arrays(table_file(f"{self.name}-chain{k}-symmetric", key, ""), key, parts,
+                               build, title=f"{self.name} phase {k + 1}: exact table over "
+                               "symmetry classes", progress=report, cache=cache)
+        if arrays is None:
+            return None
+        depths, class_of, sym_of, inner_conj, layout, symmetric, canonical = arrays
+        inner = None if layout[0] < 0 else int(layout[0])
+        return SymmetricTable(inner, [int(x) for x in layout[1:]], stage.space.sizes, class_of,
+                              sym_of, inner_conj, depths, symmetric, canonical)
 
     def _ball(self, radius: int, progress, cache: bool) -> None:
         from permgroup.search.ball import load_ball

@@ -41,7 +41,6 @@ reached through one of them would be found a level late.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Sequence
 from math import prod
 
@@ -322,12 +321,11 @@ def _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj, inverse_
                           symmetric, canonical)
 
 
-def table_key(space: DigitSpace, key: dict, symmetries: Sequence[Perm]) -> tuple[dict, str]:
-    """The cache key of a stage's symmetric table, and a digest naming its file."""
-    full = dict(key, kind="symmetric table", digits=[f.name for f in space.factors],
+def table_key(space: DigitSpace, key: dict, symmetries: Sequence[Perm]) -> dict:
+    """The cache key of a stage's symmetric table."""
+    return dict(key, kind="symmetric table", digits=[f.name for f in space.factors],
                 sizes=space.sizes,
                 symmetries=hashlib.sha256(repr(sorted(symmetries)).encode()).hexdigest()[:16])
-    return full, hashlib.sha256(json.dumps(full, sort_keys=True).encode()).hexdigest()[:16]
 
 
 __all__ = ["SymmetricTable", "build_symmetric_table", "conjugate_moves", "conjugation_table",

@@ -35,7 +35,7 @@ from math import prod
 
 import numpy as np
 
-from permgroup.cache import cache_dir, load_array, save_array
+from permgroup.cache import load_array, save_array, table_file
 from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.product import FactorSpace
 from permgroup.spaces.ranking import (lehmer_ranks, lehmer_unranks, placement_ranks,
@@ -282,19 +282,16 @@ def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: di
     >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
     >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
     >>> built = load_digit_space(piece_digits(c), ["t", "f"], {"puzzle": "bars"}, "bars")
+    >>> from permgroup.cache import cache_dir
     >>> [f.name.split("-")[1] for f in cache_dir().iterdir()]
     ['digits']
     >>> read = load_digit_space(piece_digits(c), ["t", "f"], {"puzzle": "bars"}, "bars")
     >>> all((a == b).all() for a, b in zip(built.tables, read.tables))
     True
     """
-    import hashlib
-    import json
-
     key = dict(key, kind="digit tables", digits=[d.name for d in digits],
                moves=list(move_names))
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    path = cache_dir() / f"{name}-digits-{digest}.tables"
+    path = table_file(f"{name}-digits", key, "tables")
     sizes = [d.size for d in digits]
     blob = load_array(path, key) if cache else None
     if blob is not None and blob.shape == (len(move_names), sum(sizes)):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
-from permgroup.cache import cache_dir, load_byte, load_bytes
+from permgroup.cache import label_of, load_byte, table_file
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.ranking import multinomial, multiset_rank
@@ -77,34 +77,11 @@ def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> path = cache_path(p, "htm")
-    >>> path.name, path.parent == cache_dir()
+    >>> path.name, path.parent == Path(os.environ["PERMGROUP_CACHE"])
     ('necklace-htm-51cf5b55a093e321.colourings', True)
     """
-    label = metric_label(metric).replace("'", "i").replace(",", "-")
-    if len(label) > 40:
-        label = "custom"
-    return cache_dir() / f"{puzzle.name}-{label}-{puzzle.fingerprint()[:16]}.colourings"
-
-
-def cached_bytes(puzzle: Puzzle, metric: Metric = "qtm") -> bytes | None:
-    """The depths of the cached table, checked whole (header, length, CRC-32),
-    or ``None`` if it is not cached.
-
-    >>> import os, tempfile, warnings
-    >>> from permgroup.tables.colouring_table import load_colouring_table
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
-    >>> cached_bytes(p) is None
-    True
-    >>> _ = load_colouring_table(p)  # builds and caches the 20 depths
-    >>> list(cached_bytes(p)[:4])  # ranks 0-3: aaabbb, aababb, aabbab, aabbba
-    [0, 255, 255, 1]
-    """
-    key = cache_key(puzzle, metric)
-    loaded = load_bytes(cache_path(puzzle, metric), key)
-    if loaded is None or loaded[0].get("shape") != [key["size"]]:
-        return None
-    return loaded[1]
+    return table_file(label_of(puzzle.name, metric_label(metric)), {}, "colourings",
+                      digest=puzzle.fingerprint())
 
 
 def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
@@ -114,7 +91,7 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     The header must carry this puzzle's definition and the file its full length
     (:func:`permgroup.cache.load_byte`): a table built for another definition,
     or cut short, is refused.  The CRC-32 is checked when the whole table is
-    loaded (:func:`cached_bytes`).
+    loaded (:func:`permgroup.tables.colouring_table.load_colouring_table`).
 
     >>> import os, tempfile, warnings
     >>> from permgroup.tables.colouring_table import load_colouring_table

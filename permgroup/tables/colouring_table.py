@@ -35,12 +35,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from permgroup.progress import Progress, building
+from permgroup.progress import Progress
 from permgroup.tables.statetable import DepthTable
 from permgroup.tables.walk import descend
 from permgroup.tables.store import THREADS, UNSEEN
-from permgroup.cache import save_array
-from permgroup.tables.colouring_lookup import cache_key, cache_path, cached_bytes, source_renaming
+from permgroup.cache import cached_array
+from permgroup.tables.colouring_lookup import cache_key, cache_path, source_renaming
 from permgroup.errors import InputError, UnreachableError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.spaces.colouring import ColouringSpace
@@ -233,13 +233,9 @@ def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     1
     """
     space = colouring_space(puzzle, metric)
-    data = cached_bytes(puzzle, metric)
-    if data is not None:
-        return ColouringTable(space, np.frombuffer(data, dtype=np.uint8))
-    if not build:
-        return None
-    with building(progress, f"{puzzle.name} {metric_label(metric)} colouring table (built "
-                  "once, then cached)", space.size) as report:
-        table = ColouringTable(space, colouring_depths(space, [space.solved], progress=report))
-    save_array(cache_path(puzzle, metric), cache_key(puzzle, metric), table.depths)
-    return table
+    found = cached_array(cache_path(puzzle, metric), cache_key(puzzle, metric), space.size,
+                         (lambda report: colouring_depths(space, [space.solved], progress=report))
+                         if build else None,
+                         title=f"{puzzle.name} {metric_label(metric)} colouring table",
+                         size=space.size, progress=progress)[1]
+    return None if found is None else ColouringTable(space, found)

@@ -22,15 +22,16 @@ solved and an optimal move sequence solving it, one position or many at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from permgroup.tables.bfs import bfs_depths
-from permgroup.cache import cache_dir, load_bytes, save_array
+from permgroup.cache import cached_array, label_of, table_file
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
 from permgroup.spaces.orbit import OrbitSpace
-from permgroup.progress import Progress, building
+from permgroup.progress import Progress
 from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import UNSEEN
 from permgroup.tables.walk import descend
@@ -94,12 +95,11 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
     return OrbitTable(space, depths)
 
 
-def _cache(space: OrbitSpace) -> tuple:
-    d = space.definition
-    key = {"definition": d.fingerprint(), "metric": space.metric, "size": space.size,
-           "table": "orbit-depths"}
-    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in d.name)[:40] or "puzzle"
-    return cache_dir() / f"{name}-{space.metric}-{d.fingerprint()[:16]}.orbit.table", key
+def table_path(definition: Definition, metric: str) -> Path:
+    """Where the table of ``definition`` in ``metric`` is cached (found without
+    building its space: the name carries the definition's fingerprint)."""
+    return table_file(label_of(definition.name, metric), {}, "orbit.table",
+                      digest=definition.fingerprint())
 
 
 def load_orbit_table(definition: Definition, metric: str = "qtm", *,
@@ -115,18 +115,15 @@ def load_orbit_table(definition: Definition, metric: str = "qtm", *,
     >>> read = load_orbit_table(flip)                   # read back from the file
     >>> read.distribution(), read.solve(read.space.position_of(["F"]))
     ([1, 2, 1], ["F'"])
+    >>> table_path(flip, "qtm").exists(), table_path(flip, "htm").exists()
+    (True, False)
     """
     space = OrbitSpace(definition, metric)
-    if cache:
-        path, key = _cache(space)
-        loaded = load_bytes(path, key)
-        if loaded is not None and loaded[0]["shape"] == [space.size]:
-            return OrbitTable(space, np.frombuffer(loaded[1], dtype=np.uint8))
-    solved = space.rank(definition.solved)
-    with building(progress, f"{definition.name} {metric} table (built once, then cached)",
-                  space.size) as report:
-        depths = bfs_depths(space.size, [solved], space.n_moves, space.step, space.back_step,
-                            progress=report, rows=space)
-    if cache:
-        save_array(path, key, depths)
+    key = {"definition": definition.fingerprint(), "metric": space.metric, "size": space.size,
+           "table": "orbit-depths"}
+    _, depths = cached_array(table_path(definition, metric), key, space.size,
+                             lambda report: build_orbit_table(definition, metric,
+                                                              progress=report).depths,
+                             title=f"{definition.name} {metric} table", size=space.size,
+                             progress=progress, cache=cache)
     return OrbitTable(space, depths)

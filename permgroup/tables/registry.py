@@ -1,10 +1,13 @@
-"""The one route from a puzzle to its table: the puzzle the tables see, its
-model, its size before anything is built, and the table itself (kept in
-memory, cached on disk).
+"""The one route from a puzzle to its table, and the one way tables are cached.
 
-The command line, :mod:`permgroup.explore`, :mod:`permgroup.oracle`,
-:mod:`permgroup.optimal` and the widget all come here for a puzzle's Cayley
-table.
+* the puzzle the tables see (:func:`working_puzzle`), its space and size before
+  anything is built (:func:`element_space`, :func:`table_size`), and the table
+  itself, kept in memory and cached on disk (:func:`table`): the command line,
+  :mod:`permgroup.explore`, :mod:`permgroup.oracle`, :mod:`permgroup.optimal`
+  and the widget all come here;
+* every cached table, pattern database or ball is a file (or files) named and
+  checked one way (:func:`permgroup.cache.table_file`,
+  :func:`permgroup.cache.cached_array`), which ``permgroup cache`` lists.
 
 >>> from permgroup.puzzle import Puzzle
 >>> tri = Puzzle("tri", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})

@@ -23,14 +23,12 @@ process that only reads a few bytes of a cached table.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from permgroup.cache import cache_dir, load_array, save_array
-from permgroup.progress import Progress, building
+from permgroup.cache import cached_array, table_file
+from permgroup.progress import Progress
 from permgroup.tables.store import UNSEEN, depth_distribution
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -140,8 +138,7 @@ def table_cache(space: StateSpace, sources: Sequence[int], label: str, what: str
     """
     key = {"space": space.fingerprint(), "sources": sorted(int(s) for s in sources),
            "size": space.size, "table": what}
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return cache_dir() / f"{label}-{what}-{digest}.table", key
+    return table_file(f"{label}-{what}", key, "table"), key
 
 
 def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
@@ -159,13 +156,9 @@ def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
     >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
     ([1, 2], True)
     """
-    if cache:
-        path, key = table_cache(space, sources, label)
-        depths = load_array(path, key)
-        if depths is not None and depths.shape == (space.size,):
-            return StateTable(space, sources, depths)
-    with building(progress, f"{label} table (built once, then cached)", space.size) as report:
-        table = build_state_table(space, sources, report)
-    if cache:
-        save_array(path, key, table.depths)
-    return table
+    path, key = table_cache(space, sources, label)
+    _, depths = cached_array(path, key, space.size,
+                             lambda report: build_state_table(space, sources, report).depths,
+                             title=f"{label} table", size=space.size, progress=progress,
+                             cache=cache)
+    return StateTable(space, sources, depths)

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from permgroup.cache import cache_dir, load_bytes, save_array
+from permgroup.cache import cached_array, label_of, table_file
 from permgroup.metric import Metric, metric_label
 from permgroup.perm import compose, inverse
-from permgroup.progress import Progress, building
+from permgroup.progress import Progress
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
 from permgroup.tables.statetable import DepthTable
@@ -62,20 +62,8 @@ def cache_file(space: ElementSpace, bits: int = 8) -> tuple[Path, dict]:
            "anchor": anchor, "size": space.size}
     if bits != 8:
         key["format"] = FORMS[bits]
-    label = metric_label(space.metric).replace("'", "i").replace(",", "-")
-    if len(label) > 40:
-        label = "custom"
-    name = f"{puzzle.name}-{label}-a{anchor}-{puzzle.fingerprint()[:16]}.{FORMS[bits]}"
-    return cache_dir() / name, key
-
-
-def load_cached(space: ElementSpace, bits: int = 8) -> CayleyTable | None:
-    """The cached table of ``space`` at ``bits`` an entry; ``None`` if no valid
-    file of the right length holds it."""
-    loaded = load_bytes(*cache_file(space, bits))
-    if loaded is None or loaded[0]["shape"] != [-(-space.size * bits // 8)]:
-        return None
-    return CayleyTable(space, loaded[1], bits, loaded[0].get("levels"))
+    label = label_of(puzzle.name, metric_label(space.metric), f"a{anchor}")
+    return table_file(label, key, FORMS[bits], digest=puzzle.fingerprint()), key
 
 
 class CayleyTable(DepthTable):
@@ -137,6 +125,16 @@ class CayleyTable(DepthTable):
 
     def distribution(self) -> list[int]:
         return self._packed.distribution() if self.bits == 2 else super().distribution()
+
+    def raw(self) -> np.ndarray:
+        """The entries as they are stored (bytes of 8, 4 or 2 bits an entry)."""
+        import numpy as np
+
+        if self.bits == 2:
+            return self._packed.packed
+        if isinstance(self._entries, bytes):
+            return np.frombuffer(self._entries, dtype=np.uint8)
+        return self._entries
 
     def depth_of_rank(self, rank: int) -> int:
         """The entry of one rank; ``-1`` if unreachable."""
@@ -245,22 +243,21 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
     [(4, [1, 2]), (2, [1, 2])]
     """
     space = ElementSpace(puzzle, metric, anchor)
-    found = load_cached(space, bits) if cache else None
-    if found is not None:
-        return found
-    if bits == 4:
-        table = _nibbles(load_table(puzzle, metric, progress=progress, anchor=anchor,
-                                    cache=cache))
-    else:
-        with building(progress, f"{puzzle.name} {metric_label(metric)} table (built once, "
-                      "then cached)", space.size) as report:
-            table = build_table(puzzle, metric, progress=report, anchor=anchor, bits=bits)
-    if cache:
-        import numpy as np
+    built: list[CayleyTable] = []
 
-        path, key = cache_file(space, bits)
+    def build(report):
+        if bits == 4:
+            table = _nibbles(load_table(puzzle, metric, progress=progress, anchor=anchor,
+                                        cache=cache))
+        else:
+            table = build_table(puzzle, metric, progress=report, anchor=anchor, bits=bits)
+        built.append(table)
         if bits == 2:
-            key["levels"] = table.distribution()
-        save_array(path, key, table.depths if bits == 8 else table._packed.packed if bits == 2
-                   else np.frombuffer(table._entries, dtype=np.uint8))
-    return table
+            return table._packed.packed, {"levels": table.distribution()}
+        return table.depths if bits == 8 else table.raw()
+
+    header, data = cached_array(*cache_file(space, bits), -(-space.size * bits // 8), build,
+                                title=f"{puzzle.name} {metric_label(metric)} table",
+                                size=space.size, progress=progress if bits != 4 else None,
+                                cache=cache, raw=True)
+    return built[0] if built else CayleyTable(space, data, bits, header.get("levels"))

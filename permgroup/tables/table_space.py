@@ -110,56 +110,53 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
     >>> build_tight_table(necklace, memory="1MB").distribution()   # out of core
     [1, 2, 2, 1]
     """
-    import hashlib
-    import json
     import sys
 
-    import numpy as np
-
-    from permgroup.cache import cache_dir, load_bytes, save_array
+    from permgroup.cache import cached_array, label_of, table_file
     from permgroup.tables.packed import PackedTable, packed_depths
 
     space, sources, key = table_space(puzzle, metric)
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    name = puzzle_name(puzzle.name)
-    label = f"{name}-{key['metric']}-{digest}".replace("'", "i").replace(",", "-")
-    path = cache_dir() / f"{label}.packed2"
+    path = table_file(label_of(puzzle_name(puzzle.name), key["metric"]), key, "packed2")
     file_key = dict(key, format="packed2", size=space.size)
-    loaded = load_bytes(path, file_key)
-    if loaded is not None:
-        header, data = loaded
-        return PackedTable(space, sources, np.frombuffer(data, dtype=np.uint8),
-                           header["levels"])
-    if memory is not None and rows_fit(space, memory):
-        # one byte per state fits the memory allowed: the row-by-row BFS in memory
-        # is several times faster than shards on disk; the result is packed the same
-        table = rows_in_memory(space, sources, cache_dir() / f"{label}.checkpoint",
-                               dict(file_key, format="rows-checkpoint"), progress=progress)
-    elif memory is not None:
+
+    def build(report):
+        if memory is not None:
+            # one byte per state fits the memory allowed: the row-by-row BFS in
+            # memory is several times faster than shards on disk; packed the same
+            table = rows_in_memory(space, sources, path.with_suffix(".checkpoint"),
+                                   dict(file_key, format="rows-checkpoint"), progress=report)
+        elif dask:
+            from permgroup.tables.dask_bfs import dask_depths
+
+            out = stream or sys.stderr
+
+            def level_report(level) -> None:
+                print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
+                      f"{level.shuffled:>14,} bytes shuffled", file=out, flush=True)
+
+            def connected(client) -> None:
+                print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
+                      f"{client.dashboard_link}", file=out, flush=True)
+
+            table = dask_depths(space, sources, workers=workers, scheduler=scheduler,
+                                progress=report, level_report=level_report,
+                                on_connect=connected).table
+        else:
+            table = packed_depths(space, sources, progress=report)
+        return table.packed, {"levels": table.distribution()}
+
+    length = (space.size + 3) // 4
+    header, packed = cached_array(path, file_key, length, None, title="")
+    if packed is None and memory is not None and not rows_fit(space, memory):
         from permgroup.tables.outofcore import build_out_of_core
 
-        return build_out_of_core(space, sources, cache_dir() / f"{label}.outofcore",
+        return build_out_of_core(space, sources, path.with_suffix(".outofcore"),
                                  memory=memory, key=key, progress=progress)
-    elif dask:
-        from permgroup.tables.dask_bfs import dask_depths
-
-        stream = stream or sys.stderr
-
-        def report(level) -> None:
-            print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
-                  f"{level.shuffled:>14,} bytes shuffled", file=stream, flush=True)
-
-        def connected(client) -> None:
-            print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
-                  f"{client.dashboard_link}", file=stream, flush=True)
-
-        built = dask_depths(space, sources, workers=workers, scheduler=scheduler,
-                            progress=progress, level_report=report, on_connect=connected)
-        table = built.table
-    else:
-        table = packed_depths(space, sources, progress=progress)
-    save_array(path, dict(file_key, levels=table.distribution()), table.packed)
-    return table
+    if packed is None:
+        header, packed = cached_array(path, file_key, length, build, size=space.size,
+                                      title=f"{puzzle.name} {key['metric']} table at 2 bits",
+                                      progress=progress)
+    return PackedTable(space, sources, packed, header["levels"])
 
 
 #: seconds of BFS between two checkpoints of a build by rows in memory (a
