@@ -50,7 +50,7 @@ PLAIN = {
     "torus": ("from permgroup.tables.colouring_table import build_colouring_table\n"
               "t = build_colouring_table(torus.PUZZLE)\n"),
 }
-PACKED = ("from permgroup.tables.packed import packed_depths\n"
+PACKED = ("from permgroup.tables.bfs import packed_depths\n"
           "t = packed_depths(space, sources)\n")
 OUT_OF_CORE = ("import tempfile\n"
                "from permgroup.tables.outofcore import build_out_of_core\n"

@@ -9,7 +9,7 @@ import pytest
 from sympy.combinatorics import Permutation
 
 from permgroup.spaces.product import FactorSpace
-from permgroup.tables.bfs import bfs_depths
+from permgroup.tables.bfs import bfs
 from permgroup.tables.store import UNSEEN
 from permgroup.cache import load_array, save_array
 from permgroup.spaces.element import PieceCoordinate
@@ -93,8 +93,8 @@ def test_bottom_up_and_top_down_agree():
         *PieceCoordinate.from_moves("piece", ((0, 1), (2, 3), (4, 5)),
                                     metric_moves(_twisty_puzzle(), "qtm")).factors()
     ])
-    both = bfs_depths(ring.size, [0], ring.n_moves, ring.step, ring.back_step)
-    top = bfs_depths(ring.size, [0], ring.n_moves, ring.step)
+    both = bfs(ring, [0]).depths
+    top = bfs(ring, [0], top_down_only=True).depths
     assert (both == top).all()
     assert (both != UNSEEN).sum() == _twisty_puzzle().group().order() == 24
 

@@ -18,10 +18,12 @@ import pytest
 
 from permgroup.spaces.space import Factor
 from permgroup.spaces.product import FactorSpace
-from permgroup.tables.bfs import bfs_depths
+import permgroup.tables.bfs as bfs_module
+from permgroup.tables.bfs import bfs, packed_depths
 from permgroup.tables.colouring_table import colouring_depths
 from permgroup.tables.outofcore import build_out_of_core
-from permgroup.tables.packed import UNSEEN_CODE, packed_depths, read_codes
+from permgroup.tables.packed import read_codes
+from permgroup.tables.store import UNSEEN_CODE
 from permgroup.tables.store import UNSEEN, depth_distribution
 from permgroup.tables.table import build_table, load_table
 from permgroup.tables.table_space import table_space
@@ -49,9 +51,10 @@ def small_torus():
     return space, sources, depths
 
 
-def test_packed_cube_matches_plain(cube):
+def test_packed_cube_matches_plain(cube, monkeypatch):
+    monkeypatch.setattr(bfs_module, "BLOCK", 1 << 18)
     space, source, depths = cube
-    t = packed_depths(space, [source], block=1 << 18)
+    t = packed_depths(space, [source])
     assert t.distribution() == depth_distribution(depths)
     assert t.distribution()[:5] in ([1, 6, 27, 120, 534], [1, 9, 54, 321, 1847])
     assert np.array_equal(read_codes(t.packed, np.arange(space.size)), expected_codes(depths))
@@ -71,9 +74,10 @@ def test_packed_path_is_optimal(cube):
         assert int(here[0]) == rank and len(moves) == depths[rank]
 
 
-def test_packed_torus_matches_colouring_table(small_torus):
+def test_packed_torus_matches_colouring_table(small_torus, monkeypatch):
+    monkeypatch.setattr(bfs_module, "BLOCK", 1 << 12)
     space, sources, depths = small_torus
-    t = packed_depths(space, sources, block=1 << 12)
+    t = packed_depths(space, sources)
     assert t.distribution() == depth_distribution(depths)
     assert np.array_equal(read_codes(t.packed, np.arange(space.size)), expected_codes(depths))
     ranks = np.random.default_rng(7).integers(0, space.size, 2000)
@@ -415,8 +419,7 @@ def skewb():
     definition = skewb_definition()
     space = OrbitSpace(definition, "qtm")
     sources = [space.rank(definition.solved)]
-    return space, sources, bfs_depths(space.size, sources, space.n_moves, space.step,
-                                      space.back_step)
+    return space, sources, bfs(space, sources).depths
 
 
 @pytest.mark.slow
@@ -446,13 +449,13 @@ from permgroup.explore import load_definition
 
 table_space.CHECKPOINT_SECONDS = 0  # a checkpoint after every level
 slow = sys.argv[1] == "slow"
-plain_bfs = bfs.bfs_depths
+plain_bfs = bfs.bfs
 
-def traced(*args, resume=None, **kw):
-    print("resumed at", -1 if resume is None else resume[1], flush=True)
-    return plain_bfs(*args, resume=resume, **kw)
+def traced(*args, levels=None, **kw):
+    print("resumed at", -1 if levels is None else len(levels) - 1, flush=True)
+    return plain_bfs(*args, levels=levels, **kw)
 
-bfs.bfs_depths = traced
+bfs.bfs = traced
 
 def progress(depth, count):
     print("level", depth, count, flush=True)
@@ -487,8 +490,7 @@ def test_a_build_by_rows_resumes_after_sigkill(tmp_path, monkeypatch):
     assert 4 <= resumed_at < 10, out
     definition = load_definition("pyraminx-notips")
     space = OrbitSpace(definition, "htm")
-    depths = bfs_depths(space.size, [space.rank(definition.solved)], space.n_moves,
-                        space.step, space.back_step)
+    depths = bfs(space, [space.rank(definition.solved)]).depths
     assert out[-1] == f"distribution {depth_distribution(depths)}"
     # levels up to the checkpoint are reported from it, then the BFS goes on
     assert [line.split()[1] for line in out if line.startswith("level")] == [
@@ -510,7 +512,7 @@ def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, m
     definition = load_definition("pyraminx-notips")
     space = OrbitSpace(definition, "htm")
     sources = [space.rank(definition.solved)]
-    depths = bfs_depths(space.size, sources, space.n_moves, space.step, space.back_step)
+    depths = bfs(space, sources).depths
     assert rows_fit(space, "1GB") and not rows_fit(space, "100MB")
     table = build_tight_table(definition, "htm", memory="1GB")
     assert table.distribution() == depth_distribution(depths)

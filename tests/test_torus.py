@@ -20,7 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from permgroup.tables import colouring_table
-from permgroup.tables.bfs import bfs_depths
+import permgroup.tables.bfs as bfs_module
+from permgroup.spaces.space import GraphSpace
+from permgroup.tables.bfs import bfs
 from permgroup.tables.store import UNSEEN
 from permgroup.cli import main
 from permgroup.spaces.ranking import multinomial
@@ -253,8 +255,8 @@ def test_small_tables_agree_with_plain_bfs_and_engine_bfs(rows, cols):
         by_depth[d] += 1
     assert table.distribution() == by_depth
     space = table.space
-    engine = bfs_depths(space.size, [space.rank(np.array([space.solved]))[0]],
-                        space.n_moves, space.back_step, space.step)
+    by_ranks = GraphSpace(space.size, space.n_moves, space.back_step, space.step)
+    engine = bfs(by_ranks, space.rank(np.array([space.solved]))).depths
     assert (engine == table.depths).all()
     rng = random.Random(rows * 10 + cols)
     for board in rng.sample(sorted(truth), min(60, len(truth))):
@@ -265,11 +267,12 @@ def test_small_tables_agree_with_plain_bfs_and_engine_bfs(rows, cols):
         assert torus.apply_moves(board, path, puzzle) == goal
 
 
-def test_table_builder_blocks_and_threads_do_not_change_the_answer():
+def test_table_builder_blocks_and_threads_do_not_change_the_answer(monkeypatch):
     space = torus.space(torus.torus_puzzle(3, 4))
     whole = colouring_depths(space, [space.solved])
     for block in (100, 5000):
-        assert (colouring_depths(space, [space.solved], block=block) == whole).all()
+        monkeypatch.setattr(bfs_module, "BLOCK", block)
+        assert (colouring_depths(space, [space.solved]) == whole).all()
 
 
 def test_distance_between_two_boards_on_a_small_torus():
@@ -331,8 +334,8 @@ def test_first_levels_of_the_published_distribution():
     assert counts[:7].tolist() == FIRST_LEVELS
     assert counts[UNSEEN] == space.size - sum(FIRST_LEVELS)
     # the engine's generic BFS over ranks agrees on the first levels
-    engine = bfs_depths(space.size, [space.rank(np.array([space.solved]))[0]],
-                        space.n_moves, space.back_step, space.step, max_depth=4)
+    by_ranks = GraphSpace(space.size, space.n_moves, space.back_step, space.step)
+    engine = bfs(by_ranks, space.rank(np.array([space.solved])), max_depth=4).depths
     assert (np.minimum(depths, 5) == np.minimum(engine, 5)).all()
     # and the bidirectional search agrees with the partial table
     rng = np.random.default_rng(8)

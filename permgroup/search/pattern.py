@@ -5,7 +5,7 @@ A *projection* keeps some digits of a :class:`~permgroup.spaces.digits.DigitSpac
 itself, so the projection is a smaller puzzle, and its distance to the
 projected goal never exceeds the distance of the whole state: an admissible
 bound for :func:`permgroup.search.exact.ida_star`.  Its table is built by the
-ordinary level-by-level BFS (:func:`permgroup.tables.bfs.bfs_depths` over a
+ordinary level-by-level BFS (:func:`permgroup.tables.bfs.bfs` over a
 :class:`~permgroup.spaces.product.FactorSpace` of those digits), then stored with two
 entries per byte (4 bits each); depths above 14 are stored as 14, still a
 lower bound, and 15 marks projections the moves never reach.  With move
@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from permgroup.tables.bfs import bfs_depths, weighted_depths
+from permgroup.spaces.space import GraphSpace
+from permgroup.tables.bfs import bfs, weighted_depths
 from permgroup.tables.store import UNSEEN
 from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.cache import cached_array, table_file
@@ -137,10 +138,11 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
         def back_step(ranks, m):
             return projection.back_step(ranks, chosen[m])
 
+    graph = GraphSpace(projection.size, n_moves, step, back_step)
     if weighted(costs):
-        depths = weighted_depths(projection.size, sources, costs, step, progress)
-        return PatternDatabase(space, which, depths, wide=True)
-    depths = bfs_depths(projection.size, sources, n_moves, step, back_step, progress=progress)
+        return PatternDatabase(space, which, weighted_depths(graph, sources, costs, progress),
+                               wide=True)
+    depths = bfs(graph, sources, progress=progress).depths
     unreached = depths == UNSEEN
     np.minimum(depths, CLIP, out=depths)
     depths[unreached] = UNREACHED

@@ -49,7 +49,7 @@ import numpy as np
 from permgroup.perm import Perm, closure, compose, inverse
 from permgroup.spaces.digits import DigitSpace
 from permgroup.spaces.product import FactorSpace
-from permgroup.tables.bfs import bfs_depths
+from permgroup.tables.bfs import bfs
 from permgroup.spaces.space import ROW_PULL, Factor
 from permgroup.tables.store import UNSEEN, depth_distribution
 
@@ -186,7 +186,7 @@ def canonical_cells(symmetric: np.ndarray, canonical: np.ndarray, classes: np.nd
 
 class _ClassRows:
     """The table's states as rows (a class) of inner cells, for
-    :func:`permgroup.tables.bfs.bfs_depths`."""
+    :func:`permgroup.tables.bfs.bfs`."""
 
     capabilities = frozenset({ROW_PULL})
 
@@ -311,8 +311,7 @@ def _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj, inverse_
                            else 0])
     start = int(start_class[0]) * space_rows.inner_size + int(
         canonical_cells(symmetric, canonical, start_class, start_cell)[0])
-    depths = bfs_depths(space_rows.size, [start], space_rows.n_moves, space_rows.step,
-                        space_rows.back_step, progress=progress, rows=space_rows)
+    depths = bfs(space_rows, [start], progress=progress).depths
     # the other cells of a symmetric class are the same positions: same depths
     table = depths.reshape(len(reps), -1)
     for k, c in enumerate(many):

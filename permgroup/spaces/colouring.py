@@ -57,9 +57,9 @@ without any search.
 Moves needed from each colouring (in rank order: aabb abab abba baab baba
 bbaa) to ``aabb``, by the engine's BFS running the moves backwards:
 
->>> from permgroup.tables.bfs import bfs_depths
->>> bfs_depths(space.size, [space.rank(space.encode("aabb"))], space.n_moves,
-...            space.back_step, space.step).tolist()
+>>> from permgroup.spaces.space import Reversed
+>>> from permgroup.tables.bfs import bfs
+>>> bfs(Reversed(space), [space.rank(space.encode("aabb"))]).depths.tolist()
 [0, 3, 1, 3, 2, 2]
 """
 from __future__ import annotations
@@ -379,7 +379,7 @@ class ColouringSpace:
     """Colourings with the colour counts of ``solved``, and moves on them.
 
     Colours are numbered by first appearance in ``solved``.  ``step`` and
-    ``back_step`` act on ranks (for :func:`permgroup.tables.bfs.bfs_depths`);
+    ``back_step`` act on ranks (for :func:`permgroup.tables.bfs.bfs`);
     ``apply`` and ``unapply`` act on packed words (for
     :mod:`permgroup.search.meet` and the table builder).
 

@@ -382,7 +382,7 @@ class OrbitSpace:
     """Tight ranks of the positions of ``definition`` under ``metric``'s moves.
 
     See the module docstring.  ``step(ranks, m)`` and ``back_step(ranks, m)``
-    make it a space for :func:`permgroup.tables.bfs.bfs_depths`;
+    make it a space for :func:`permgroup.tables.bfs.bfs`;
     :meth:`row_pull` serves the row-by-row levels of a large search.
 
     A gear: two wheels of three teeth turned together, so the pair of

@@ -29,6 +29,7 @@ code that moves many ranks, never by this module.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -51,6 +52,23 @@ class StateSpace(Protocol):  # pragma: no cover - a description, not code
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         """Ranks from which move ``m`` leads to ``ranks`` (``-1`` where none does)."""
+
+
+@dataclass(frozen=True)
+class GraphSpace:
+    """A space given by its functions (examples, tests, one-off projections).
+
+    >>> import numpy as np
+    >>> ring = GraphSpace(4, 1, lambda ranks, m: (ranks + 1) % 4)
+    >>> ring.step(np.array([3]), 0).tolist(), ring.capabilities
+    ([0], frozenset())
+    """
+
+    size: int
+    n_moves: int
+    step: Callable
+    back_step: Callable | None = None
+    capabilities: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -80,3 +98,33 @@ def rank_dtype(size: int) -> type:
     import numpy as np
 
     return np.int32 if size <= 2**31 else np.int64
+
+
+class Reversed:
+    """``space`` with every move run backwards (``step`` and ``back_step``
+    exchanged): a breadth-first search of it finds each state's distance *to*
+    the sources.
+
+    >>> import numpy as np
+    >>> line = GraphSpace(3, 1, lambda r, m: np.minimum(r + 1, 2), lambda r, m: np.maximum(r - 1, 0))
+    >>> Reversed(line).step(np.array([2]), 0).tolist()
+    [1]
+    """
+
+    def __init__(self, space):
+        self.space = space
+
+    def __getattr__(self, name: str):
+        return getattr(self.space, name)
+
+    def step(self, ranks, m: int):
+        return self.space.back_step(ranks, m)
+
+    def back_step(self, ranks, m: int):
+        return self.space.step(ranks, m)
+
+    def step_states(self, states, m: int):
+        return self.space.back_step_states(states, m)
+
+    def back_step_states(self, states, m: int):
+        return self.space.step_states(states, m)

@@ -1,156 +1,444 @@
-"""Breadth-first search over ranked states, level by level, in numpy.
+"""One breadth-first search over ranked states, level by level, in numpy.
 
-The state graph is given by ``step(ranks, m)``: the ranks reached from
-``ranks`` by move ``m`` (``-1`` where the move is not legal, for puzzles whose
-moves depend on the state).  ``back_step(ranks, m)`` answers the reverse
-question, the states that move ``m`` takes *to* ``ranks``; with it, the search
-switches to bottom-up steps once the frontier is large (scan the unvisited
-states and ask whether a predecessor is on the last level), which saves most
-of the work near the end.  ``dense_step(mask, m)``, where a space offers it,
-maps a boolean set of all states at once; for a frontier holding a good share
-of the space it beats both (:class:`~permgroup.spaces.product.FactorSpace` does it with one gather per
-factor).  A space whose ranks are rows of ``inner_size`` cells, each move
-sending a row onto a row with its cells permuted (:class:`RowSpace`), offers
-``rows``: a large level is then *pulled* row block by row block (each unseen
-state asks whether a predecessor is on the last level, reading whole rows),
-in working memory bounded by the block, not by the level.
+The space (:class:`~permgroup.spaces.space.StateSpace`) says how moves act on
+ranks; a *store* keeps what the search knows of each rank:
 
-Depths live in a dense ``uint8`` array indexed by rank; ``UNSEEN`` (255) marks
-states not reached.
+* :class:`ByteStore`: the depth in one byte (``UNSEEN`` where not reached);
+* :class:`PackedStore`: the depth mod 3 in two bits (a quarter of the memory;
+  a code tells the last level and the unseen states apart, which is all a
+  level reads, see :mod:`permgroup.tables.packed`).
+
+Each level takes the cheapest of these steps, by one cost model
+(:data:`COSTS`, per state and move, in units of a step):
+
+* *top-down*: the frontier's images that are still unseen join the next
+  level; the frontier is an array of ranks while it is small, else it is
+  found in the store, block by block (a 2-bit store then also expands states
+  three or six levels shallower, whose images are all seen: harmless);
+* *bottom-up*: each unseen state asks whether a predecessor is on the last
+  level, block by block, leaving at its first hit; once few states are left
+  unseen, their ranks are listed once and the last levels ask only them;
+* *dense* (a space that moves a boolean set of every rank at once,
+  :data:`~permgroup.spaces.space.DENSE_STEP`), one byte a state;
+* *pull* (a space of rows, :data:`~permgroup.spaces.space.ROW_PULL`), one byte
+  a state: blocks of rows read their predecessors' rows whole.
+
+A space that lists the states of a rank range faster than it unranks them
+(:data:`~permgroup.spaces.space.STATES_OF`: colourings) is stepped in that form.
+Blocks are shared by threads (numpy releases the GIL in its loops): they
+write disjoint bytes, or take turns where they may not.
 
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
->>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
->>> bfs_depths(ring.size, [0], ring.n_moves, ring.step).tolist()
-[0, 1, 2, 3, 4, 5]
+>>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
+>>> bfs(ring, [0]).depths.tolist(), bfs(ring, [0], PackedStore(6)).levels
+([0, 1, 2, 3, 2, 1], [1, 2, 2, 1])
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from permgroup.progress import Progress
-from permgroup.spaces.space import rank_dtype
-from permgroup.tables.store import UNSEEN
+from permgroup.spaces.space import DENSE_STEP, ROW_PULL, STATES_OF, rank_dtype
+from permgroup.tables.packed import (PackedTable, count_codes, distinct, empty_packed, pack,
+                                     read_codes, reached, unpack, write_codes)
+from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE
 
-Step = Callable[[np.ndarray, int], np.ndarray]
-
-
-#: rough cost per state and move, relative to one state of a dense step
-#: (measured on the 2x2x2: a sparse step costs about 12 dense ones; a bottom-up
-#: candidate usually stops after half the moves)
-TOP_DOWN_COST = 12
-BOTTOM_UP_COST = 6
-#: a pulled level reads whole rows, about a dense step's cost per state and move
-#: (measured on the Skewb and the Pyraminx: the row gather stays in cache)
-PULL_COST = 1
-#: states handled at once by the chunked steps (bounds their working memory)
-BLOCK = 1 << 21
-
-
-class RowSpace(Protocol):  # pragma: no cover - a description, not code
-    """A space whose rank is ``row * inner_size + cell``, where move ``m`` maps
-    rows ``first..last-1`` onto rows, their cells permuted
-    (:class:`permgroup.spaces.orbit.OrbitSpace`)."""
-
-    inner_size: int
-    outer_size: int
-    n_moves: int
-
-    def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
-        """``values`` (shape ``(outer_size, inner_size)``) at the predecessors by
-        move ``m`` of the states in rows ``first..last-1``."""
+#: ranks handled at once by a block of a level (a multiple of 4): bounds its
+#: working memory, tens of bytes a state
+BLOCK = 1 << 19
+#: the cost model, per state and move (per state for dense and pull, which
+#: read every rank once), measured on the 2x2x2: a step costs about 4, reading
+#: a byte 2, marking a byte 2 and a 2-bit code 5 (read first, written under a
+#: lock); a bottom-up state usually stops after half its moves
+COSTS = {"step": 4, "read": 2, "dense": 1 / 2, "pull": 1 / 2, "unrank": 0}
+#: a level lists its unseen states, or keeps its frontier as ranks, while they
+#: are at most this share of the space
+LISTED = 1 / 32
 
 
-def bfs_depths(size: int, sources: Sequence[int] | np.ndarray, n_moves: int, step: Step,
-               back_step: Step | None = None, progress: Progress | None = None,
-               max_depth: int = UNSEEN - 1,
-               dense_step: Callable[[np.ndarray, int], np.ndarray] | None = None,
-               rows: RowSpace | None = None,
-               resume: tuple[np.ndarray, int] | None = None,
-               level_done: Callable[[int, np.ndarray], None] | None = None) -> np.ndarray:
-    """Depth of every rank from the sources; ``UNSEEN`` where unreachable.
+class ByteStore:
+    """One byte a state: the depth, ``UNSEEN`` where not reached.
 
-    ``progress(depth, count)`` is called after each level that reaches new
-    states, ``level_done(depth, depths)`` after each complete level (to keep a
-    checkpoint); ``resume=(depths, depth)`` goes on from a table whose levels
-    are complete up to ``depth`` (only that level and the unseen states are read).
+    >>> s = ByteStore(4); s.start(np.array([2])); s.depths.tolist()
+    [255, 255, 0, 255]
+    """
+
+    mark_cost = 2
+
+    def __init__(self, size: int, depths: np.ndarray | None = None):
+        self.size = size
+        self.depths = np.full(size, UNSEEN, dtype=np.uint8) if depths is None else depths
+
+    def start(self, ranks: np.ndarray) -> None:
+        self.depths[ranks] = 0
+
+    def on(self, ranks: np.ndarray, depth: int) -> np.ndarray:
+        return self.depths[ranks] == depth
+
+    def fresh(self, ranks: np.ndarray) -> np.ndarray:
+        return ranks[self.depths[ranks] == UNSEEN]
+
+    def mark(self, ranks: np.ndarray, depth: int) -> None:
+        self.depths[ranks] = depth
+
+    def level(self, depth: int, lo: int, hi: int, dtype) -> np.ndarray:
+        return (np.flatnonzero(self.depths[lo:hi] == depth) + lo).astype(dtype)
+
+    def view(self, lo: int, hi: int) -> np.ndarray:
+        """Ranks ``lo..hi-1`` as the store keeps them, to read and write in place."""
+        return self.depths[lo:hi]
+
+    def unseen(self, view: np.ndarray, n: int) -> np.ndarray:
+        return np.flatnonzero(view[:n] == UNSEEN)
+
+    def put(self, lo: int, view: np.ndarray, todo: np.ndarray, left: np.ndarray,
+            depth: int) -> None:
+        """Give the states ``todo`` but ``left`` (offsets into ``view``) ``depth``."""
+        view[todo] = depth
+        view[left] = UNSEEN
+
+    def count(self, depth: int, levels: Sequence[int]) -> int:
+        return sum(int(np.count_nonzero(self.depths[lo:lo + 8 * BLOCK] == depth))
+                   for lo in range(0, self.size, 8 * BLOCK))
+
+    def expanded(self, depth: int, levels: Sequence[int]) -> int:
+        """States a top-down level expands when it finds its frontier in the store."""
+        return levels[depth]
+
+
+class PackedStore:
+    """Two bits a state: the depth mod 3, ``UNSEEN_CODE`` where not reached.
+
+    >>> s = PackedStore(5); s.start(np.array([1])); s.packed.tolist()
+    [243, 255]
+    """
+
+    mark_cost = 5
+
+    def __init__(self, size: int, packed: np.ndarray | None = None):
+        self.size = size
+        self.packed = empty_packed(size) if packed is None else packed
+
+    def start(self, ranks: np.ndarray) -> None:
+        write_codes(self.packed, ranks, 0)
+
+    def on(self, ranks: np.ndarray, depth: int) -> np.ndarray:
+        # an unseen state's predecessors are at the last level or deeper, so
+        # the last level's code there means that level
+        return read_codes(self.packed, ranks) == depth % 3
+
+    def fresh(self, ranks: np.ndarray) -> np.ndarray:
+        return ranks[read_codes(self.packed, ranks) == UNSEEN_CODE]
+
+    def mark(self, ranks: np.ndarray, depth: int) -> None:
+        write_codes(self.packed, ranks, depth % 3)
+
+    def level(self, depth: int, lo: int, hi: int, dtype) -> np.ndarray:
+        codes = unpack(self.packed[lo // 4:(hi + 3) // 4])[:hi - lo]
+        return (np.flatnonzero(codes == depth % 3) + lo).astype(dtype)
+
+    def view(self, lo: int, hi: int) -> np.ndarray:
+        """The codes of ranks ``lo..hi-1`` (``lo`` a multiple of 4), unpacked."""
+        return unpack(self.packed[lo // 4:(hi + 3) // 4])
+
+    def unseen(self, view: np.ndarray, n: int) -> np.ndarray:
+        return np.flatnonzero(view[:n] == UNSEEN_CODE)
+
+    def put(self, lo: int, view: np.ndarray, todo: np.ndarray, left: np.ndarray,
+            depth: int) -> None:
+        # a block starts at a multiple of 4 ranks: its bytes are its own
+        view[todo] = depth % 3
+        view[left] = UNSEEN_CODE
+        self.packed[lo // 4:lo // 4 + len(view) // 4] = pack(view)
+
+    def count(self, depth: int, levels: Sequence[int]) -> int:
+        # the states with this code, less those of the levels 3, 6... before
+        return count_codes(self.packed, self.size)[depth % 3] - sum(levels[depth % 3::3])
+
+    def expanded(self, depth: int, levels: Sequence[int]) -> int:
+        # the level's code is also the code of the levels 3, 6... before it
+        return sum(levels[depth % 3::3])
+
+
+def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
+        progress: Progress | None = None, max_depth: int = UNSEEN - 1,
+        top_down_only: bool = False, levels: list[int] | None = None,
+        level_done: Callable[[int, object], None] | None = None):
+    """The store (a new :class:`ByteStore` by default) filled with every rank's
+    depth from the sources, level by level; ``store.levels`` the states at
+    each depth.  ``progress(depth, count)`` after each level,
+    ``level_done(depth, store)`` after each complete one (to keep a
+    checkpoint); ``levels`` goes on from a store whose levels are complete up
+    to ``len(levels) - 1``.  ``top_down_only`` where most ranks are unreachable
+    (parity and other invariants), so that scanning them bottom-up would mostly
+    scan states that never come.
+
+    A step of ``-1`` is an illegal move (here the last cell has no successor):
+
+    >>> from permgroup.spaces.space import GraphSpace
+    >>> line = np.array([[1, 2, 3, -1]])
+    >>> bfs(GraphSpace(4, 1, lambda r, m: line[m][r]), [0], top_down_only=True).depths.tolist()
+    [0, 1, 2, 3]
+    >>> store = ByteStore(4, np.array([0, 1, 255, 255], dtype=np.uint8))
+    >>> bfs(GraphSpace(4, 1, lambda r, m: line[m][r]), [], store, top_down_only=True,
+    ...     levels=[1, 1]).depths.tolist()
+    [0, 1, 2, 3]
+    """
+    size = space.size
+    store = ByteStore(size) if store is None else store
+    dtype = rank_dtype(size)
+    frontier: np.ndarray | None = None
+    if levels is None:
+        frontier = distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)
+        store.start(frontier)
+        levels = [len(frontier)]
+        if progress:
+            progress(0, len(frontier))
+    levels = list(levels)
+    depth, count, seen = len(levels) - 1, levels[-1], sum(levels)
+    unseen: np.ndarray | None = None  # listed once few are left
+    while count and depth < max_depth:
+        expanded = count if frontier is not None else store.expanded(depth, levels)
+        method = _cheapest(space, store, expanded, size - seen, top_down_only)
+        if method != "bottom":
+            unseen = None
+        elif unseen is None and size - seen <= size * LISTED:
+            unseen = np.concatenate([
+                store.unseen(store.view(lo, min(size, lo + BLOCK)), min(size, lo + BLOCK) - lo)
+                + lo for lo in range(0, size, BLOCK)]).astype(dtype)
+        if method == "bottom" and unseen is not None:
+            left = _bottom_up_listed(space, store, depth, unseen)
+            count, unseen = len(unseen) - len(left), left
+        elif method == "bottom":
+            count = _bottom_up(space, store, depth)
+        elif method == "dense":
+            count = _dense(space, store.depths, depth)
+        elif method == "pull":
+            count = _pull(space, store.depths, depth)
+        else:
+            growth = count / levels[-2] if len(levels) > 1 else space.n_moves
+            frontier, count = _top_down(space, store, frontier, depth, levels,
+                                        count * growth <= size * LISTED)
+        if method != "top":
+            frontier = None
+        depth += 1
+        seen += count
+        if count:
+            levels.append(count)
+            if progress:
+                progress(depth, count)
+            if level_done:
+                level_done(depth, store)
+    store.levels = levels
+    return store
+
+
+def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None,
+                  max_depth: int = UNSEEN - 1) -> PackedTable:
+    """The 2-bit table of ``space`` from ``sources``: :func:`bfs` with a
+    :class:`PackedStore`, never holding a byte a state.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
-    >>> s = FactorSpace([Factor("ring", 3, np.array([[1, 2, 0], [0, 1, 2]])),
-    ...                  Factor("flip", 2, np.array([[0, 1], [1, 0]]))])
-    >>> bfs_depths(s.size, [0], s.n_moves, s.step, s.back_step,
-    ...            dense_step=s.dense_step).tolist()
-    [0, 1, 1, 2, 2, 3]
-    >>> levels = []
-    >>> bfs_depths(s.size, [0], s.n_moves, s.step, max_depth=1,
-    ...            progress=lambda depth, count: levels.append((depth, count))).tolist(), levels
-    ([0, 1, 1, 255, 255, 255], [(0, 1), (1, 2)])
-
-    A step of ``-1`` is an illegal move (here: the last cell has no successor):
-
-    >>> line = np.array([[1, 2, 3, -1]])
-    >>> bfs_depths(4, [0], 1, lambda ranks, m: line[m][ranks]).tolist()
-    [0, 1, 2, 3]
-    >>> bfs_depths(4, [0], 1, lambda ranks, m: line[m][ranks],
-    ...            resume=(np.array([0, 1, 255, 255], dtype=np.uint8), 1)).tolist()
-    [0, 1, 2, 3]
+    >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
+    >>> s = FactorSpace([Factor("a", 5, a),
+    ...                  Factor("b", 3, np.array([[0, 1, 2], [0, 1, 2], [1, 2, 0]]))])
+    >>> packed_depths(s, [0]).distribution() == bfs(s, [0]).levels
+    True
     """
-    frontier: np.ndarray | None
-    if resume is None:
-        depths = np.full(size, UNSEEN, dtype=np.uint8)
-        frontier = np.unique(np.asarray(sources, dtype=np.int64))
-        depths[frontier] = 0
-        depth, count, seen = 0, len(frontier), len(frontier)
-        if progress:
-            progress(0, count)
+    store = bfs(space, sources, PackedStore(space.size), progress=progress, max_depth=max_depth)
+    return PackedTable(space, sources, store.packed, store.levels)
+
+
+def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> str:
+    """The step of least cost for a level that expands ``expanded`` states
+    top-down or asks ``unseen`` states bottom-up (see the module docstring)."""
+    moves = space.n_moves
+    per_state = COSTS["unrank"] if STATES_OF in space.capabilities else 0
+    costs = {"top": expanded * (moves * (COSTS["step"] + store.mark_cost) + per_state)}
+    if not top_down_only:
+        costs["bottom"] = unseen * moves / 2 * (COSTS["step"] + COSTS["read"])
+        if isinstance(store, ByteStore):
+            if DENSE_STEP in space.capabilities:
+                costs["dense"] = space.size * moves * COSTS["dense"]
+            if ROW_PULL in space.capabilities:
+                costs["pull"] = space.size * moves * COSTS["pull"]
+    return min(costs, key=costs.get)
+
+
+def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
+    """The states of ranks ``lo + offsets``, the steps that take them, and
+    their ranks back: the space's own form where it lists a rank range faster
+    than it unranks (:data:`~permgroup.spaces.space.STATES_OF`), else the
+    ranks themselves."""
+    if STATES_OF not in space.capabilities:
+        return (offsets + lo).astype(dtype), space.step, space.back_step, np.asarray
+    return (space.states_of(lo, hi, offsets), space.step_states, space.back_step_states,
+            space.rank)
+
+
+def _in_threads(work: Callable, parts) -> list:
+    with ThreadPoolExecutor(THREADS) as pool:
+        return list(pool.map(work, parts))
+
+
+def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: list[int],
+              list_next: bool) -> tuple[np.ndarray | None, int]:
+    """Mark the unseen images of the frontier (``None``: every state the store
+    has at ``depth``); the next frontier, as ranks if ``list_next`` and while
+    it holds at most :data:`LISTED` of the space, and its size."""
+    size, dtype = space.size, rank_dtype(space.size)
+    limit = size * LISTED
+    fresh: list[np.ndarray] | None = [] if list_next else None
+    held = 0
+    lock = threading.Lock()  # a byte may hold states of two threads; the list is shared
+
+    def one_part(part: tuple[int, int]) -> None:
+        nonlocal fresh, held
+        lo, hi = part
+        ranks = store.level(depth, lo, hi, dtype) if frontier is None else frontier[lo:hi]
+        base, top = (lo, hi) if frontier is None else (0, size)
+        for first in range(0, len(ranks), BLOCK // 4):
+            states, step, _, _ = _states(space, base, top, ranks[first:first + BLOCK // 4]
+                                         - dtype(base), dtype)
+            for m in range(space.n_moves):
+                nxt = step(states, m)
+                if len(nxt) and nxt.min() < 0:  # some moves are illegal here
+                    nxt = nxt[nxt >= 0]
+                nxt = store.fresh(np.asarray(nxt).astype(dtype, copy=False))
+                with lock:
+                    store.mark(nxt, depth + 1)
+                    if fresh is not None:
+                        fresh.append(nxt)
+                        held += len(nxt)
+                        if held > limit:
+                            fresh = None  # the next level is found in the store
+
+    if frontier is None:
+        parts = [(lo, min(size, lo + BLOCK)) for lo in range(0, size, BLOCK)]
     else:
-        depths, depth = resume
-        frontier = None
-        count = seen = 0
-        for s in range(0, size, BLOCK):  # counted a block at a time: no full-size temporary
-            count += int(np.count_nonzero(depths[s:s + BLOCK] == depth))
-            seen += int(np.count_nonzero(depths[s:s + BLOCK] != UNSEEN))
-    while count and depth < max_depth:
-        costs = {"top": TOP_DOWN_COST * count}
-        if back_step is not None:
-            costs["bottom"] = BOTTOM_UP_COST * (size - seen)
-        if dense_step is not None:
-            costs["dense"] = size
-        if rows is not None:
-            costs["pull"] = PULL_COST * size  # blocks with any unseen state are read whole
-        method = min(costs, key=costs.get)
-        if method == "pull":
-            count = _pull(depths, depth, rows)
-        elif method == "dense":
-            count = _dense(depths, depth, n_moves, dense_step)
-        elif method == "bottom":
-            count = _bottom_up(depths, depth, n_moves, back_step)
+        part = max(1024, min(BLOCK // 4, -(-len(frontier) // (4 * THREADS))))  # all busy
+        parts = [(lo, min(len(frontier), lo + part)) for lo in range(0, len(frontier), part)]
+    _in_threads(one_part, parts)
+    if fresh is None:
+        return None, store.count(depth + 1, levels)
+    ranks = distinct(np.concatenate(fresh), overwrite=True) if fresh else np.zeros(0, dtype)
+    return ranks, len(ranks)
+
+
+def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> np.ndarray:
+    """The offsets in ``todo`` (unseen ranks ``lo + todo``, sorted) of the
+    states no move reaches from a state ``on_last(ranks)`` says is on the
+    last level: the rest are the next level.
+
+    A state leaves the list at its first move from the last level; those
+    left at the end are ranked back to offsets, which costs less than
+    carrying every state's offset through each move's compression.
+
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
+    >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
+    ...                                                 [5, 0, 1, 2, 3, 4]]))])
+    >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), np.int32,
+    ...              lambda ranks: np.isin(ranks, [1, 5])).tolist()
+    [3]
+    """
+    states, _, back_step, rank = _states(space, lo, hi, todo, dtype)
+    whole = len(states)
+    for m in range(space.n_moves):
+        before = np.asarray(back_step(states, m))
+        if len(before) and before.min() < 0:
+            keep = before < 0
+            keep[~keep] = ~on_last(before[~keep])
         else:
-            # without a frontier in hand, it is found a block at a time: a large
-            # level's ranks, listed whole, would take eight bytes per state
-            chunks = ([frontier] if frontier is not None else
-                      (np.flatnonzero(depths[s:s + BLOCK] == depth) + s
-                       for s in range(0, size, BLOCK)))
-            chunks = (c.astype(rank_dtype(size), copy=False) for c in chunks)
-            count = _top_down(depths, chunks, depth, n_moves, step)
-        frontier = None
-        depth += 1
-        seen += count
-        if count and progress:
-            progress(depth, count)
-        if count and level_done:
-            level_done(depth, depths)
-    return depths
+            keep = ~on_last(before)
+        states = states[keep]
+        if not len(states):
+            break
+    if len(states) == whole:
+        return todo
+    return np.asarray(rank(states)) - lo
 
 
-def weighted_depths(size: int, sources: Sequence[int] | np.ndarray, costs: Sequence[int],
-                    step: Step, progress: Progress | None = None) -> np.ndarray:
+def _bottom_up(space, store, depth: int) -> int:
+    """One level bottom-up over blocks of ranks; how many states it reached."""
+    size, dtype = space.size, rank_dtype(space.size)
+
+    def one_block(lo: int) -> int:
+        hi = min(size, lo + BLOCK // 4)
+        view = store.view(lo, hi)
+        todo = store.unseen(view, hi - lo)
+        if not len(todo):
+            return 0
+        left = still_unseen(space, lo, hi, todo, dtype, lambda ranks: store.on(ranks, depth))
+        if len(left) < len(todo):
+            store.put(lo, view, todo, left, depth + 1)
+        return len(todo) - len(left)
+
+    # blocks write their own bytes and read only the last level, which no
+    # block writes: the threads share them
+    return sum(_in_threads(one_block, range(0, size, BLOCK // 4)))
+
+
+def _bottom_up_listed(space, store, depth: int, unseen: np.ndarray) -> np.ndarray:
+    """A bottom-up level over the sorted array of the ranks still unseen, for
+    the last levels, when few are: the ranks it leaves unseen."""
+    lock = threading.Lock()
+
+    def one_part(start: int) -> np.ndarray:
+        part = unseen[start:start + BLOCK // 4]
+        left = still_unseen(space, 0, space.size, part, unseen.dtype.type,
+                            lambda ranks: store.on(ranks, depth))
+        with lock:  # a byte may hold ranks of two parts
+            store.mark(reached(part, left), depth + 1)
+        return left.astype(unseen.dtype, copy=False)
+
+    parts = _in_threads(one_part, range(0, len(unseen), BLOCK // 4))
+    return np.concatenate(parts) if parts else unseen
+
+
+def _dense(space, depths: np.ndarray, depth: int) -> int:
+    frontier = depths == depth
+    found = np.zeros_like(frontier)
+    for m in range(space.n_moves):
+        found |= space.dense_step(frontier, m)
+    found &= depths == UNSEEN
+    depths[found] = depth + 1
+    return int(np.count_nonzero(found))
+
+
+def _pull(space, depths: np.ndarray, depth: int) -> int:
+    """One level by rows: every unseen state with a predecessor at ``depth`` gets
+    ``depth + 1``.  A block's moves stop once all its unseen states are found."""
+    table = depths.reshape(space.outer_size, space.inner_size)
+    per_block = max(1, 4 * BLOCK // space.inner_size)
+    found = 0
+    for first in range(0, space.outer_size, per_block):
+        last = min(space.outer_size, first + per_block)
+        block = table[first:last]
+        todo = block == UNSEEN
+        if not todo.any():
+            continue
+        hit = np.zeros_like(todo)
+        for m in range(space.n_moves):
+            hit |= space.row_pull(table, first, last, m) == depth
+            if m % 4 == 3 and not (todo & ~hit).any():
+                break
+        hit &= todo
+        block[hit] = depth + 1
+        found += int(np.count_nonzero(hit))
+    return found
+
+
+def weighted_depths(space, sources: Sequence[int] | np.ndarray, costs: Sequence[int],
+                    progress: Progress | None = None) -> np.ndarray:
     """Least total cost of every rank from the sources when move ``m`` costs
-    ``costs[m]`` (small positive integers; all ones is :func:`bfs_depths`);
+    ``costs[m]`` (small positive integers; all ones is :func:`bfs`);
     ``UNSEEN`` where unreachable or beyond 254.
 
     Levels are found in order of cost, top-down: level ``d`` is every unseen
@@ -161,112 +449,32 @@ def weighted_depths(size: int, sources: Sequence[int] | np.ndarray, costs: Seque
     >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
     ...                                                  [2, 3, 4, 5, 0, 1]]))])
-    >>> weighted_depths(ring.size, [0], [1, 3], ring.step).tolist()
+    >>> weighted_depths(ring, [0], [1, 3]).tolist()
     [0, 1, 2, 3, 4, 5]
-    >>> weighted_depths(ring.size, [0], [1, 1], ring.step).tolist()
+    >>> weighted_depths(ring, [0], [1, 1]).tolist()
     [0, 1, 1, 2, 2, 3]
     """
     costs = [int(c) for c in costs]
     if min(costs) < 1:
         raise ValueError("move costs must be positive integers")
+    size, dtype = space.size, rank_dtype(space.size)
     depths = np.full(size, UNSEEN, dtype=np.uint8)
-    levels = {0: np.unique(np.asarray(sources, dtype=rank_dtype(size)))}
-    depths[levels[0]] = 0
+    level = {0: distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)}
+    depths[level[0]] = 0
     if progress:
-        progress(0, len(levels[0]))
+        progress(0, len(level[0]))
     depth = 0
-    while any(len(levels.get(depth - k, ())) for k in range(max(costs))) and depth < UNSEEN - 1:
+    while any(len(level.get(depth - k, ())) for k in range(max(costs))) and depth < UNSEEN - 1:
         depth += 1
         for m, cost in enumerate(costs):
-            source = levels.get(depth - cost)
-            if source is None:
-                continue
-            for start in range(0, len(source), BLOCK):
-                nxt = step(source[start:start + BLOCK], m)
+            source = level.get(depth - cost)
+            for start in range(0, 0 if source is None else len(source), BLOCK):
+                nxt = space.step(source[start:start + BLOCK], m)
                 if len(nxt) and nxt.min() < 0:  # some moves are illegal here
                     nxt = nxt[nxt >= 0]
                 depths[nxt[depths[nxt] == UNSEEN]] = depth
-        levels[depth] = np.flatnonzero(depths == depth).astype(rank_dtype(size))
-        levels.pop(depth - max(costs), None)
-        if progress and len(levels[depth]):
-            progress(depth, len(levels[depth]))
+        level[depth] = np.flatnonzero(depths == depth).astype(dtype)
+        level.pop(depth - max(costs), None)
+        if progress and len(level[depth]):
+            progress(depth, len(level[depth]))
     return depths
-
-
-def _dense(depths: np.ndarray, depth: int, n_moves: int,
-           dense_step: Callable[[np.ndarray, int], np.ndarray]) -> int:
-    frontier = depths == depth
-    reached = np.zeros_like(frontier)
-    for m in range(n_moves):
-        reached |= dense_step(frontier, m)
-    reached &= depths == UNSEEN
-    depths[reached] = depth + 1
-    return int(np.count_nonzero(reached))
-
-
-def _top_down(depths: np.ndarray, frontier_chunks, depth: int, n_moves: int,
-              step: Step) -> int:
-    for chunk in (c[s:s + BLOCK] for c in frontier_chunks for s in range(0, len(c), BLOCK)):
-        for m in range(n_moves):
-            nxt = step(chunk, m)
-            if len(nxt) and nxt.min() < 0:  # some moves are illegal here
-                nxt = nxt[nxt >= 0]
-            fresh = nxt[depths[nxt] == UNSEEN]
-            if len(fresh):
-                depths[fresh] = depth + 1
-    return sum(int(np.count_nonzero(depths[start:start + BLOCK] == depth + 1))
-               for start in range(0, len(depths), BLOCK))
-
-
-def _pull(depths: np.ndarray, depth: int, rows: RowSpace) -> int:
-    """One level by rows: every unseen state with a predecessor at ``depth`` gets
-    ``depth + 1``.  A block's moves stop once all its unseen states are found."""
-    table = depths.reshape(rows.outer_size, rows.inner_size)
-    per_block = max(1, BLOCK // rows.inner_size)
-    found = 0
-    for first in range(0, rows.outer_size, per_block):
-        last = min(rows.outer_size, first + per_block)
-        block = table[first:last]
-        todo = block == UNSEEN
-        if not todo.any():
-            continue
-        hit = np.zeros_like(todo)
-        for m in range(rows.n_moves):
-            hit |= rows.row_pull(table, first, last, m) == depth
-            if m % 4 == 3 and not (todo & ~hit).any():
-                break
-        hit &= todo
-        block[hit] = depth + 1
-        found += int(np.count_nonzero(hit))
-    return found
-
-
-def _bottom_up(depths: np.ndarray, depth: int, n_moves: int, back_step: Step) -> int:
-    # a slice of the table at a time: the unseen ranks of a whole table, and the
-    # temporaries of stepping them, cost more memory than the table itself
-    span = BLOCK * 8
-    found = 0
-    for start in range(0, len(depths), span):
-        unseen = np.flatnonzero(depths[start:start + span] == UNSEEN) + start
-        unseen = unseen.astype(rank_dtype(len(depths)), copy=False)
-        found += _bottom_up_ranks(depths, depth, n_moves, back_step, unseen)
-    return found
-
-
-def _bottom_up_ranks(depths: np.ndarray, depth: int, n_moves: int, back_step: Step,
-                     candidates: np.ndarray) -> int:
-    found = 0
-    for m in range(n_moves):
-        if not len(candidates):
-            break
-        prev = back_step(candidates, m)
-        if prev.min() >= 0:
-            hit = depths[prev] == depth
-        else:  # some moves are illegal here
-            hit = prev >= 0
-            hit[hit] = depths[prev[hit]] == depth
-        reached = candidates[hit]
-        depths[reached] = depth + 1
-        found += len(reached)
-        candidates = candidates[~hit]
-    return found

@@ -9,17 +9,10 @@ distance is a lookup when the target is the source up to renaming colours
 (:func:`permgroup.search.meet.search_distance`), as they are when no table
 has been built.
 
-The builder (:func:`colouring_depths`) is a level-by-level BFS over ranks:
-
-* top-down while the frontier is small: unrank the frontier, undo each move on
-  the packed words, rank, mark the unseen;
-* bottom-up once ``frontier x moves`` exceeds the unseen states: walk the rank
-  range in blocks, list each block's words in order without unranking
-  (:meth:`~permgroup.spaces.colouring.MultisetRanking.block`), keep the unseen, and mark
-  those that one move takes onto the last level.
-
-Memory is the ``uint8`` depth array plus one block of words per thread; two
-threads share the blocks (numpy releases the GIL in its loops).
+The builder (:func:`colouring_depths`) is the engine's breadth-first search
+(:func:`permgroup.tables.bfs.bfs`) with the moves run backwards; its bottom-up
+levels list each block's words in order without unranking
+(:meth:`~permgroup.spaces.colouring.MultisetRanking.block`).
 
 >>> from permgroup.puzzle import Puzzle
 >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -31,14 +24,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from permgroup.progress import Progress
+from permgroup.spaces.space import Reversed
+from permgroup.tables.bfs import bfs
 from permgroup.tables.statetable import DepthTable
+from permgroup.tables.store import UNSEEN
 from permgroup.tables.walk import descend
-from permgroup.tables.store import THREADS, UNSEEN
 from permgroup.cache import cached_array
 from permgroup.tables.colouring_lookup import cache_key, cache_path, source_renaming
 from permgroup.errors import InputError, UnreachableError
@@ -46,7 +40,6 @@ from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.spaces.colouring import ColouringSpace
 from permgroup.puzzle import Puzzle
 
-BLOCK = 1 << 20
 
 
 def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
@@ -67,8 +60,8 @@ def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
 
 
 def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
-                     progress: Progress | None = None, max_depth: int = UNSEEN - 1,
-                     block: int = BLOCK) -> np.ndarray:
+                     progress: Progress | None = None, max_depth: int = UNSEEN - 1
+                     ) -> np.ndarray:
     """Moves from every colouring (by rank) to the nearest source word;
     ``UNSEEN`` where none is reached within ``max_depth``.
 
@@ -82,70 +75,9 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
     >>> int((colouring_depths(s, [s.solved], max_depth=1) < UNSEEN).sum())
     3
     """
-    depths = np.full(space.size, UNSEEN, dtype=np.uint8)
-    start = np.unique(space.rank(np.asarray(sources, dtype=space.dtype)))
-    depths[start] = 0
-    seen = count = len(start)
-    if progress:
-        progress(0, count)
-    depth = 0
-    while count and depth < max_depth:
-        if count * space.n_moves > space.size - seen:
-            count = _bottom_up(space, depths, depth, block)
-        else:
-            count = _top_down(space, depths, np.flatnonzero(depths == depth), depth, block)
-        depth += 1
-        seen += count
-        if progress and count:
-            progress(depth, count)
-    return depths
-
-
-def _top_down(space: ColouringSpace, depths: np.ndarray, frontier: np.ndarray, depth: int,
-              block: int) -> int:
-    """Mark the unseen colourings one move from the frontier; how many."""
-    def one_block(lo: int) -> None:
-        words = space.unrank(frontier[lo:lo + block])
-        for m in range(space.n_moves):
-            before = space.rank(space.unapply(words, m))
-            depths[before[depths[before] == UNSEEN]] = depth + 1
-
-    # threads only ever write ``depth + 1`` over ``UNSEEN``: racing writes agree
-    with ThreadPoolExecutor(THREADS) as pool:
-        list(pool.map(one_block, range(0, len(frontier), block)))
-    return int(np.count_nonzero(depths == depth + 1))
-
-
-def _bottom_up(space: ColouringSpace, depths: np.ndarray, depth: int, block: int) -> int:
-    """Mark the unseen colourings one move away from the last level; how many."""
-    ranking = space.ranking
-    ends = np.append(ranking.first_starts, ranking.size)
-
-    def one_block(bounds: tuple[int, int]) -> int:
-        lo, hi = bounds
-        first, last = int(ends[lo]), int(ends[hi])
-        segment = depths[first:last]
-        todo = np.flatnonzero(segment == UNSEEN)
-        if not len(todo):
-            return 0
-        words = space.states_of(first, last, todo)
-        found = 0
-        for m in range(space.n_moves):
-            hit = depths[space.rank(space.apply(words, m))] == depth
-            reached = todo[hit]
-            if len(reached):
-                segment[reached] = depth + 1
-                found += len(reached)
-                miss = ~hit
-                todo, words = todo[miss], words[miss]
-                if not len(todo):
-                    break
-        return found
-
-    # blocks write disjoint parts of ``depths`` and read only the last level,
-    # which no block writes, so threads may share them (numpy drops the GIL)
-    with ThreadPoolExecutor(THREADS) as pool:
-        return sum(pool.map(one_block, ranking.block_bounds(block)))
+    # the table holds distances *to* the sources: the search runs the moves backwards
+    start = space.rank(np.asarray(sources, dtype=space.dtype))
+    return bfs(Reversed(space), start, progress=progress, max_depth=max_depth).depths
 
 
 class ColouringTable(DepthTable):

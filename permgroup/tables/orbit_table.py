@@ -2,7 +2,7 @@
 
 :func:`build_orbit_table` runs one breadth-first search from the solved
 position over the tight ranks of :class:`permgroup.spaces.orbit.OrbitSpace`
-(:func:`permgroup.tables.bfs.bfs_depths`, small levels top-down, large ones pulled row
+(:func:`permgroup.tables.bfs.bfs`, small levels top-down, large ones pulled row
 block by row block), one byte per position.  :func:`load_orbit_table` keeps the
 result in the cache (:mod:`permgroup.cache`), keyed by the definition's
 fingerprint and the metric.  A table answers the distance of a position to
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from permgroup.tables.bfs import bfs_depths
+from permgroup.tables.bfs import bfs
 from permgroup.cache import cached_array, label_of, table_file
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
@@ -89,10 +89,8 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
     [1, 2, 1]
     """
     space = OrbitSpace(definition, metric)
-    solved = space.rank(definition.solved)
-    depths = bfs_depths(space.size, [solved], space.n_moves, space.step, space.back_step,
-                        progress=progress, rows=space)
-    return OrbitTable(space, depths)
+    return OrbitTable(space, bfs(space, [space.rank(definition.solved)],
+                                 progress=progress).depths)
 
 
 def table_path(definition: Definition, metric: str) -> Path:

@@ -43,19 +43,20 @@ import numpy as np
 
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
-from permgroup.tables.packed import (BOTTOM_UP_COST, UNSEEN_CODE, PackedTable, distinct,
-                                     empty_packed, pack, read_codes, reached, still_unseen,
-                                     unpack, write_codes)
 from permgroup.progress import Progress
+from permgroup.tables.bfs import COSTS, still_unseen
+from permgroup.tables.packed import (PackedTable, distinct, empty_packed, pack, read_codes,
+                                     reached, unpack, write_codes)
+from permgroup.tables.store import UNSEEN_CODE
 
 MANIFEST = "manifest.json"
 LOCK = "lock"
 #: bytes of working memory per rank of a piece (the piece, its images, a sort)
 BYTES_PER_PIECE_RANK = 64
-#: a top-down image here is also sorted, routed and written out: against a
-#: bottom-up step it costs more than in memory (measured on the 2x3x3 cuboid,
-#: whose levels of 89 and 263 million states took 220 and 545 s top-down)
-OUT_OF_CORE_TOP_DOWN_COST = 8
+#: marking an image here (sorted, routed, written to a bucket and read back),
+#: in the units of :data:`permgroup.tables.bfs.COSTS` (measured on the 2x3x3
+#: cuboid, whose levels of 89 and 263 million states took 220 and 545 s top-down)
+MARK_COST = 20
 
 _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
@@ -218,7 +219,8 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
         screen = (size + 3) // 4 <= memory // 2
         while manifest["count"] and not manifest.get("table"):
             unseen = size - sum(manifest["levels"])
-            if (screen and OUT_OF_CORE_TOP_DOWN_COST * manifest["count"] > BOTTOM_UP_COST * unseen):
+            top = manifest["count"] * (COSTS["step"] + MARK_COST)
+            if screen and top > unseen / 2 * (COSTS["step"] + COSTS["read"]):
                 manifest = _level_bottom_up(files, space, manifest, piece)
             else:
                 manifest = _level(files, space, manifest, piece, screen)

@@ -10,8 +10,9 @@ neighbour whose code is one less (mod 3) is exactly one level lower; counting
 the steps to a source gives the depth.  The distribution is recorded level by
 level while the table is built.
 
-The BFS (:func:`packed_depths`) builds the 2-bit table directly, never the
-one-byte one:
+The BFS (:func:`permgroup.tables.bfs.bfs` with a
+:class:`~permgroup.tables.bfs.PackedStore`, :func:`~permgroup.tables.bfs.packed_depths`)
+builds the 2-bit table directly, never the one-byte one:
 
 * top-down while the frontier is small: each move's images that are still
   unseen get code ``(d + 1) mod 3`` and form the next frontier, an explicit
@@ -29,6 +30,7 @@ one-byte one:
 
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
+>>> from permgroup.tables.bfs import packed_depths
 >>> ring = FactorSpace([Factor("cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0],
 ...                                                 [7, 0, 1, 2, 3, 4, 5, 6]]))])
 >>> t = packed_depths(ring, [0])
@@ -43,18 +45,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.spaces.space import STATES_OF, STEP_ONE, rank_dtype
-from permgroup.progress import Progress
-from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE
+from permgroup.spaces.space import STEP_ONE
+from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE
 from permgroup.tables.walk import descend
-
-#: ranks unpacked per block of a bottom-up level (a multiple of 4)
-BLOCK = 1 << 19
-#: cost per frontier state and move of a top-down step (step, read, write),
-#: against one unseen state and move of a bottom-up step (back step, read),
-#: which usually stops after part of the moves (measured on the 2x2x2)
-TOP_DOWN_COST = 3
-BOTTOM_UP_COST = 1
 
 
 def empty_packed(size: int) -> np.ndarray:
@@ -152,8 +145,8 @@ def pack_depths(depths: np.ndarray) -> np.ndarray:
     [0, 1, 2, 0, 1, 3, 3, 3]
     """
     packed = empty_packed(len(depths))
-    for lo in range(0, len(depths), BLOCK):
-        d = depths[lo:lo + BLOCK]
+    for lo in range(0, len(depths), COUNT_BLOCK):
+        d = depths[lo:lo + COUNT_BLOCK]
         codes = np.where(d == UNSEEN, UNSEEN_CODE, d % 3).astype(np.uint8)
         if len(codes) % 4:
             codes = np.concatenate([codes, np.full(-len(codes) % 4, UNSEEN_CODE, np.uint8)])
@@ -173,7 +166,7 @@ def unpack_depths(packed: np.ndarray, size: int, depth: int) -> np.ndarray:
     [3, 4, 2, 3, 4, 255]
     """
     depths = np.empty(size, dtype=np.uint8)
-    step = BLOCK // 4
+    step = COUNT_BLOCK // 4
     for lo in range(0, len(packed), step):
         codes = unpack(packed[lo:lo + step])[:size - 4 * lo].astype(np.int16)
         values = depth - (depth - codes) % 3
@@ -191,7 +184,7 @@ def count_codes(packed: np.ndarray, size: int) -> list[int]:
     places = unpack(np.arange(256, dtype=np.uint8)).reshape(256, 4)
     per_byte = np.stack([(places == c).sum(axis=1) for c in range(4)], axis=1)
     histogram = np.zeros(256, dtype=np.int64)
-    step = BLOCK // 2  # bincount widens each slice to 64-bit integers
+    step = COUNT_BLOCK // 2  # bincount widens each slice to 64-bit integers
     for lo in range(0, len(packed), step):
         histogram += np.bincount(packed[lo:lo + step], minlength=256)
     counts = histogram @ per_byte
@@ -229,6 +222,7 @@ class PackedTable:
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
+    >>> from permgroup.tables.bfs import packed_depths
     >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
     >>> t = packed_depths(ring, [0])
     >>> t.depth(3), t.diameter, t.reachable, t.nbytes
@@ -310,156 +304,6 @@ class PackedTable:
         return moves[::-1]
 
 
-def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None,
-                  max_depth: int = UNSEEN - 1, block: int = BLOCK) -> PackedTable:
-    """The 2-bit table of ``space`` from ``sources`` by level-synchronous BFS
-    (see the module docstring); ``progress(depth, count)`` after each level.
-
-    A top-down level's frontier is a sorted array of ranks while it is small;
-    past ``space.size // 32`` states it is not kept at all: the level expands
-    every state whose code is its depth's (mod 3).  The extra states, three or
-    six levels shallower, are few while the levels grow, and their images are
-    all seen already, so the table needs no frontier beside it.
-
-    >>> from permgroup.spaces.product import FactorSpace
-    >>> from permgroup.tables.bfs import bfs_depths
-    >>> from permgroup.spaces.space import Factor
-    >>> from permgroup.tables.store import depth_distribution
-    >>> a = np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3], [0, 1, 2, 3, 4]])
-    >>> s = FactorSpace([Factor("a", 5, a),
-    ...                  Factor("b", 3, np.array([[0, 1, 2], [0, 1, 2], [1, 2, 0]]))])
-    >>> t = packed_depths(s, [0], block=4)
-    >>> t.distribution() == depth_distribution(bfs_depths(s.size, [0], s.n_moves, s.step))
-    True
-    """
-    if block % 4:
-        raise ValueError("block must be a multiple of 4")
-    size = space.size
-    packed = empty_packed(size)
-    start = np.unique(np.asarray(sources, dtype=np.int64))
-    write_codes(packed, start, 0)
-    frontier: np.ndarray | None = start
-    levels = [len(start)]
-    if progress:
-        progress(0, len(start))
-    seen, depth, count = len(start), 0, len(start)
-    bottom = False
-    unseen: np.ndarray | None = None  # listed once few are left
-    while count and depth < max_depth:
-        if (not bottom
-                and TOP_DOWN_COST * count > BOTTOM_UP_COST * (size - seen)):
-            bottom = True  # and stays so
-        if bottom and unseen is None and size - seen <= size // 32:
-            unseen = _unseen_ranks(packed, size, size - seen, block)
-        if unseen is not None:
-            left = _bottom_up_listed(space, packed, depth, unseen, max(4, block // 4))
-            count, unseen = len(unseen) - len(left), left
-        elif bottom:
-            # a quarter block: a dense level's working arrays, tens of bytes
-            # an unseen state, outweigh the calls saved by larger blocks
-            count = _bottom_up(space, packed, depth, max(4, block // 16 * 4))
-        else:
-            # the next level as ranks only if it will be small: ranks held and
-            # then dropped are working memory for nothing
-            growth = count / levels[-2] if len(levels) > 1 else space.n_moves
-            frontier, count = _top_down(space, packed, frontier, depth, block,
-                                        sum(levels[(depth + 1) % 3::3]),
-                                        count * growth <= size // 32)
-        depth += 1
-        seen += count
-        if count:
-            levels.append(count)
-            if progress:
-                progress(depth, count)
-    return PackedTable(space, sources, packed, levels)
-
-
-def _frontier_parts(frontier: np.ndarray | None, size: int, part: int
-                    ) -> list[tuple[int, int, int, int]]:
-    """The frontier cut into parts, each ``(lo, hi, start, stop)``: entries
-    ``start..stop-1`` of the rank array, or, when the frontier is not kept,
-    the ranks ``lo..hi-1`` of the table (:func:`_frontier_ranks` lists them;
-    a thread does, so that only the parts in work are held)."""
-    if frontier is None:
-        return [(lo, min(size, lo + part), 0, 0) for lo in range(0, size, part)]
-    part = max(1024, min(part // 4, -(-len(frontier) // (4 * THREADS))))  # all threads busy
-    return [(0, size, start, min(len(frontier), start + part))
-            for start in range(0, len(frontier), part)]
-
-
-def _frontier_ranks(frontier: np.ndarray | None, packed: np.ndarray, depth: int, dtype,
-                    lo: int, hi: int, start: int, stop: int) -> np.ndarray:
-    if frontier is not None:
-        return frontier[start:stop]
-    return ranks_with_code(packed, depth % 3, lo, hi, dtype)
-
-
-def ranks_with_code(packed: np.ndarray, code: int, lo: int, hi: int, dtype=np.int64
-                    ) -> np.ndarray:
-    """The ranks in ``lo..hi-1`` (``lo`` a multiple of 4) whose code is ``code``.
-
-    >>> ranks_with_code(np.array([0b11100100, 0b11111100], dtype=np.uint8), 3, 0, 6).tolist()
-    [3, 5]
-    """
-    codes = unpack(packed[lo // 4:(hi + 3) // 4])[:hi - lo]
-    ranks = np.flatnonzero(codes == code).astype(dtype)
-    ranks += lo
-    return ranks
-
-
-def _top_down(space, packed: np.ndarray, frontier: np.ndarray | None, depth: int,
-              block: int, coded: int, list_next: bool = True) -> tuple[np.ndarray | None, int]:
-    """Mark the unseen images of the frontier (``None``: every state with the
-    level's code); the next frontier, as ranks if ``list_next`` and while it
-    holds at most ``space.size // 32`` states, and its size.  ``coded`` states
-    had the next level's code before it.
-
-    Threads find the images of parts of the frontier; the writes, which
-    change bytes other threads may be changing, take turns."""
-    from concurrent.futures import ThreadPoolExecutor
-    from threading import Lock
-
-    code = (depth + 1) % 3
-    dtype = rank_dtype(space.size)
-    limit = space.size // 32
-    fresh: list[np.ndarray] | None = [] if list_next else None
-    held = 0
-    lock = Lock()
-
-    def keep(nxt: np.ndarray) -> None:
-        nonlocal fresh, held
-        write_codes(packed, nxt, code)
-        if fresh is not None:
-            fresh.append(nxt.astype(dtype, copy=False))
-            held += len(nxt)
-            if held > limit:
-                fresh = None  # the next level is found in the table
-
-    def one_part(lo: int, hi: int, start: int, stop: int) -> None:
-        ranks = _frontier_ranks(frontier, packed, depth, dtype, lo, hi, start, stop)
-        for first in range(0, len(ranks), block // 4):
-            part, step, _, _ = _states(space, lo, hi, ranks[first:first + block // 4].astype(dtype)
-                                    - dtype(lo), dtype)
-            for m in range(space.n_moves):
-                nxt = step(part, m)
-                if len(nxt) and nxt.min() < 0:
-                    nxt = nxt[nxt >= 0]
-                # a rank written meanwhile by another thread is written again
-                # with the same code: harmless
-                nxt = nxt[read_codes(packed, nxt) == UNSEEN_CODE]
-                with lock:
-                    keep(nxt)
-
-    with ThreadPoolExecutor(THREADS) as pool:
-        list(pool.map(lambda p: one_part(*p), _frontier_parts(frontier, space.size, block)))
-    if fresh is None:
-        return None, count_codes(packed, space.size)[code] - coded
-    ranks = np.concatenate(fresh) if fresh else np.zeros(0, dtype=dtype)
-    fresh.clear()
-    ranks = distinct(ranks, overwrite=True)
-    return ranks, len(ranks)
-
-
 def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
     """The distinct values of ``ranks``, sorted (a sort and a comparison: numpy
     2's ``unique`` is ten times slower on large integer arrays); with
@@ -481,52 +325,6 @@ def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
     return s[keep]
 
 
-def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
-    """The states of ranks ``lo + offsets``, the steps that take them, and
-    their ranks back: the space's own form (``states_of``, ``step_states``,
-    ``back_step_states``, ``rank``) where it has one, since listing a rank
-    range can beat unranking each rank; else the ranks themselves with
-    ``step`` and ``back_step``."""
-    if STATES_OF not in space.capabilities:
-        return (offsets + lo).astype(dtype), space.step, space.back_step, np.asarray
-    return (space.states_of(lo, hi, offsets), space.step_states, space.back_step_states,
-            space.rank)
-
-
-def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> np.ndarray:
-    """The offsets in ``todo`` (unseen ranks ``lo + todo``, sorted) of the
-    states no move reaches from a state ``on_last(ranks)`` says is on the
-    last level: the rest are the next level.
-
-    A state leaves the list at its first move from the last level; those
-    left at the end are ranked back to offsets, which costs less than
-    carrying every state's offset through each move's compression.
-
-    >>> from permgroup.spaces.product import FactorSpace
-    >>> from permgroup.spaces.space import Factor
-    >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
-    ...                                                 [5, 0, 1, 2, 3, 4]]))])
-    >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), np.int32,
-    ...              lambda ranks: np.isin(ranks, [1, 5])).tolist()
-    [3]
-    """
-    states, _, back_step, rank = _states(space, lo, hi, todo, dtype)
-    whole = len(states)
-    for m in range(space.n_moves):
-        before = np.asarray(back_step(states, m))
-        if len(before) and before.min() < 0:
-            keep = before < 0
-            keep[~keep] = ~on_last(before[~keep])
-        else:
-            keep = ~on_last(before)
-        states = states[keep]
-        if not len(states):
-            break
-    if len(states) == whole:
-        return todo
-    return np.asarray(rank(states)) - lo
-
-
 def reached(todo: np.ndarray, left: np.ndarray) -> np.ndarray:
     """The entries of ``todo`` that :func:`still_unseen` did not leave (``left``
     a sorted part of the sorted ``todo``): the next level's.
@@ -537,69 +335,3 @@ def reached(todo: np.ndarray, left: np.ndarray) -> np.ndarray:
     keep = np.ones(len(todo), dtype=bool)
     keep[np.searchsorted(todo, left)] = False
     return todo[keep]
-
-
-def _bottom_up(space, packed: np.ndarray, depth: int, block: int) -> int:
-    last, code = depth % 3, (depth + 1) % 3
-    size = space.size
-    dtype = rank_dtype(size)
-
-    def on_last(ranks: np.ndarray) -> np.ndarray:
-        return read_codes(packed, ranks) == last
-
-    def one_block(lo: int) -> int:
-        hi = min(size, lo + block)
-        codes = unpack(packed[lo // 4:(hi + 3) // 4])
-        todo = np.flatnonzero(codes[:hi - lo] == UNSEEN_CODE)
-        left = still_unseen(space, lo, hi, todo, dtype, on_last)
-        if len(left) == len(todo):
-            return 0
-        codes[todo] = code
-        codes[left] = UNSEEN_CODE
-        packed[lo // 4:(hi + 3) // 4] = pack(codes)
-        return len(todo) - len(left)
-
-    # blocks start at multiples of 4 ranks, so they write disjoint bytes; they
-    # read only code ``last``, which no block writes
-    from concurrent.futures import ThreadPoolExecutor  # only builds need it; lookups load faster
-
-    with ThreadPoolExecutor(THREADS) as pool:
-        return sum(pool.map(one_block, range(0, size, block)))
-
-
-def _unseen_ranks(packed: np.ndarray, size: int, count: int, block: int) -> np.ndarray:
-    """The ``count`` unseen ranks of the table, sorted."""
-    out = np.empty(count, dtype=rank_dtype(size))
-    filled = 0
-    for lo in range(0, size, block):
-        ranks = ranks_with_code(packed, UNSEEN_CODE, lo, min(size, lo + block), out.dtype)
-        out[filled:filled + len(ranks)] = ranks
-        filled += len(ranks)
-    return out
-
-
-def _bottom_up_listed(space, packed: np.ndarray, depth: int, unseen: np.ndarray,
-                      block: int) -> np.ndarray:
-    """A bottom-up level over the sorted array of the ranks still unseen, for
-    the last levels, when few are: the ranks it leaves unseen."""
-    from concurrent.futures import ThreadPoolExecutor
-    from threading import Lock
-
-    last, code = depth % 3, (depth + 1) % 3
-    lock = Lock()
-
-    def on_last(ranks: np.ndarray) -> np.ndarray:
-        return read_codes(packed, ranks) == last
-
-    def one_part(start: int) -> np.ndarray:
-        part = unseen[start:start + block]
-        left = still_unseen(space, 0, space.size, part, unseen.dtype.type, on_last)
-        found = reached(part, left)
-        # a byte may hold ranks of two parts: writes take turns
-        with lock:
-            write_codes(packed, found, code)
-        return left.astype(unseen.dtype, copy=False)
-
-    with ThreadPoolExecutor(THREADS) as pool:
-        parts = list(pool.map(one_part, range(0, len(unseen), block)))
-    return np.concatenate(parts) if parts else unseen

@@ -117,11 +117,10 @@ def build_state_table(space: StateSpace, sources: Sequence[int],
     >>> levels, t.sources, t.depth(space.rank("xoox.."))
     ([(0, 1), (1, 2)], [4], 1)
     """
-    from permgroup.tables.bfs import bfs_depths
+    from permgroup.tables.bfs import bfs
 
-    depths = bfs_depths(space.size, list(sources), space.n_moves, space.step,
-                        progress=progress)
-    return StateTable(space, sources, depths)
+    return StateTable(space, sources, bfs(space, list(sources), progress=progress,
+                                          top_down_only=True).depths)
 
 
 def table_cache(space: StateSpace, sources: Sequence[int], label: str, what: str = "depths"

@@ -193,18 +193,17 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
     """
     space = ElementSpace(puzzle, metric, anchor)
     if bits == 2:
-        from permgroup.tables.packed import inverse_closed, packed_depths
+        from permgroup.tables.bfs import packed_depths
+        from permgroup.tables.packed import inverse_closed
 
         if not inverse_closed(space):
             raise ValueError(f"{puzzle.name} ({metric_label(metric)}): a 2-bit table needs "
                              "moves closed under inverses")
         packed = packed_depths(space, [space.identity], progress=progress)
         return CayleyTable(space, packed.packed, 2, packed.distribution())
-    from permgroup.tables.bfs import bfs_depths
+    from permgroup.tables.bfs import bfs
 
-    depths = bfs_depths(space.size, [space.identity], space.n_moves, space.step,
-                        space.back_step, progress=progress, dense_step=space.dense_step)
-    table = CayleyTable(space, depths)
+    table = CayleyTable(space, bfs(space, [space.identity], progress=progress).depths)
     return table if bits == 8 else _nibbles(table)
 
 

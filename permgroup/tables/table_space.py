@@ -96,7 +96,7 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
                       progress=None, stream=None):
     """The puzzle's 2-bit table (:class:`permgroup.tables.packed.PackedTable`), cached:
 
-    * in memory by default (:func:`permgroup.tables.packed.packed_depths`);
+    * in memory by default (:func:`permgroup.tables.bfs.packed_depths`);
     * with ``memory`` (``"4GB"``): in memory by rows, one byte per state, when
       that fits (:func:`rows_fit`), else out of core in a folder of the
       cache, resumed there if an earlier build was interrupted;
@@ -113,7 +113,8 @@ def build_tight_table(puzzle: Puzzle | Definition, metric: Metric = "qtm", *, me
     import sys
 
     from permgroup.cache import cached_array, label_of, table_file
-    from permgroup.tables.packed import PackedTable, packed_depths
+    from permgroup.tables.bfs import packed_depths
+    from permgroup.tables.packed import PackedTable
 
     space, sources, key = table_space(puzzle, metric)
     path = table_file(label_of(puzzle_name(puzzle.name), key["metric"]), key, "packed2")
@@ -185,17 +186,18 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
     import numpy as np
 
     from permgroup.cache import load_bytes, save_array
-    from permgroup.tables.bfs import bfs_depths
+    from permgroup.tables.bfs import ByteStore, bfs
     from permgroup.tables.packed import PackedTable, pack_depths, unpack_depths
 
     levels: list[int] = []
-    resume = None
+    store = resume = None
     loaded = load_bytes(checkpoint, key)
     if loaded is not None:
         header, data = loaded
-        levels = header["levels"]
-        depth = len(levels) - 1
-        resume = (unpack_depths(np.frombuffer(data, dtype=np.uint8), space.size, depth), depth)
+        resume = list(header["levels"])
+        levels = list(resume)
+        store = ByteStore(space.size, unpack_depths(np.frombuffer(data, dtype=np.uint8),
+                                                    space.size, len(resume) - 1))
         del data, loaded
         if progress:
             for d, count in enumerate(levels):  # the levels the checkpoint holds
@@ -207,15 +209,14 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
         if progress:
             progress(depth, count)
 
-    def level_done(depth: int, depths: np.ndarray) -> None:
+    def level_done(depth: int, store: ByteStore) -> None:
         nonlocal last
         if time.monotonic() - last >= CHECKPOINT_SECONDS:
-            save_array(checkpoint, dict(key, levels=levels), pack_depths(depths))
+            save_array(checkpoint, dict(key, levels=levels), pack_depths(store.depths))
             last = time.monotonic()
 
-    depths = bfs_depths(space.size, sources, space.n_moves, space.step, space.back_step,
-                        progress=counted, rows=space, resume=resume, level_done=level_done)
-    packed = pack_depths(depths)
-    del depths
+    store = bfs(space, sources, store, progress=counted, levels=resume, level_done=level_done)
+    packed = pack_depths(store.depths)
+    del store
     checkpoint.unlink(missing_ok=True)
     return PackedTable(space, sources, packed, levels)
