@@ -395,7 +395,7 @@ def table(metric: str = "qtm", progress=None) -> Ball:
 
 
 def pruning(metric: str = "qtm"):
-    """Which move may follow which (:class:`permgroup.search.exact.MovePruning`).
+    """Which move may follow which (:class:`permgroup.search.dfs.MovePruning`).
 
     >>> pruning().count_sequences(3)  # canonical quarter-turn sequences of length 0..3
     [1, 12, 114, 1068]
@@ -406,7 +406,7 @@ def pruning(metric: str = "qtm"):
 
 @lru_cache(maxsize=None)
 def _pruning(metric: str):
-    from permgroup.search.exact import MovePruning
+    from permgroup.search.dfs import MovePruning
 
     return MovePruning.of(list(moves(metric).values()))
 

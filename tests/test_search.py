@@ -18,7 +18,8 @@ from permgroup.metric import metric_moves
 from permgroup.search.pattern import build_pattern_database, load_pattern_database
 from permgroup.tables.packed import nibbles_at, pack_nibbles
 from permgroup.perm import Perm, compose, identity
-from permgroup.search.exact import MovePruning, SearchStats, ida_star, meet_in_the_middle
+from permgroup.search.dfs import MovePruning
+from permgroup.search.exact import SearchStats, ida_star, meet_in_the_middle
 from puzzles import minicube
 from tests.plain import plain_bfs
 

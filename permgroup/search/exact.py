@@ -14,7 +14,7 @@ of radius ``r`` around the goal, in which every depth is exact:
   at depth ``L - r`` the survivors are looked up in the ball.  Since no bound
   below ``L`` succeeded, a hit there is optimal.
 
-Both walk only *canonical* move sequences (:class:`MovePruning`), which
+Both walk only *canonical* move sequences (:class:`~permgroup.search.dfs.MovePruning`), which
 loses no optimal solution, and both return ``None`` when more than
 ``max_depth`` moves are needed: never a longer answer.
 
@@ -33,107 +33,16 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
 
 import numpy as np
 
 from permgroup.errors import Stopped
 from permgroup.search.ball import Ball, KeySet, unique_columns
+from permgroup.search.dfs import Bound, MovePruning, Stage, bounded_paths
 from permgroup.tables.store import UNSEEN
 from permgroup.spaces.digits import DigitSpace
-from permgroup.perm import Perm, compose, identity
-
-#: a lower bound on the distance to the goal of each state (columns of digits)
-Bound = Callable[[np.ndarray], np.ndarray]
-
-
-@dataclass(frozen=True)
-class MovePruning:
-    """Which move may follow the last two: only *canonical* sequences survive.
-
-    A sequence is canonical when every window of at most three moves is the
-    least word (shortest, then first in move order) with its product.  Each
-    element's least word is canonical, so a search over canonical sequences
-    still finds an optimal one; it skips ``X X'``, ``X X X`` (when ``X`` has order 4)
-    and one order of every pair of commuting moves.
-
-    ``allowed[h, m]`` says whether move ``m`` may follow history ``h``, where
-    ``h = before_last * (M + 1) + last`` and ``M`` stands for "no move".
-
-    >>> p = MovePruning.of([(1, 2, 3, 0), (3, 0, 1, 2)])  # a 4-cycle and its inverse
-    >>> p.allowed[p.start].tolist(), p.allowed[p.after(p.start, 0)].tolist()
-    ([True, True], [True, False])
-    >>> p.count_sequences(3)
-    [1, 2, 1, 0]
-    """
-
-    n_moves: int
-    allowed: np.ndarray
-    start: int = field(default=0)
-
-    @classmethod
-    def of(cls, moves: Sequence[Perm], costs: Sequence[int] | None = None) -> MovePruning:
-        """Derive the table from the moves' products (words of length up to 3).
-        With ``costs`` (one per move), the least word is the cheapest first,
-        then the shortest, then the first in move order: a window is dropped
-        only for a word that costs no more.
-
-        >>> t, t2 = (1, 2, 3, 0), (2, 3, 0, 1)      # a quarter turn and a half turn
-        >>> p = MovePruning.of([t, t2])               # t t is the longer word for t2
-        >>> bool(p.allowed[p.after(p.start, 0), 0])
-        False
-        >>> p = MovePruning.of([t, t2], costs=[1, 3])  # but the cheaper one here
-        >>> bool(p.allowed[p.after(p.start, 0), 0]), bool(p.allowed[p.start, 1])
-        (True, False)
-        """
-        moves = [tuple(m) for m in moves]
-        n = len(moves[0])
-        m_count = len(moves)
-        price = [1] * m_count if costs is None else [int(c) for c in costs]
-
-        def order(word: tuple[int, ...]) -> tuple:
-            return sum(price[m] for m in word), len(word), word
-
-        least: dict[Perm, tuple[int, ...]] = {identity(n): ()}
-        products: dict[tuple[int, ...], Perm] = {(): identity(n)}
-        for length in (1, 2, 3):
-            for word in product(range(m_count), repeat=length):
-                p = compose(products[word[:-1]], moves[word[-1]])
-                products[word] = p
-                best = least.get(p)
-                if best is None or order(word) < order(best):
-                    least[p] = word
-        canonical = {w for w, p in products.items() if least[p] == w}
-        none = m_count
-        allowed = np.zeros(((m_count + 1) ** 2, m_count), dtype=bool)
-        for before, last, m in product(range(m_count + 1), repeat=3):
-            if m == none or (before != none and last == none):
-                continue
-            window = tuple(x for x in (before, last, m) if x != none)
-            ok = all(window[i:] in canonical for i in range(len(window)))
-            allowed[before * (m_count + 1) + last, m] = ok
-        return cls(m_count, allowed, none * (m_count + 1) + none)
-
-    def after(self, history: np.ndarray | int, move: np.ndarray | int) -> np.ndarray | int:
-        """The history after ``move``."""
-        return (history % (self.n_moves + 1)) * (self.n_moves + 1) + move
-
-    def count_sequences(self, length: int) -> list[int]:
-        """How many canonical sequences there are of each length up to ``length``."""
-        counts = np.zeros(self.allowed.shape[0], dtype=np.int64)
-        counts[self.start] = 1
-        out = [1]
-        for _ in range(length):
-            nxt = np.zeros_like(counts)
-            for h in np.flatnonzero(counts):
-                for m in np.flatnonzero(self.allowed[h]):
-                    nxt[self.after(h, m)] += counts[h]
-            counts = nxt
-            out.append(int(counts.sum()))
-        return out
-
 
 @dataclass
 class SearchStats:
@@ -246,56 +155,21 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     lower = ball.radius + 1
     for bound_fn in bounds:
         lower = max(lower, int(bound_fn(start)[0]))
+    stage = Stage(space, None, bounds, ball)
+    pruning = pruning or MovePruning.every(space.n_moves)
+
+    def stop() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
     for limit in range(lower, max_depth + 1):
-        stats.generated.append(0)
-        word = _bounded_search(space, start, ball, limit, bounds, pruning, batch, stats,
-                               deadline)
+        generated, lookups = stage.generated, stage.lookups
+        hits = bounded_paths(pruning, stage, start, np.array([pruning.start]), np.array([limit]),
+                             stop=stop, batch=batch)
+        word = next((paths[:, 0].tolist() for _, paths, _ in hits), None)
+        stats.generated.append(stage.generated - generated)
+        stats.lookups += stage.lookups - lookups
         if word is not None:
             return word
-    return None
-
-
-def _bounded_search(space: DigitSpace, start: np.ndarray, ball: Ball, limit: int,
-                    bounds: Sequence[Bound], pruning: MovePruning | None, batch: int,
-                    stats: SearchStats, deadline: float | None = None) -> list[int] | None:
-    """A word of exactly ``limit`` moves through a ball state at depth
-    ``limit - radius``, if there is one (``limit > radius``)."""
-    leaf = limit - ball.radius
-    history = np.array([pruning.start if pruning else 0], dtype=np.int64)
-    stack = [(start, history, np.zeros((0, 1), dtype=np.uint8))]
-    while stack:
-        if deadline is not None and time.monotonic() > deadline:
+        if stop():
             raise Stopped("the time limit", limit - 1)
-        states, history, paths = stack.pop()
-        g = paths.shape[0] + 1
-        parts = []
-        for m in range(space.n_moves):
-            chosen = np.flatnonzero(pruning.allowed[history, m]) if pruning else \
-                np.arange(states.shape[1])
-            if len(chosen):
-                parts.append((m, chosen, space.step(states[:, chosen], m)))
-        if not parts:
-            continue
-        children = np.concatenate([c for _, _, c in parts], axis=1)
-        parent = np.concatenate([p for _, p, _ in parts])
-        move = np.concatenate([np.full(len(p), m, dtype=np.int64) for m, p, _ in parts])
-        stats.generated[-1] += len(parent)
-        for bound_fn in bounds:
-            keep = np.flatnonzero(bound_fn(children).astype(np.int64) + g <= limit)
-            children, parent, move = children[:, keep], parent[keep], move[keep]
-        if g == leaf:
-            stats.lookups += len(parent)
-            depth = ball.depth(space, children)
-            hits = np.flatnonzero(depth.astype(np.int64) + g <= limit)
-            if len(hits):
-                i = hits[0]
-                word = paths[:, parent[i]].tolist() + [int(move[i])]
-                return word + ball.walk(space, children[:, i:i + 1])[0]
-            continue
-        child_history = pruning.after(history[parent], move) if pruning else history[parent]
-        child_paths = np.concatenate([paths[:, parent], move[None, :].astype(np.uint8)])
-        # push batches last-first so the search goes on in move order
-        for lo in reversed(range(0, len(parent), batch)):
-            hi = lo + batch
-            stack.append((children[:, lo:hi], child_history[lo:hi], child_paths[:, lo:hi]))
     return None

@@ -67,12 +67,18 @@ class PatternDatabase:
         return self.packed[index] if self.wide else nibbles_at(self.packed, index)
 
     def depths(self) -> np.ndarray:
-        """Every entry as a byte, ``UNSEEN`` (255) where the moves never reach."""
+        """Every entry as a byte, ``UNSEEN`` (255) where the moves never reach
+        (made once: a search asks it for the byte form)."""
         if self.wide:
             return self.packed
-        out = nibbles_at(self.packed, np.arange(self.size))
-        out[out == UNREACHED] = UNSEEN
-        return out
+        if getattr(self, "_depths", None) is None:
+            out = np.empty(2 * len(self.packed), dtype=np.uint8)
+            np.bitwise_and(self.packed, 15, out=out[0::2])
+            np.right_shift(self.packed, 4, out=out[1::2])
+            out = out[:self.size]
+            out[out == UNREACHED] = UNSEEN
+            self._depths = out
+        return self._depths
 
     def distribution(self) -> list[int]:
         """Number of projected states at each stored depth (0 to the largest)."""

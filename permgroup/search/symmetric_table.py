@@ -133,7 +133,8 @@ def conjugation_table(tables: Sequence[np.ndarray], goal: Sequence[int],
 
 class SymmetricTable:
     """Exact depths of a stage's cosets over classes of its row digits (see the
-    module docstring).  :meth:`bound` reads a ``(k, N)`` batch of digit states."""
+    module docstring).  Calling it on a ``(k, N)`` batch of digit states gives
+    their exact depths (a :class:`~permgroup.search.dfs.Bound`)."""
 
     def __init__(self, inner: int | None, rows: list[int], sizes: list[int],
                  class_of: np.ndarray, sym_of: np.ndarray, inner_conj: np.ndarray,
@@ -158,7 +159,7 @@ class SymmetricTable:
         cell = self.inner_conj[s * self.inner_size + states[self.inner]]
         return cls * self.inner_size + canonical_cells(self.symmetric, self.canonical, cls, cell)
 
-    def bound(self, states: np.ndarray) -> np.ndarray:
+    def __call__(self, states: np.ndarray) -> np.ndarray:
         """The exact moves from each state to the stage's goal (``UNSEEN`` where
         none leads there)."""
         return self.depths[self.index(states)]
