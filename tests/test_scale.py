@@ -335,7 +335,7 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     symmetries give the plain distribution with fewer entries."""
     from permgroup.perm import from_cycles
     from permgroup.tables.symmetry_table import (class_depths, colouring_symmetry_map,
-                                          move_relabelling, symmetry_classes, symmetry_map)
+                                                 conjugate_moves, symmetry_classes, symmetry_maps)
 
     space, sources, depths = small_torus
     puzzle = torus.torus_puzzle(3, 4)
@@ -345,8 +345,7 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     shift = from_cycles([[torus.cell(i, j, 4) for j in range(4)] for i in range(3)], 12)
     mirror = tuple(torus.cell(k // 4, 3 - k % 4, 4) for k in range(12))
     down = from_cycles([[torus.cell(i, j, 4) for i in range(3)] for j in range(4)], 12)
-    maps = [symmetry_map(space, sources[0], move_relabelling(moves, s))
-            for s in (shift, mirror, down)]
+    maps = list(symmetry_maps(space, sources[0], conjugate_moves(moves, [shift, mirror, down])))
     direct = [colouring_symmetry_map(space, s) for s in (shift, mirror, down)]
     assert all(np.array_equal(a, b) for a, b in zip(maps, direct))
     classes = symmetry_classes(maps)
@@ -357,7 +356,7 @@ def test_torus_board_symmetries_keep_the_distribution(small_torus):
     assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
     # reversing row 0 alone is no symmetry
     with pytest.raises(ValueError, match="not a symmetry"):
-        symmetry_map(space, sources[0], [1, 0] + list(range(2, space.n_moves)))
+        symmetry_maps(space, sources[0], [[1, 0] + list(range(2, space.n_moves))])
 
 
 # --- the Skewb, defined piece by piece -----------------------------------------

@@ -45,7 +45,7 @@ class Bound(Protocol):
     """A lower bound on the moves from each state of a ``(k, N)`` batch of
     digits to the goal: pattern databases
     (:class:`~permgroup.search.pattern.PatternDatabase`), exact tables over
-    symmetry classes (:class:`~permgroup.search.symmetric_table.SymmetricTable`)
+    symmetry classes (:class:`~permgroup.tables.symmetry_table.SymmetricTable`)
     and a subgroup chain's stages are bounds."""
 
     def __call__(self, states: np.ndarray) -> np.ndarray: ...

@@ -310,7 +310,7 @@ class SubgroupChain:
     beyond it.  ``table_symmetries`` (sticker permutations generating a group
     of whole-puzzle symmetries, mirrors included) give a stage too large for
     one table an exact table over symmetry classes instead of pattern
-    databases (:mod:`permgroup.search.symmetric_table`), using the elements
+    databases (:mod:`permgroup.tables.symmetry_table`), using the elements
     that keep the stage's moves and its target subgroup.
 
     ``costs`` (move name -> a small positive integer, 1 where not given)
@@ -488,7 +488,7 @@ class SubgroupChain:
         ``None`` when the symmetries do not keep the stage or no split of its
         digits works."""
         from permgroup.cache import cached_arrays, table_file
-        from permgroup.search.symmetric_table import (
+        from permgroup.tables.symmetry_table import (
             SymmetricTable, build_symmetric_table, stage_symmetries, table_key)
 
         moves = [self.move_arrays[i] for i in stage.moves]
@@ -637,21 +637,19 @@ class SubgroupChain:
         return out
 
     def _derive_directions(self, symmetries: Sequence[Perm]) -> None:
-        from permgroup.perm import compose, identity, inverse
+        from permgroup.perm import identity, inverse
+        from permgroup.tables.symmetry_table import conjugate_moves
 
         index = {tuple(int(x) for x in m): j for j, m in enumerate(self.move_arrays)}
-        self._conjugations = []
-        for r in [identity(self.degree)] + [tuple(r) for r in symmetries]:
-            rename = []
-            for m in self.move_arrays:
-                image = compose(compose(r, tuple(int(x) for x in m)), inverse(r))
-                if image not in index:
-                    raise ValueError(f"{self.name}: a symmetry does not carry moves onto moves")
-                if self.costs[index[image]] != self.costs[len(rename)]:
-                    raise ValueError(f"{self.name}: a symmetry carries a move onto a move of "
-                                     "another cost")
-                rename.append(index[image])
-            self._conjugations.append((r, rename))
+        group = [identity(self.degree)] + [tuple(r) for r in symmetries]
+        # words for r⁻¹ g r: each move m of them is r⁻¹ m' r for the move m' = r m r⁻¹
+        renames = conjugate_moves(self.move_arrays, [inverse(r) for r in group])
+        if renames is None:
+            raise ValueError(f"{self.name}: a symmetry does not carry moves onto moves")
+        if any((self.costs[rename] != self.costs).any() for rename in renames):
+            raise ValueError(f"{self.name}: a symmetry carries a move onto a move of "
+                             "another cost")
+        self._conjugations = list(zip(group, renames))
         inverses = [index.get(inverse(tuple(int(x) for x in m))) for m in self.move_arrays]
         if None not in inverses and (self.costs[inverses] != self.costs).any():
             inverses.append(None)  # inverted words would cost something else

@@ -1,4 +1,5 @@
-"""Depth tables over symmetry classes, with class sizes so the distribution stays exact.
+"""Depth tables over symmetry classes: classes of ranks weighted by their sizes, so
+the distribution stays exact, and a subgroup chain's stage in rows of classes.
 
 A *symmetry* of a ranked state space is a permutation ``sigma`` of its ranks
 that fixes the source and carries moves to moves: ``sigma(step(r, m)) ==
@@ -10,19 +11,46 @@ under inverses (Rokicki's and twsearch's "antisymmetry").
 
 No closed formula for ``sigma`` on ranks is needed: since the space is
 reached from the source by moves, ``sigma`` follows from ``pi`` alone by one
-BFS (:func:`symmetry_map`); it is checked on every edge it crosses.  Classes
+BFS (:func:`symmetry_maps`), checked on random edges (on every edge for a
+stage's digits, whose maps may fail to exist).  Classes
 are the orbits of the group the maps generate (:func:`symmetry_classes`),
-labelled by their least rank; the table (:func:`class_depths`) holds one depth
-per class, and each class's size weights it in the distribution.
+labelled by their least rank; the table (:func:`class_depths`, the one
+BFS of :mod:`permgroup.tables.bfs` over classes) holds one depth per class,
+and each class's size weights it in the distribution.
 
 The class map (rank to class) is one 4-byte entry per rank at build time; the
 table itself is one entry per class.  What each reduction buys, on each
 puzzle, is measured by ``benchmarks/bench_scale.py``.
 
+*Rows of classes* (:func:`build_symmetric_table`, Kociemba's phase-1 table,
+generically): a whole-puzzle symmetry ``r`` (a sticker permutation with every
+``r⁻¹ m r`` a move of a subgroup chain's stage, and ``r⁻¹ H r = H`` for the
+stage's target subgroup ``H``) conjugates a coset ``H g`` to ``H r⁻¹ g r``,
+which is as far from ``H`` as ``H g`` is, so a stage's exact table need
+only hold one *row* per class.
+
+The stage's digits split into an *inner* digit (the corner twist of the
+3x3x3's first stage) and the *row* digits (edge flip and middle-layer
+placement together, 1,013,760 values).  A digit group's conjugation table
+``C[s, v]`` is found by breadth-first search from the identity, whose
+conjugate is itself: ``C[s, step(v, m)] = step(C[s, v], m_s)`` with ``m_s``
+the move ``r⁻¹ m r``.  A conflict means the group's conjugate is not a
+function of its own digits, and the split is refused.  The row values fall
+into classes (the least conjugate stands for its class: 64,430 for the
+cube under the 16 symmetries keeping the U-D axis), and a state is stored as
+``(class, inner digit conjugated like the rows)``: 140,908,410 entries for
+the cube instead of 2,217,093,120.
+
+When a symmetry besides the identity fixes a class's representative (a
+symmetric class), several of the class's entries are conjugate positions:
+every look-up, and the BFS, reads the least of them (the *canonical* cell),
+and the others are given its depth at the end.  Without that, a position
+reached through one of them would be found a level late.
+
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
->>> mirror = symmetry_map(ring, 0, [1, 0])          # r -> -r swaps the two turns
+>>> [mirror] = symmetry_maps(ring, 0, [[1, 0]])     # r -> -r swaps the two turns
 >>> mirror.tolist()
 [0, 5, 4, 3, 2, 1]
 >>> classes = symmetry_classes([mirror])
@@ -31,84 +59,124 @@ puzzle, is measured by ``benchmarks/bench_scale.py``.
 >>> t = class_depths(ring, [0], classes)
 >>> t.distribution(), t.depth(5)
 ([1, 2, 2, 1], 1)
+
+>>> from permgroup.perm import from_cycles
+>>> from permgroup.spaces.digits import DigitSpace, piece_digits
+>>> from permgroup.spaces.element import PieceCoordinate
+>>> turn = from_cycles([(0, 1, 2, 3)], 4)           # a 4-cycle and its inverse
+>>> moves = {"t": turn, "t'": from_cycles([(0, 3, 2, 1)], 4)}
+>>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
+>>> space = DigitSpace([d for d in piece_digits(c)], list(moves))
+>>> mirror = (0, 3, 2, 1)                            # r⁻¹ t r = t'
+>>> goal = space.of_elements([tuple(range(4))])[:, 0]
+>>> table = build_symmetric_table(space, goal, [np.array(m) for m in moves.values()],
+...                               [mirror], inner=None)
+>>> table.entries, table.distribution()        # t and t' make one class
+(23, [1, 1, 1])
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import prod
 
 import numpy as np
 
-from permgroup.spaces.space import rank_dtype
+from permgroup.perm import Perm, closure, compose, inverse
+from permgroup.spaces.digits import DigitSpace
+from permgroup.spaces.product import FactorSpace
+from permgroup.spaces.space import ROW_PULL, Factor, GraphSpace, rank_dtype
+from permgroup.tables.bfs import bfs
 from permgroup.tables.packed import distinct
-from permgroup.perm import Perm, compose, inverse
-from permgroup.tables.store import UNSEEN
+from permgroup.tables.store import UNSEEN, depth_distribution
+
+#: the row digits together may have at most this many values
+ROW_LIMIT = 1 << 22
+#: a table of more entries than this (classes times inner values) is not built
+ENTRY_LIMIT = 1 << 28
 
 
-def move_relabelling(moves: Sequence[Perm], symmetry: Perm, normalize=None) -> list[int]:
-    """``pi[m]``: the index of the move ``symmetry⁻¹ · moves[m] · symmetry``
-    (normalized first when ``normalize`` is given, for tables of classes of
-    elements); ``ValueError`` if it is not a move.
+def conjugate_moves(moves: Sequence[Sequence[int]], symmetries: Sequence[Perm],
+                    normalize: Callable | None = None) -> list[list[int]] | None:
+    """For each symmetry ``r``, the index of the move ``r⁻¹ m r`` for each move
+    ``m`` (normalized first when ``normalize`` is given, for spaces of classes
+    of elements); ``None`` if some conjugate is not a move.
 
-    >>> moves = [(1, 2, 0), (2, 0, 1)]                 # a turn and its inverse
-    >>> move_relabelling(moves, (0, 2, 1))             # a mirror exchanges them
-    [1, 0]
+    >>> conjugate_moves([(1, 2, 0), (2, 0, 1)], [(0, 2, 1)])   # a mirror swaps them
+    [[1, 0]]
     """
-    index = {tuple(m): k for k, m in enumerate(moves)}
-    s_inv = inverse(symmetry)
+    index = {tuple(int(x) for x in m): j for j, m in enumerate(moves)}
     out = []
-    for k, m in enumerate(moves):
-        image = compose(compose(s_inv, m), symmetry)
-        if normalize is not None:
-            image = normalize(image)
-        if tuple(image) not in index:
-            raise ValueError(f"the symmetry takes move {k} to a permutation that is no move")
-        out.append(index[tuple(image)])
+    for r in symmetries:
+        r_inv = inverse(tuple(r))
+        images = []
+        for m in moves:
+            image = compose(compose(r_inv, tuple(int(x) for x in m)), tuple(r))
+            images.append(index.get(tuple(normalize(image) if normalize else image)))
+        if None in images:
+            return None
+        out.append(images)
     return out
 
 
-def symmetry_map(space, source: int, relabelling: Sequence[int], check: int = 4096,
-                 seed: int = 0) -> np.ndarray:
-    """The rank permutation ``sigma`` with ``sigma(source) == source`` and
-    ``sigma(step(r, m)) == step(sigma(r), relabelling[m])``, by BFS from the
-    source; ``-1`` on ranks not reached.  ``ValueError`` if the relabelling is
-    no symmetry (checked on ``check`` random edges, and on being a permutation).
+def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
+                  check: int | None = 4096, seed: int = 0) -> np.ndarray:
+    """For each relabelling ``pi``, the rank map ``sigma`` with ``sigma(source)
+    == source`` and ``sigma(step(r, m)) == step(sigma(r), pi[m])``, by one BFS
+    from the source: an ``(S, size)`` array, ``-1`` on ranks not reached.
+    ``ValueError`` if a relabelling is no symmetry: checked on every edge the
+    BFS crosses when ``check`` is ``None``, else on ``check`` random edges and
+    on being a permutation.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
     >>> line = FactorSpace([Factor("cell", 3, np.array([[1, 2, 0], [2, 0, 1]]))])
-    >>> symmetry_map(line, 0, [0, 1]).tolist()
-    [0, 1, 2]
-    >>> symmetry_map(line, 1, [1, 1])
+    >>> symmetry_maps(line, 0, [[0, 1], [1, 0]]).tolist()
+    [[0, 1, 2], [0, 2, 1]]
+    >>> symmetry_maps(line, 1, [[1, 1]])
     Traceback (most recent call last):
     ...
     ValueError: the move relabelling [1, 1] is not a symmetry of the space
     """
-    size = space.size
-    dtype = rank_dtype(size)
-    sigma = np.full(size, -1, dtype=dtype)
-    sigma[source] = source
+    size, count = space.size, len(relabellings)
+    dtype = np.int64 if check is None else rank_dtype(size)
+    sigma = np.full((count, size), -1, dtype=dtype)
+    sigma[:, source] = source
     frontier = np.array([source], dtype=dtype)
     while len(frontier):
         fresh = []
         for m in range(space.n_moves):
             nxt = np.asarray(space.step(frontier, m)).astype(dtype, copy=False)
-            new = sigma[nxt] == -1
-            if new.any():
-                sigma[nxt[new]] = space.step(sigma[frontier[new]], relabelling[m])
-                fresh.append(nxt[new])
+            new = sigma[0, nxt] == -1
+            if check is None:  # every edge: each map's images of the whole frontier
+                images = np.stack([space.step(sigma[s, frontier], pi[m])
+                                   for s, pi in enumerate(relabellings)])
+                sigma[:, nxt[new]] = images[:, new]
+                bad = np.flatnonzero((sigma[:, nxt] != images).any(axis=1))
+                if len(bad):
+                    raise _no_symmetry(relabellings[bad[0]])
+            elif new.any():
+                for s, pi in enumerate(relabellings):
+                    sigma[s, nxt[new]] = space.step(sigma[s, frontier[new]], pi[m])
+            fresh.append(nxt[new])
         frontier = distinct(np.concatenate(fresh)) if fresh else frontier[:0]
-    reached = np.flatnonzero(sigma >= 0)
-    rng = np.random.default_rng(seed)
-    sample = reached[rng.integers(0, len(reached), min(check, len(reached)))].astype(dtype)
-    ok = len(distinct(sigma[reached])) == len(reached)
-    for m in range(space.n_moves):
-        ok = ok and np.array_equal(sigma[space.step(sample, m)],
-                                   space.step(sigma[sample], relabelling[m]))
-    if not ok:
-        raise ValueError(f"the move relabelling {list(relabelling)} is not a symmetry "
-                         "of the space")
+    if check is not None:
+        reached = np.flatnonzero(sigma[0] >= 0)
+        rng = np.random.default_rng(seed)
+        sample = reached[rng.integers(0, len(reached), min(check, len(reached)))].astype(dtype)
+        for row, pi in zip(sigma, relabellings):
+            ok = len(distinct(row[reached])) == len(reached)
+            for m in range(space.n_moves):
+                ok = ok and np.array_equal(row[space.step(sample, m)],
+                                           space.step(row[sample], pi[m]))
+            if not ok:
+                raise _no_symmetry(pi)
     return sigma
+
+
+def _no_symmetry(relabelling: Sequence[int]) -> ValueError:
+    return ValueError(f"the move relabelling {list(relabelling)} is not a symmetry of the space")
 
 
 @dataclass
@@ -126,7 +194,7 @@ class SymmetryClasses:
 
 def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
     """The orbits of the group generated by the rank permutations ``maps``
-    (from :func:`symmetry_map`, or any other, e.g. inversion); ranks a map
+    (from :func:`symmetry_maps`, or any other, e.g. inversion); ranks a map
     sends to ``-1`` are left out.
 
     >>> swap, turn = np.array([1, 0, 2, 3]), np.array([0, 1, 3, 2])
@@ -163,7 +231,7 @@ class ClassTable:
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
-    >>> classes = symmetry_classes([symmetry_map(ring, 0, [1, 0])])
+    >>> classes = symmetry_classes(symmetry_maps(ring, 0, [[1, 0]]))
     >>> t = class_depths(ring, [0], classes)
     >>> t.entries, t.distribution(), t.depths_of(np.array([0, 1, 2, 3])).tolist()
     (3, [1, 2, 1], [0, 1, 2, 1])
@@ -200,11 +268,12 @@ class ClassTable:
 
 def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
                  also_from: np.ndarray | None = None) -> ClassTable:
-    """BFS over classes: a class's neighbours are the classes one move from
-    its representative.  When the classes merge elements with their inverses,
-    a member's neighbours are not all one move from the representative (only
-    its right neighbours are); pass the inversion map as ``also_from`` and the
-    representative's inverse is stepped too, which covers the rest.
+    """BFS over classes (:func:`~permgroup.tables.bfs.bfs`, top-down): a class's
+    neighbours are the classes one move from its representative.  When the
+    classes merge elements with their inverses, a member's neighbours are not
+    all one move from the representative (only its right neighbours are);
+    pass the inversion map as ``also_from`` and the representative's inverse
+    is stepped too, which covers the rest.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -213,30 +282,23 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
     >>> class_depths(ring, [0], classes).distribution()
     [1, 2, 2]
     """
-    n = len(classes)
-    depths = np.full(n, UNSEEN, dtype=np.uint8)
-    frontier = distinct(classes.class_of[np.asarray(sources)])
-    depths[frontier] = 0
-    depth = 0
-    while len(frontier):
-        ranks = classes.representatives[frontier]
-        starts = [ranks] if also_from is None else [ranks, also_from[ranks]]
-        fresh = []
-        for start in starts:
-            for m in range(space.n_moves):
-                nxt = classes.class_of[space.step(start, m)]
-                nxt = nxt[depths[nxt] == UNSEEN]
-                depths[nxt] = depth + 1
-                fresh.append(nxt)
-        frontier = distinct(np.concatenate(fresh))
-        depth += 1
-    return ClassTable(classes, depths)
+    moves = space.n_moves
+
+    def step(ranks: np.ndarray, m: int) -> np.ndarray:
+        start = classes.representatives[ranks]
+        if m >= moves:
+            start = also_from[start]
+        return classes.class_of[space.step(start, m % moves)]
+
+    over = GraphSpace(len(classes), moves * (1 if also_from is None else 2), step)
+    sources = distinct(classes.class_of[np.asarray(sources)])
+    return ClassTable(classes, bfs(over, sources, top_down_only=True).depths)
 
 
 def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g``
     of an :class:`permgroup.spaces.element.ElementSpace`, normalized again: unlike
-    :func:`symmetry_map` this serves symmetries that move the normalization's
+    :func:`symmetry_maps` this serves symmetries that move the normalization's
     anchor (whose relabelling of the moves depends on the state), such as all
     48 symmetries of a cube held by one corner.
 
@@ -270,7 +332,7 @@ def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
 
 
 def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarray:
-    """:func:`symmetry_map` computed directly for a space of colourings
+    """:func:`symmetry_maps` computed directly for a space of colourings
     (:class:`permgroup.spaces.colouring.ColouringSpace`): the cells are permuted by
     ``cells`` and the colours renamed so that the solved colouring stays
     solved; ``ValueError`` if no renaming does that.  One pass over the ranks,
@@ -324,3 +386,240 @@ def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
         p = np.arange(lo, min(size, lo + block), dtype=np.int64)
         out[lo:lo + len(p)] = ranking.quotient_ranks(p, np.full(len(p), identity))
     return out
+
+
+def stage_symmetries(symmetries: Sequence[Perm], moves: Sequence[Sequence[int]],
+                     kept: Sequence[Sequence[int]], degree: int) -> list[Perm]:
+    """The group the ``symmetries`` generate, cut down to the elements carrying
+    the stage's ``moves`` onto its moves and the target subgroup's generators
+    ``kept`` onto its generators (so they fix the subgroup); identity first.
+
+    >>> stage_symmetries([(0, 2, 1)], [(1, 2, 0), (2, 0, 1)], [], 3)
+    [(0, 1, 2), (0, 2, 1)]
+    """
+    group = closure([tuple(r) for r in symmetries], degree)
+    out = []
+    for r in group:
+        if conjugate_moves(moves, [r]) is None:
+            continue
+        if kept and conjugate_moves(kept, [r]) is None:
+            continue
+        out.append(r)
+    return out
+
+
+def conjugation_table(tables: Sequence[np.ndarray], goal: Sequence[int],
+                      renames: np.ndarray) -> np.ndarray | None:
+    """``C[s, v]``: the value of the digits ``tables`` (move tables, one per
+    digit, their values mixed radix) at the ``s``-th conjugate of a position
+    of value ``v`` (:func:`symmetry_maps` from ``goal``, every edge checked);
+    ``-1`` where unreached, ``None`` when the conjugate is not a function of
+    these digits.
+
+    >>> conjugation_table([np.array([[1, 2, 0], [2, 0, 1]])], [0],
+    ...                   np.array([[0, 1], [1, 0]])).tolist()
+    [[0, 1, 2], [0, 2, 1]]
+    """
+    digits = FactorSpace([Factor(str(i), t.shape[1], t) for i, t in enumerate(tables)])
+    start = sum(int(g) * w for g, w in zip(goal, digits.strides))
+    try:
+        return symmetry_maps(digits, start, renames.tolist(), check=None)
+    except ValueError:
+        return None
+
+
+class SymmetricTable:
+    """Exact depths of a stage's cosets over classes of its row digits (see the
+    module docstring).  Calling it on a ``(k, N)`` batch of digit states gives
+    their exact depths (a :class:`~permgroup.search.dfs.Bound`)."""
+
+    def __init__(self, inner: int | None, rows: list[int], sizes: list[int],
+                 class_of: np.ndarray, sym_of: np.ndarray, inner_conj: np.ndarray,
+                 depths: np.ndarray, symmetric: np.ndarray, canonical: np.ndarray):
+        self.inner, self.rows = inner, rows
+        self.symmetric, self.canonical = symmetric, canonical
+        self.row_weights = [prod(sizes[j] for j in rows[i + 1:]) for i in range(len(rows))]
+        self.inner_size = sizes[inner] if inner is not None else 1
+        self.class_of, self.sym_of = class_of, sym_of
+        self.inner_conj = inner_conj.reshape(-1)  # [s * inner_size + t]
+        self.depths = depths
+        self.entries = len(depths)
+
+    def index(self, states: np.ndarray) -> np.ndarray:
+        raw = np.zeros(states.shape[1], dtype=np.int64)
+        for i, w in zip(self.rows, self.row_weights):
+            raw += states[i].astype(np.int64) * w
+        cls = self.class_of[raw].astype(np.int64)
+        if self.inner is None:
+            return cls
+        s = self.sym_of[raw].astype(np.int64)
+        cell = self.inner_conj[s * self.inner_size + states[self.inner]]
+        return cls * self.inner_size + canonical_cells(self.symmetric, self.canonical, cls, cell)
+
+    def __call__(self, states: np.ndarray) -> np.ndarray:
+        """The exact moves from each state to the stage's goal (``UNSEEN`` where
+        none leads there)."""
+        return self.depths[self.index(states)]
+
+    def distribution(self) -> list[int]:
+        """Entries per depth (classes, not positions)."""
+        return depth_distribution(self.depths)
+
+
+def canonical_cells(symmetric: np.ndarray, canonical: np.ndarray, classes: np.ndarray,
+                    cells: np.ndarray) -> np.ndarray:
+    """The canonical inner value of each ``(class, cell)``: unchanged in a class
+    whose representative no symmetry but the identity fixes; else the least
+    value the representative's stabilizer conjugates ``cell`` to
+    (``canonical[symmetric[class], cell]``), so that conjugate positions share
+    one entry."""
+    which = symmetric[classes]
+    fix = which >= 0
+    if not fix.any():
+        return cells
+    cells = cells.copy()
+    cells[fix] = canonical[which[fix], cells[fix]]
+    return cells
+
+
+class _ClassRows:
+    """The table's states as rows (a class) of inner cells, for
+    :func:`permgroup.tables.bfs.bfs`."""
+
+    capabilities = frozenset({ROW_PULL})
+
+    def __init__(self, row_step: Callable, inner_table: np.ndarray, inverse_move: list[int],
+                 reps: np.ndarray, class_of: np.ndarray, sym_of: np.ndarray,
+                 inner_conj: np.ndarray, symmetric: np.ndarray, canonical: np.ndarray):
+        self.symmetric, self.canonical = symmetric, canonical
+        self.n_moves = len(inverse_move)
+        self.inverse = inverse_move
+        self.outer_size, self.inner_size = len(reps), inner_conj.shape[1]
+        self.size = self.outer_size * self.inner_size
+        self.row_next = np.empty((self.n_moves, self.outer_size), dtype=np.int32)
+        self.row_sym = np.empty((self.n_moves, self.outer_size), dtype=np.int32)
+        for m in range(self.n_moves):
+            images = row_step(reps, m)
+            self.row_next[m] = class_of[images]
+            self.row_sym[m] = sym_of[images]
+        # cell t of a row, moved by m into a row reached with symmetry s: cell cells[m, s, t]
+        self.cells = np.stack([inner_conj[:, inner_table[m]] for m in range(self.n_moves)]
+                              ).astype(np.intp)
+
+    def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        ranks = np.asarray(ranks, dtype=np.int64)
+        row, cell = np.divmod(ranks, self.inner_size)
+        nxt = self.row_next[m][row].astype(np.int64)
+        cell = canonical_cells(self.symmetric, self.canonical, nxt,
+                               self.cells[m, self.row_sym[m][row], cell])
+        return nxt * self.inner_size + cell
+
+    def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
+        return self.step(ranks, self.inverse[m])
+
+    def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
+        back = self.inverse[m]
+        nxt = self.row_next[back][first:last]
+        rows = values[nxt]
+        cells = self.cells[back][self.row_sym[back][first:last]]
+        which = self.symmetric[nxt]
+        fix = which >= 0
+        if fix.any():  # rows of symmetric classes: read the canonical cells
+            cells = cells.copy()
+            cells[fix] = np.take_along_axis(self.canonical[which[fix]], cells[fix], axis=1)
+        return np.take_along_axis(rows, cells, axis=1)
+
+
+def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
+                          move_arrays: Sequence[np.ndarray], symmetries: Sequence[Perm],
+                          inner: int | None | str = "auto",
+                          progress: Callable[[int, int], None] | None = None
+                          ) -> SymmetricTable | None:
+    """The exact table of a stage whose digits are ``space`` (moves
+    ``move_arrays``, goal digits ``goal``) over classes under ``symmetries``
+    (a group that keeps the stage, see :func:`stage_symmetries`; the identity
+    is added if missing).
+    ``inner`` picks the inner digit (``"auto"``: the largest that works,
+    ``None``: all digits are rows).  ``None`` when no split works."""
+    degree = len(move_arrays[0])
+    symmetries = list(dict.fromkeys([tuple(range(degree))] + [tuple(r) for r in symmetries]))
+    renames = conjugate_moves(move_arrays, symmetries)
+    if renames is None:
+        return None
+    renames = np.array(renames, dtype=np.int64)
+    index = {tuple(int(x) for x in m): j for j, m in enumerate(move_arrays)}
+    inverse_move = [index.get(inverse(tuple(int(x) for x in m))) for m in move_arrays]
+    if None in inverse_move:
+        return None
+    sizes = space.sizes
+    k = len(sizes)
+    choices = ([None] if inner is None else
+               sorted(range(k), key=lambda i: -sizes[i]) if inner == "auto" else [inner])
+    for chosen in choices:
+        rows = [i for i in range(k) if i != chosen]
+        row_values = prod(sizes[i] for i in rows)
+        inner_values = sizes[chosen] if chosen is not None else 1
+        if not rows or row_values > ROW_LIMIT:
+            continue
+        if row_values // len(symmetries) * inner_values > ENTRY_LIMIT:
+            continue  # too many entries even if every class were as large as can be
+        if chosen is not None:
+            inner_conj = conjugation_table([space.factors[chosen].table], [goal[chosen]],
+                                           renames)
+            if inner_conj is None or (inner_conj < 0).any():
+                continue
+        else:
+            inner_conj = np.zeros((len(symmetries), 1), dtype=np.int64)
+        row_tables = [space.factors[i].table for i in rows]
+        row_conj = conjugation_table(row_tables, [goal[i] for i in rows], renames)
+        if row_conj is None:
+            continue
+        return _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj,
+                      inverse_move, progress)
+    return None
+
+
+def _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj, inverse_move,
+           progress) -> SymmetricTable:
+    sizes = space.sizes
+    reached = row_conj[0] >= 0
+    # the least conjugate stands for the class; unreached values are their own class
+    least = np.where(reached, row_conj.min(axis=0), np.arange(row_conj.shape[1]))
+    reps = np.unique(least)
+    class_of = np.searchsorted(reps, least).astype(np.int32)
+    sym_of = np.where(reached, np.argmax(row_conj == least[None, :], axis=0), 0).astype(np.uint8)
+    row_digits = FactorSpace([Factor(str(i), t.shape[1], t) for i, t in zip(rows, row_tables)])
+    row_step, weights = row_digits.step, row_digits.strides
+
+    inner_table = (space.factors[chosen].table.astype(np.int64) if chosen is not None else
+                   np.zeros((len(inverse_move), 1), dtype=np.int64))
+    inner_conj = np.where(inner_conj < 0, 0, inner_conj)
+    # classes whose representative some symmetry besides the identity fixes
+    fixed_by = row_conj[:, reps] == reps[None, :]
+    many = np.flatnonzero(fixed_by.sum(axis=0) > 1)
+    symmetric = np.full(len(reps), -1, dtype=np.int32)
+    symmetric[many] = np.arange(len(many))
+    canonical = np.stack([inner_conj[fixed_by[:, c]].min(axis=0) for c in many]) if len(many) \
+        else np.zeros((0, inner_conj.shape[1]), dtype=np.int64)
+    space_rows = _ClassRows(row_step, inner_table, inverse_move, reps, class_of, sym_of,
+                            inner_conj, symmetric, canonical)
+    start_raw = sum(int(goal[i]) * w for i, w in zip(rows, weights))
+    start_class = np.array([class_of[start_raw]], dtype=np.int64)
+    start_cell = np.array([inner_conj[sym_of[start_raw], goal[chosen]] if chosen is not None
+                           else 0])
+    start = int(start_class[0]) * space_rows.inner_size + int(
+        canonical_cells(symmetric, canonical, start_class, start_cell)[0])
+    depths = bfs(space_rows, [start], progress=progress).depths
+    # the other cells of a symmetric class are the same positions: same depths
+    table = depths.reshape(len(reps), -1)
+    for k, c in enumerate(many):
+        table[c] = table[c][canonical[k]]
+    return SymmetricTable(chosen, rows, list(sizes), class_of, sym_of, inner_conj, depths,
+                          symmetric, canonical)
+
+
+def table_key(space: DigitSpace, key: dict, symmetries: Sequence[Perm]) -> dict:
+    """The cache key of a stage's symmetric table."""
+    return dict(key, kind="symmetric table", digits=[f.name for f in space.factors],
+                sizes=space.sizes,
+                symmetries=hashlib.sha256(repr(sorted(symmetries)).encode()).hexdigest()[:16])
