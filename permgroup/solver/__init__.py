@@ -46,6 +46,7 @@ import numpy as np
 from permgroup.errors import InputError
 from permgroup.solver.commutators import (ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
+from permgroup.solver.cycles import OrbitCycles
 from permgroup.solver.greedy import greedy
 from permgroup.solver.moves import MoveSet
 from permgroup.solver.parallel import Shapes
@@ -73,6 +74,7 @@ class Model:
     table: ToolTable
     shapes: Shapes
     short_words: dict
+    cycles: OrbitCycles
 
 
 _MODELS: dict[str, Model] = {}
@@ -98,9 +100,11 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     if table.size < MAX_BUILT_ROWS:
         table.grow(cheap_letters(ms, 1))
     shapes = Shapes.find(ms, pieces)
+    cycles = OrbitCycles.of(ms, pieces, position_orbit,
+                            base_commutators(ms, pieces, max_meet=1, per_orbit=1, deadline=deadline))
     _MODELS.clear()  # one puzzle at a time: tables can be large
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
-                                 short_words(ms, SHORT_WORD_LETTERS))
+                                 short_words(ms, SHORT_WORD_LETTERS), cycles)
     return built
 
 
@@ -127,7 +131,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         return word
     m = model(ms, deadline)
     word, end = greedy(ms, m.table, start, goal, mismatches=mismatches, deadline=deadline,
-                       pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes)
+                       pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes,
+                       cycles=m.cycles)
     word = shorten(ms, start, word, table=m.short_words)
     wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
     best = ms.names(word) if wrong <= mismatches else None

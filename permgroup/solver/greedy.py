@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.solver.commutators import ToolTable, cheap_letters
+from permgroup.solver.cycles import OrbitCycles
 from permgroup.solver.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
@@ -111,14 +112,16 @@ def short_moves(ms: MoveSet, budget: int = PAIR_BUDGET) -> list[list[Letter]]:
 
 def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *,
            mismatches: int = 0, deadline: float | None = None, pieces: Pieces | None = None,
-           position_orbit: np.ndarray | None = None, shapes=None, moves=None
-           ) -> tuple[list[Letter], np.ndarray]:
+           position_orbit: np.ndarray | None = None, shapes=None, moves=None,
+           cycles: OrbitCycles | None = None) -> tuple[list[Letter], np.ndarray]:
     """Short moves, tools and parallel commutators applied while one gains, the
     best gain per move first (a tool's cost counted after it cancels against the
     word so far); the parities made right when the first tool or commutator is
     chosen (after that, only moves that keep them); then pairs of tools, then the
-    table grown by a level of conjugates around the wrong positions.  The word
-    and the state reached."""
+    table grown by a level of conjugates around the wrong positions.  When no
+    tool gains alone, ``cycles`` (:class:`~permgroup.solver.cycles.OrbitCycles`)
+    offers a 3-cycle of any three pieces of an orbit, conjugated into place.  The
+    word and the state reached."""
     word: list[Letter] = []
     letters = cheap_letters(ms, 1)
     moves = short_moves(ms) if moves is None else moves
@@ -171,6 +174,15 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             after = ms.apply(state, parallel)
             if np.count_nonzero(after != goal) < wrong:
                 state, word = after, ms.extend(word, parallel)
+                wrong = int(np.count_nonzero(state != goal))
+                continue
+        if best < 0 and cycles is not None and parities_fixed:
+            # every orbit the 3-cycles can finish, finished (one greedy step a
+            # cycle would redo the whole scoring each time)
+            finish = cycles.solve(state, goal)
+            if finish:
+                state = ms.apply(state, finish)
+                word = ms.extend(word, finish)
                 wrong = int(np.count_nonzero(state != goal))
                 continue
         if best >= 0:

@@ -1,0 +1,281 @@
+"""Every 3-cycle of an orbit of pieces, as a conjugate of one short 3-cycle.
+
+The greedy descent (:mod:`~permgroup.solver.greedy`) knows the 3-cycles its tool
+table holds: base commutators and their conjugates by one or two letters.  On a
+big puzzle that leaves, at the end, pieces no tool in the table brings home (on
+the 33x33x33, a few pieces in each of a hundred rings of centres).  This module
+finishes such orbits for certain.
+
+For an orbit whose pieces never turn in place (each sticker of a piece lies in
+an orbit of positions of its own: a centre, a big cube's edge wing), a 3-cycle
+``T`` of three of its pieces carries, conjugated by a setup ``s``, to the
+3-cycle of the pieces ``s`` carries them to: ``s T s⁻¹`` moves what
+``T`` moves, relabelled.  A breadth-first search over the ordered triples of
+the orbit's pieces, starting from the base 3-cycles, gives every triple its
+shortest setup: the orbit's group is at least 3-transitive on pieces (as every
+alternating group of five or more is), so every 3-cycle is found.  The pieces
+are then brought home one 3-cycle at a time, the one fixing the most pieces
+for its length first; pieces that look alike are told apart only by what they
+show, so an orbit of identical pieces is solved with the fewest cycles the
+greedy choice finds.
+
+>>> import numpy as np
+>>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.solver.pieces import Pieces
+>>> from permgroup.solver.commutators import Tool, effect
+>>> # five cells in a row: t swaps cells 0 and 1, u turns all five round
+>>> t = np.array([1, 0, 2, 3, 4]); u = np.array([1, 2, 3, 4, 0])
+>>> ms = MoveSet.from_moves({"t": t, "u": u, "-u": np.argsort(u)})
+>>> word = ms.letters(["t", "u", "t", "-u"])   # [t, u]: a 3-cycle of cells
+>>> base = [Tool(tuple(word), 4, *effect(ms.perm(word)))]
+>>> cycles = OrbitCycles.of(ms, Pieces.of(ms), np.zeros(5, dtype=np.int64), base)
+>>> start = np.array([2, 0, 1, 3, 4]); goal = np.arange(5)
+>>> word = cycles.solve(start, goal)
+>>> ms.apply(start, word).tolist()
+[0, 1, 2, 3, 4]
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from permgroup.solver.commutators import Tool
+from permgroup.solver.moves import Letter, MoveSet
+from permgroup.solver.pieces import Pieces
+
+#: orbits of more pieces are left to the greedy (a search over n³ triples)
+MAX_PIECES = 128
+
+
+@dataclass
+class Orbit:
+    """One orbit of pieces that never turn in place, with its 3-cycle setups.
+
+    ``slots[i, j]``: the position of piece slot ``i`` in the ``j``-th orbit of
+    positions its pieces span (so a piece shows the same column wherever it goes).
+    ``depth[code]``/``letter``/``parent`` give, for the ordered triple
+    ``code = x n² + y n + z``, the shortest setup that carries a base 3-cycle's
+    triple there; ``root[code]``: which base 3-cycle.
+    """
+
+    slots: np.ndarray
+    base: list[tuple[list[Letter], tuple[int, int, int]]]
+    depth: np.ndarray
+    letter: np.ndarray
+    parent: np.ndarray
+    root: np.ndarray
+    #: the least depth over a triple's three rotations (the same 3-cycle), -1 if none
+    least: np.ndarray
+
+
+class OrbitCycles:
+    """The 3-cycle setups of each orbit of pieces that never turn in place,
+    built when an orbit is first asked for."""
+
+    def __init__(self, ms: MoveSet, orbits: dict[int, np.ndarray],
+                 base: dict[int, list[tuple[list[Letter], tuple[int, int, int]]]]):
+        self.ms = ms
+        self._slots = orbits
+        self._base = base
+        self._built: dict[int, Orbit] = {}
+        # each orbit's best 3-cycle, kept while the orbit's stickers stay as they were
+        self._plans: dict[int, tuple] = {}
+        letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])]
+        self.letters = letters
+        self._letter_perms = [ms.powers[c][e] for c, e in letters]
+
+    @classmethod
+    def of(cls, ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
+           tools: Sequence[Tool]) -> "OrbitCycles":
+        """The orbits of ``pieces`` that never turn, each with those of ``tools``
+        that are 3-cycles of three of its pieces and nothing else."""
+        orbits: dict[int, np.ndarray] = {}
+        for k, orbit in enumerate(pieces.orbits):
+            if len(orbit) < 3 or len(orbit) > MAX_PIECES:
+                continue
+            columns = [sorted(pieces.blocks[b], key=lambda p: position_orbit[p]) for b in orbit]
+            kinds = {tuple(int(position_orbit[p]) for p in c) for c in columns}
+            if len(kinds) != 1 or len(set(next(iter(kinds)))) != len(columns[0]):
+                continue   # a piece may turn in place: two of its stickers share an orbit
+            orbits[k] = np.array(columns, dtype=np.int64)
+        where = {}
+        for k, slots in orbits.items():
+            for i, p in enumerate(slots[:, 0].tolist()):
+                where[p] = (k, i)
+        base: dict[int, list] = {k: [] for k in orbits}
+        for tool in tools:
+            source = dict(zip(tool.pos.tolist(), tool.src.tolist()))
+            first = [where[p] for p in source if p in where]
+            if len(first) != 3 or len({f[0] for f in first}) != 1:
+                continue
+            k = first[0][0]
+            slots = orbits[k]
+            if len(source) != 3 * slots.shape[1]:
+                continue
+            local = {int(p): i for i, p in enumerate(slots[:, 0].tolist())}
+            x = first[0][1]
+            y = local.get(source[int(slots[x, 0])])
+            z = local.get(source.get(int(slots[y, 0]), -1)) if y is not None else None
+            if z is None or local.get(source.get(int(slots[z, 0]), -1)) != x:
+                continue
+            # every sticker of the piece at y goes to x's place, column by column
+            if all(source.get(int(p)) == int(q) for a, b in ((x, y), (y, z), (z, x))
+                   for p, q in zip(slots[a], slots[b])):
+                base[k].append((list(tool.word), (x, y, z)))
+        for k in base:
+            if base[k]:
+                least = min(ms.cost(w) for w, _ in base[k])
+                base[k] = [b for b in base[k] if ms.cost(b[0]) == least]
+        return cls(ms, {k: orbits[k] for k in orbits if base[k]},
+                   {k: base[k] for k in orbits if base[k]})
+
+    @property
+    def orbits(self) -> list[int]:
+        """The piece orbits that are solved here."""
+        return sorted(self._slots)
+
+    def orbit(self, k: int) -> Orbit:
+        """Orbit ``k`` with every triple's setup (a breadth-first search)."""
+        if k not in self._built:
+            self._built[k] = self._search(k)
+        return self._built[k]
+
+    def _search(self, k: int) -> Orbit:
+        slots = self._slots[k]
+        n = len(slots)
+        local = np.full(self.ms.degree, -1, dtype=np.int64)
+        local[slots[:, 0]] = np.arange(n)
+        maps, names = [], []
+        for i, perm in enumerate(self._letter_perms):
+            image = local[perm[slots[:, 0]]]
+            if (image != np.arange(n)).any():
+                maps.append(image)
+                names.append(i)
+        size = n ** 3
+        depth = np.full(size, -1, dtype=np.int16)
+        letter = np.full(size, -1, dtype=np.int32)
+        parent = np.full(size, -1, dtype=np.int64)
+        root = np.full(size, -1, dtype=np.int16)
+        frontier = []
+        for r, (_, (x, y, z)) in enumerate(self._base[k]):
+            code = (x * n + y) * n + z
+            if depth[code] < 0:
+                depth[code], root[code] = 0, r
+                frontier.append(code)
+        frontier = np.array(frontier, dtype=np.int64)
+        level = 0
+        while len(frontier):
+            level += 1
+            x, rest = np.divmod(frontier, n * n)
+            y, z = np.divmod(rest, n)
+            found = []
+            for image, name in zip(maps, names):
+                child = (image[x] * n + image[y]) * n + image[z]
+                fresh = depth[child] < 0
+                child, src = child[fresh], frontier[fresh]
+                child, first = np.unique(child, return_index=True)
+                depth[child] = level
+                letter[child] = name
+                parent[child] = src[first]
+                root[child] = root[src[first]]
+                found.append(child)
+            frontier = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        codes = np.arange(size)
+        x, rest = np.divmod(codes, n * n)
+        y, z = np.divmod(rest, n)
+        unseen = np.iinfo(np.int16).max
+        least = np.full(size, unseen, dtype=np.int16)
+        for a, b, c in ((x, y, z), (y, z, x), (z, x, y)):
+            d = depth[(a * n + b) * n + c]
+            least = np.minimum(least, np.where(d >= 0, d, unseen))
+        least[least == unseen] = -1
+        return Orbit(slots, self._base[k], depth, letter, parent, root, least)
+
+    def cycle_word(self, k: int, x: int, y: int, z: int) -> list[Letter] | None:
+        """The word that moves orbit ``k``'s piece at slot ``y`` to ``x``, ``z``
+        to ``y`` and ``x`` to ``z`` (nothing else), or ``None``."""
+        orbit = self.orbit(k)
+        n = len(orbit.slots)
+        for a, b, c in ((x, y, z), (y, z, x), (z, x, y)):
+            code = (a * n + b) * n + c
+            if orbit.depth[code] >= 0:
+                break
+        else:
+            return None
+        setup = []
+        while orbit.depth[code] > 0:
+            setup.append(self.letters[orbit.letter[code]])
+            code = int(orbit.parent[code])
+        base = orbit.base[int(orbit.root[code])][0]
+        return self.ms.reduce([*setup, *base, *self.ms.inverse(setup)])
+
+    def plan(self, k: int, state: np.ndarray, goal: np.ndarray) -> tuple[float, tuple] | None:
+        """The best 3-cycle for orbit ``k`` (pieces fixed per move, and the triple)."""
+        orbit = self.orbit(k)
+        slots = orbit.slots
+        now = _keys(state[slots], goal[slots])
+        want = now[1]
+        now = now[0]
+        n = len(slots)
+        wrong = now != want
+        if wrong.sum() < 2:
+            return None
+        # content y -> x, z -> y, x -> z
+        fix_x = (now[None, :] == want[:, None]).astype(np.int16)   # [x, y]: y's piece suits x
+        right = (~wrong).astype(np.int16)
+        # gain[x, y, z] = fix(x<-y) + fix(y<-z) + fix(z<-x) - right[x] - right[y] - right[z]
+        gain = (fix_x[:, :, None] + fix_x[None, :, :] + fix_x.T[:, None, :]
+                - right[:, None, None] - right[None, :, None] - right[None, None, :])
+        idx = np.arange(n)
+        gain[idx, idx, :] = -9
+        gain[idx, :, idx] = -9
+        gain[:, idx, idx] = -9
+        flat = gain.reshape(-1)
+        cost = self.ms.cost(orbit.base[0][0]) + 2 * orbit.least.astype(np.float64)
+        score = np.where((flat > 0) & (orbit.least >= 0), flat / cost, -1.0)
+        best = int(np.argmax(score))
+        if score[best] <= 0:
+            return None
+        x, rest = divmod(best, n * n)
+        return float(score[best]), (x, *divmod(rest, n))
+
+    def best(self, state: np.ndarray, goal: np.ndarray, wrong: np.ndarray
+             ) -> tuple[float, list[Letter]] | None:
+        """The 3-cycle fixing the most pieces per move in any orbit holding a
+        position of ``wrong`` (a boolean mask), as (score, word), or ``None``."""
+        found = None
+        for k in self.orbits:
+            slots = self._slots[k]
+            if not wrong[slots].any():
+                continue
+            key = state[slots].tobytes()
+            cached = self._plans.get(k)
+            if cached is None or cached[0] != key:
+                cached = (key, self.plan(k, state, goal))
+                self._plans[k] = cached
+            if cached[1] is not None and (found is None or cached[1][0] > found[0]):
+                found = (cached[1][0], k, cached[1][1])
+        if found is None:
+            return None
+        return found[0], self.cycle_word(found[1], *found[2])
+
+    def solve(self, state: np.ndarray, goal: np.ndarray) -> list[Letter]:
+        """3-cycles bringing the pieces of these orbits home, while one gains."""
+        word: list[Letter] = []
+        while True:
+            found = self.best(state, goal, state != goal)
+            if found is None:
+                return word
+            state = self.ms.apply(state, found[1])
+            word = self.ms.extend(word, found[1])
+
+
+def _keys(now: np.ndarray, want: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of colours (a piece's stickers, column by column) as small integers,
+    the same integer for the same row in both."""
+    both = np.concatenate([now, want])
+    _, inverse = np.unique(both, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    return inverse[:len(now)], inverse[len(now):]
