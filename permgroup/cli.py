@@ -367,12 +367,10 @@ def cmd_word(args: argparse.Namespace) -> int:
     # 2 lines; proven optimal: all
     0
     """
-    from permgroup.elements import Element
-    from permgroup.formats.stickers import from_puzzle, sticker_permutation, to_puzzle
     from permgroup.formats.definition import apply_alg
+    from permgroup.formats.stickers import from_puzzle, sticker_colours, to_puzzle
     from permgroup.optimal import (cached_table_exists, optimal_solutions, position_bound,
                                    read_positions)
-    from permgroup.perm import compose, inverse
     from permgroup.solving import BUILD_RATE, word_between
 
     module, definition = _puzzle(args.puzzle)
@@ -397,12 +395,12 @@ def cmd_word(args: argparse.Namespace) -> int:
             print(" ".join(aliases.get(m, m) for m in word), flush=True)
             proven.append(number)
     puzzle = to_puzzle(definition)
-    solved = sticker_permutation(definition, definition.solved)
+    # colourings, not elements: pieces may look alike (a big cube's centres)
+    solved = sticker_colours(definition, definition.solved)
     for number, position in enumerate(positions[len(proven):], len(proven) + 1):
-        g = compose(inverse(solved), sticker_permutation(definition, position))
         try:
-            found = word_between(puzzle, Element(puzzle, g), metric=args.metric,
-                                 time_limit=args.time_limit)
+            found = word_between(puzzle, sticker_colours(definition, position), solved,
+                                 metric=args.metric, time_limit=args.time_limit)
         except InputError as exc:
             raise InputError(f"line {number}: {exc}") from None
         print(" ".join(aliases.get(m, m) for m in found.word), flush=True)

@@ -104,6 +104,19 @@ class CubeGeometry:
         depths = {n - 1 - 2 * k for k in range(layers)} | ({n} if layers else set())
         return self._turn(NORMALS[face], depths)
 
+    def layer_turn(self, face: str, layer: int) -> Perm:
+        """Clockwise quarter turn, seen from ``face``, of the one layer ``layer``
+        deep from it (0: the face itself; ``n - 1``: the opposite face's layer).
+
+        >>> g = CubeGeometry(3)
+        >>> g.layer_turn("R", 0) == g.face_turn("R")
+        True
+        """
+        n = self.n
+        depths = {n - 1 - 2 * layer} | ({n} if layer == 0 else set()) \
+            | ({-n} if layer == n - 1 else set())
+        return self._turn(NORMALS[face], depths)
+
     def rotation(self, face: str) -> Perm:
         """Whole-cube quarter rotation, clockwise as seen from ``face``."""
         return self._turn(NORMALS[face], None)

@@ -29,6 +29,9 @@ name                       generators
                            one shared point)
 ``globe-A-B``              ``r0..rA`` turn the ``A+1`` rows of ``2B`` cells,
                            ``f0..f(2B-1)`` turn a half of the globe over
+``cube-N``                 ``fi``, ``ri``, ``di`` turn layer ``i`` of the
+                           ``N x N x N`` cube (every slice), its stickers
+                           coloured by face
 =========================  ==================================================
 
 >>> d = family_definition("pancake-4")
@@ -257,6 +260,38 @@ def globe(a: int, b: int) -> Definition:
     return _definition(name, n, moves)
 
 
+def cube(n: int) -> Definition:
+    """The ``n x n x n`` cube with every layer turned (Kaggle Santa 2023's
+    ``cube_n/n/n``): ``fi``, ``ri``, ``di`` turn the layer ``i`` deep from F, R
+    and D a quarter clockwise, seen from that face.  Its points are the
+    ``6 n²`` stickers (URFDLB, each face row by row), coloured by face: pieces
+    that look alike (a big cube's centres) are alike.
+
+    >>> from permgroup.formats.stickers import to_puzzle
+    >>> to_puzzle(cube(2)).group().order()   # 3,674,160 positions times 24 rotations
+    88179840
+    """
+    from puzzles.cube_geometry import FACES, CubeGeometry
+
+    name = f"cube-{n}"
+    _need(name, n >= 2, "cube-N needs N >= 2")
+    g = CubeGeometry(n)
+    _need(name, g.degree <= MAX_POINTS, f"{g.degree} stickers; families here have at most "
+          f"{MAX_POINTS} points")
+    moves = {}
+    for letter, face in (("f", "F"), ("r", "R"), ("d", "D")):
+        for layer in range(n):
+            goes = g.layer_turn(face, layer)   # sticker i goes to goes[i]
+            came = [0] * g.degree
+            for i, j in enumerate(goes):
+                came[j] = i
+            moves[f"{letter}{layer}"] = came
+    colours = tuple(FACES.index(g.face_of(i)) for i in range(g.degree))
+    d = _definition(name, g.degree, moves, piece="sticker")
+    return Definition(d.name, d.orbits, {"sticker": OrbitState(colours, (0,) * g.degree)},
+                      d.moves, derived=d.derived)
+
+
 #: family name -> (the function, its parameter count range, usage)
 FAMILIES: dict[str, tuple[Callable[..., Definition], tuple[int, int], str]] = {
     "lrx": (lrx, (1, 1), "lrx-N"),
@@ -268,6 +303,7 @@ FAMILIES: dict[str, tuple[Callable[..., Definition], tuple[int, int], str]] = {
     "transpositions": (transpositions, (1, 1), "transpositions-N"),
     "hungarian": (hungarian, (4, 4), "hungarian-A-I-B-J"),
     "globe": (globe, (2, 2), "globe-A-B"),
+    "cube": (cube, (1, 1), "cube-N"),
 }
 
 

@@ -44,9 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.errors import InputError
-from permgroup.solver.commutators import (ToolTable, base_commutators, cheap_letters,
+from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
-from permgroup.solver.cycles import OrbitCycles
+from permgroup.solver.cycles import MAX_PIECES, OrbitCycles
 from permgroup.solver.greedy import greedy
 from permgroup.solver.moves import MoveSet
 from permgroup.solver.parallel import Shapes
@@ -58,6 +58,8 @@ from permgroup.solver.shorten import short_words, shorten
 MAX_BUILT_ROWS = 150_000
 #: windows of the word are compared with the words of up to this many letters
 SHORT_WORD_LETTERS = 3
+#: seconds for 3-cycles with setups of two letters, for orbits that have none with one
+LONG_SETUP_TIME = 3.0
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -92,6 +94,8 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     for k, orbit in enumerate(position_orbits(ms)):
         position_orbit[orbit] = k
     base = base_commutators(ms, pieces, deadline=deadline, setup_length=setup_length)
+    cycles, more = orbit_cycles(ms, pieces, position_orbit, deadline)
+    base = base + more
     base = base + [inverse_tool(ms, t) for t in base]
     table = ToolTable(ms, base)
     table.grow(cheap_letters(ms, 1))
@@ -100,12 +104,32 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     if table.size < MAX_BUILT_ROWS:
         table.grow(cheap_letters(ms, 1))
     shapes = Shapes.find(ms, pieces)
-    cycles = OrbitCycles.of(ms, pieces, position_orbit,
-                            base_commutators(ms, pieces, max_meet=1, per_orbit=1, deadline=deadline))
     _MODELS.clear()  # one puzzle at a time: tables can be large
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
                                  short_words(ms, SHORT_WORD_LETTERS), cycles)
     return built
+
+
+def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
+                 deadline: float | None = None) -> tuple[OrbitCycles, list[Tool]]:
+    """The 3-cycles of every orbit of pieces (:class:`OrbitCycles`), from
+    commutators whose parts meet in one piece, with a setup of one letter, or of
+    two where one is not enough (a Megaminx's edges); and the tools of two-letter
+    setups found, which the greedy's table lacks."""
+    tools = base_commutators(ms, pieces, max_meet=1, deadline=deadline)
+    cycles = OrbitCycles.of(ms, pieces, position_orbit, tools)
+    lacking = [k for k, orbit in enumerate(pieces.orbits)
+               if 3 <= len(orbit) <= MAX_PIECES and k not in cycles.orbits]
+    if not lacking:
+        return cycles, []
+    until = time.monotonic() + LONG_SETUP_TIME
+    longer = base_commutators(ms, pieces, max_meet=1, setup_length=2,
+                              deadline=until if deadline is None else min(deadline, until))
+    wanted = np.zeros(len(pieces.blocks) + 1, dtype=bool)
+    for k in lacking:
+        wanted[pieces.orbits[k]] = True
+    more = [t for t in longer if wanted[pieces.block_of[t.pos]].all()]
+    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), more
 
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,

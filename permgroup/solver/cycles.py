@@ -6,18 +6,19 @@ big puzzle that leaves, at the end, pieces no tool in the table brings home (on
 the 33x33x33, a few pieces in each of a hundred rings of centres).  This module
 finishes such orbits for certain.
 
-For an orbit whose pieces never turn in place (each sticker of a piece lies in
-an orbit of positions of its own: a centre, a big cube's edge wing), a 3-cycle
-``T`` of three of its pieces carries, conjugated by a setup ``s``, to the
-3-cycle of the pieces ``s`` carries them to: ``s T s⁻¹`` moves what
-``T`` moves, relabelled.  A breadth-first search over the ordered triples of
+A 3-cycle ``T`` of three pieces of an orbit carries, conjugated by a setup
+``s``, to the 3-cycle of the pieces ``s`` carries them to: ``s T s⁻¹`` moves
+what ``T`` moves, relabelled.  A breadth-first search over the ordered triples of
 the orbit's pieces, starting from the base 3-cycles, gives every triple its
 shortest setup: the orbit's group is at least 3-transitive on pieces (as every
 alternating group of five or more is), so every 3-cycle is found.  The pieces
 are then brought home one 3-cycle at a time, the one fixing the most pieces
 for its length first; pieces that look alike are told apart only by what they
 show, so an orbit of identical pieces is solved with the fewest cycles the
-greedy choice finds.
+greedy choice finds.  A piece that never turns in place (each of its stickers
+in an orbit of positions of its own: a centre, a big cube's edge wing) is then
+home; one that may turn (a corner) is placed, and turned by the greedy's
+twists.
 
 >>> import numpy as np
 >>> from permgroup.solver.moves import MoveSet
@@ -51,10 +52,10 @@ MAX_PIECES = 128
 
 @dataclass
 class Orbit:
-    """One orbit of pieces that never turn in place, with its 3-cycle setups.
+    """One orbit of pieces, with its 3-cycle setups.
 
-    ``slots[i, j]``: the position of piece slot ``i`` in the ``j``-th orbit of
-    positions its pieces span (so a piece shows the same column wherever it goes).
+    ``slots[i]``: the positions of piece slot ``i``, by their orbit of positions
+    (a piece that never turns shows the same column wherever it goes).
     ``depth[code]``/``letter``/``parent`` give, for the ordered triple
     ``code = x n² + y n + z``, the shortest setup that carries a base 3-cycle's
     triple there; ``root[code]``: which base 3-cycle.
@@ -71,14 +72,21 @@ class Orbit:
 
 
 class OrbitCycles:
-    """The 3-cycle setups of each orbit of pieces that never turn in place,
-    built when an orbit is first asked for."""
+    """The 3-cycle setups of each orbit of pieces, built when an orbit is first
+    asked for."""
 
     def __init__(self, ms: MoveSet, orbits: dict[int, np.ndarray],
-                 base: dict[int, list[tuple[list[Letter], tuple[int, int, int]]]]):
+                 base: dict[int, list[tuple[list[Letter], tuple[int, int, int]]]],
+                 block_of: np.ndarray, slot_of: dict[int, np.ndarray],
+                 groups: dict[int, list[slice]], turning: set[int]):
         self.ms = ms
         self._slots = orbits
         self._base = base
+        self._block_of = block_of
+        self._slot_of = slot_of
+        self._groups = groups
+        #: the orbits whose pieces may turn in place (placed here, turned by the greedy's tools)
+        self.turning = turning
         self._built: dict[int, Orbit] = {}
         # each orbit's best 3-cycle, kept while the orbit's stickers stay as they were
         self._plans: dict[int, tuple] = {}
@@ -89,47 +97,54 @@ class OrbitCycles:
     @classmethod
     def of(cls, ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
            tools: Sequence[Tool]) -> "OrbitCycles":
-        """The orbits of ``pieces`` that never turn, each with those of ``tools``
-        that are 3-cycles of three of its pieces and nothing else."""
+        """The orbits of ``pieces``, each with the cheapest of ``tools`` that are
+        3-cycles of three of its pieces and move nothing else."""
         orbits: dict[int, np.ndarray] = {}
+        turning: set[int] = set()
         for k, orbit in enumerate(pieces.orbits):
             if len(orbit) < 3 or len(orbit) > MAX_PIECES:
                 continue
-            columns = [sorted(pieces.blocks[b], key=lambda p: position_orbit[p]) for b in orbit]
+            columns = [sorted(pieces.blocks[b], key=lambda p: (position_orbit[p], p)) for b in orbit]
             kinds = {tuple(int(position_orbit[p]) for p in c) for c in columns}
-            if len(kinds) != 1 or len(set(next(iter(kinds)))) != len(columns[0]):
-                continue   # a piece may turn in place: two of its stickers share an orbit
+            if len(kinds) != 1:
+                continue
+            if len(set(next(iter(kinds)))) != len(columns[0]):
+                turning.add(k)   # two of a piece's stickers share an orbit: it may turn
             orbits[k] = np.array(columns, dtype=np.int64)
-        where = {}
-        for k, slots in orbits.items():
-            for i, p in enumerate(slots[:, 0].tolist()):
-                where[p] = (k, i)
+        slot_of = np.full(len(pieces.blocks), -1, dtype=np.int64)
+        orbit_of = np.full(len(pieces.blocks), -1, dtype=np.int64)
+        for k, orbit in enumerate(pieces.orbits):
+            slot_of[orbit] = np.arange(len(orbit))
+            orbit_of[orbit] = k
         base: dict[int, list] = {k: [] for k in orbits}
         for tool in tools:
+            blocks = np.unique(pieces.block_of[tool.pos])
+            if len(blocks) != 3 or len(set(orbit_of[blocks].tolist())) != 1:
+                continue
+            k = int(orbit_of[blocks[0]])
+            if k not in orbits or len(tool.pos) != 3 * orbits[k].shape[1]:
+                continue
             source = dict(zip(tool.pos.tolist(), tool.src.tolist()))
-            first = [where[p] for p in source if p in where]
-            if len(first) != 3 or len({f[0] for f in first}) != 1:
-                continue
-            k = first[0][0]
             slots = orbits[k]
-            if len(source) != 3 * slots.shape[1]:
+            # the piece at y goes to x's place, z's to y's, x's to z's
+            x = int(slot_of[blocks[0]])
+            y = int(slot_of[pieces.block_of[source[int(slots[x, 0])]]])
+            z = int(slot_of[pieces.block_of[source[int(slots[y, 0])]]])
+            if len({x, y, z}) != 3 or slot_of[pieces.block_of[source[int(slots[z, 0])]]] != x:
                 continue
-            local = {int(p): i for i, p in enumerate(slots[:, 0].tolist())}
-            x = first[0][1]
-            y = local.get(source[int(slots[x, 0])])
-            z = local.get(source.get(int(slots[y, 0]), -1)) if y is not None else None
-            if z is None or local.get(source.get(int(slots[z, 0]), -1)) != x:
+            # a piece that never turns must keep its colours column by column
+            if k not in turning and not all(source[int(p)] == int(q) for a, b in ((x, y), (y, z), (z, x))
+                                            for p, q in zip(slots[a], slots[b])):
                 continue
-            # every sticker of the piece at y goes to x's place, column by column
-            if all(source.get(int(p)) == int(q) for a, b in ((x, y), (y, z), (z, x))
-                   for p, q in zip(slots[a], slots[b])):
-                base[k].append((list(tool.word), (x, y, z)))
+            base[k].append((list(tool.word), (x, y, z)))
         for k in base:
             if base[k]:
                 least = min(ms.cost(w) for w, _ in base[k])
                 base[k] = [b for b in base[k] if ms.cost(b[0]) == least]
-        return cls(ms, {k: orbits[k] for k in orbits if base[k]},
-                   {k: base[k] for k in orbits if base[k]})
+        keep = [k for k in orbits if base[k]]
+        groups = {k: _groups(position_orbit[orbits[k][0]]) for k in keep}
+        return cls(ms, {k: orbits[k] for k in keep}, {k: base[k] for k in keep}, pieces.block_of,
+                   {k: slot_of for k in keep}, groups, {k for k in keep if k in turning})
 
     @property
     def orbits(self) -> list[int]:
@@ -145,11 +160,10 @@ class OrbitCycles:
     def _search(self, k: int) -> Orbit:
         slots = self._slots[k]
         n = len(slots)
-        local = np.full(self.ms.degree, -1, dtype=np.int64)
-        local[slots[:, 0]] = np.arange(n)
+        slot_of = self._slot_of[k]
         maps, names = [], []
         for i, perm in enumerate(self._letter_perms):
-            image = local[perm[slots[:, 0]]]
+            image = slot_of[self._block_of[perm[slots[:, 0]]]]
             if (image != np.arange(n)).any():
                 maps.append(image)
                 names.append(i)
@@ -212,10 +226,10 @@ class OrbitCycles:
         return self.ms.reduce([*setup, *base, *self.ms.inverse(setup)])
 
     def plan(self, k: int, state: np.ndarray, goal: np.ndarray) -> tuple[float, tuple] | None:
-        """The best 3-cycle for orbit ``k`` (pieces fixed per move, and the triple)."""
+        """The best 3-cycle for orbit ``k`` (positions fixed per move, and the triple)."""
         orbit = self.orbit(k)
         slots = orbit.slots
-        now = _keys(state[slots], goal[slots])
+        now = _keys(state[slots], goal[slots], self._groups[k])
         want = now[1]
         now = now[0]
         n = len(slots)
@@ -234,19 +248,23 @@ class OrbitCycles:
         gain[:, idx, idx] = -9
         flat = gain.reshape(-1)
         cost = self.ms.cost(orbit.base[0][0]) + 2 * orbit.least.astype(np.float64)
-        score = np.where((flat > 0) & (orbit.least >= 0), flat / cost, -1.0)
+        # scored in positions fixed per move, as the greedy's other steps are
+        score = np.where((flat > 0) & (orbit.least >= 0), flat * slots.shape[1] / cost, -1.0)
         best = int(np.argmax(score))
         if score[best] <= 0:
             return None
         x, rest = divmod(best, n * n)
         return float(score[best]), (x, *divmod(rest, n))
 
-    def best(self, state: np.ndarray, goal: np.ndarray, wrong: np.ndarray
-             ) -> tuple[float, list[Letter]] | None:
+    def best(self, state: np.ndarray, goal: np.ndarray, wrong: np.ndarray, *,
+             turning: bool = True) -> tuple[float, list[Letter]] | None:
         """The 3-cycle fixing the most pieces per move in any orbit holding a
-        position of ``wrong`` (a boolean mask), as (score, word), or ``None``."""
+        position of ``wrong`` (a boolean mask), as (score, word), or ``None``;
+        ``turning=False`` leaves out orbits whose pieces may turn in place."""
         found = None
         for k in self.orbits:
+            if not turning and k in self.turning:
+                continue
             slots = self._slots[k]
             if not wrong[slots].any():
                 continue
@@ -272,10 +290,18 @@ class OrbitCycles:
             word = self.ms.extend(word, found[1])
 
 
-def _keys(now: np.ndarray, want: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows of colours (a piece's stickers, column by column) as small integers,
-    the same integer for the same row in both."""
+def _groups(orbit_ids: np.ndarray) -> list[slice]:
+    """The runs of equal ids in a slot's columns (sorted by their orbit of positions)."""
+    cuts = [0, *(np.flatnonzero(np.diff(orbit_ids)) + 1).tolist(), len(orbit_ids)]
+    return [slice(a, b) for a, b in zip(cuts, cuts[1:])]
+
+
+def _keys(now: np.ndarray, want: np.ndarray, groups: list[slice]) -> tuple[np.ndarray, np.ndarray]:
+    """What each slot's piece is, as small integers alike in both: its colours,
+    sorted within each orbit of positions it spans (so a piece that turns is the
+    same piece whichever way it is turned)."""
     both = np.concatenate([now, want])
+    both = np.concatenate([np.sort(both[:, g], axis=1) for g in groups], axis=1)
     _, inverse = np.unique(both, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     return inverse[:len(now)], inverse[len(now):]

@@ -169,6 +169,24 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
                 wrong = int(np.count_nonzero(state != goal))
             allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
             continue
+        if cycles is not None and CYCLES_COMPETE:
+            rival = max(move_score[m], tool_score, shape_score)
+            cycle = cycles.best(state, goal, state != goal, turning=False)
+            if cycle is not None and cycle[0] > rival:
+                # the 3-cycles that beat the best other step, one after another
+                # (each touches one orbit, so the rest of the scoring stands),
+                # while they fix stickers (a placed piece may still be turned)
+                applied = False
+                while cycle is not None and cycle[0] > rival:
+                    after = ms.apply(state, cycle[1])
+                    now = int(np.count_nonzero(after != goal))
+                    if now >= wrong:
+                        break
+                    state, wrong, applied = after, now, True
+                    word = ms.extend(word, cycle[1])
+                    cycle = cycles.best(state, goal, state != goal, turning=False)
+                if applied:
+                    continue
         if shape_score > 0 and shape_score > tool_score:
             parallel = shapes.word(found[1], found[2], found[3])
             after = ms.apply(state, parallel)
@@ -180,10 +198,11 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             # every orbit the 3-cycles can finish, finished (one greedy step a
             # cycle would redo the whole scoring each time)
             finish = cycles.solve(state, goal)
-            if finish:
-                state = ms.apply(state, finish)
+            after = ms.apply(state, finish)
+            now = int(np.count_nonzero(after != goal))
+            if now < wrong:
+                state, wrong = after, now
                 word = ms.extend(word, finish)
-                wrong = int(np.count_nonzero(state != goal))
                 continue
         if best >= 0:
             chosen = [best]
@@ -207,6 +226,9 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     return word, state
 
 
+#: 3-cycles of :mod:`~permgroup.solver.cycles` are weighed against the other steps
+#: all along (not only once no tool gains)
+CYCLES_COMPETE = True
 #: only effects on at most this many positions are conjugated further when the greedy is stuck
 SMALL_EFFECT = 9
 #: a move followed by a base tool is scored while that costs at most this many lookups
