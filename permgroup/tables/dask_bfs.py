@@ -11,7 +11,8 @@ futures and never travel.  A level is two rounds of tasks:
    and become its next frontier.
 
 The client only gathers counts and shuffle sizes, so it stays small.  This is
-the scheme of :mod:`permgroup.tables.outofcore` with workers in place of files.
+the owner-computes scheme of :mod:`permgroup.tables.sharded` with workers
+carrying the images (:mod:`permgroup.tables.outofcore`: files).
 
 Dask is an optional dependency (``pip install 'permgroup[distributed]'``),
 imported only when a build starts.
@@ -33,7 +34,8 @@ import numpy as np
 
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
-from permgroup.tables.packed import UNSEEN_CODE, PackedTable, distinct, empty_packed, read_codes, write_codes
+from permgroup.tables import sharded
+from permgroup.tables.packed import PackedTable, distinct
 from permgroup.progress import Progress
 
 
@@ -74,23 +76,11 @@ def _dask():
     return distributed
 
 
-def _start_shard(lo: int, hi: int, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    table = empty_packed(hi - lo)
-    mine = sources[(sources >= lo) & (sources < hi)]
-    write_codes(table, mine - lo, 0)
-    return table, mine
-
-
 def _expand(space, frontier: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
     """The images of the frontier under every move, cut by owner."""
-    images = []
-    for m in range(space.n_moves):
-        nxt = np.asarray(space.step(frontier, m))
-        if len(nxt) and nxt.min() < 0:
-            nxt = nxt[nxt >= 0]
-        images.append(nxt.astype(frontier.dtype, copy=False))
-    images = distinct(np.concatenate(images)) if images else frontier[:0]
-    return np.split(images, np.searchsorted(images, bounds))
+    routed = [sharded.expand(space, frontier, m, bounds) for m in range(space.n_moves)]
+    return [distinct(np.concatenate([parts[o] for parts in routed]))
+            for o in range(len(bounds) + 1)]
 
 
 def _part(parts: list[np.ndarray], owner: int) -> np.ndarray:
@@ -105,13 +95,7 @@ def _mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray]:
     """Give the unseen ranks among the parts the code; the new table and frontier."""
     table = table.copy()  # futures are immutable: the old table may still be read
-    fresh = []
-    for part in parts:
-        local = distinct(part - part.dtype.type(lo))
-        local = local[read_codes(table, local) == UNSEEN_CODE]
-        write_codes(table, local, code)
-        fresh.append(local + local.dtype.type(lo))
-    return table, (np.concatenate(fresh) if fresh else np.zeros(0, dtype=np.int64))
+    return table, sharded.mark(table, lo, code, *parts)
 
 
 def _first(pair):
@@ -174,19 +158,16 @@ def _run(client, space, sources, shards_per_worker, progress, level_report) -> D
     if not addresses:
         raise InputError("the Dask cluster has no workers")
     size = space.size
-    n_shards = len(addresses) * shards_per_worker
-    shard = -(-size // n_shards)
-    shard += (-shard) % 4
-    n_shards = -(-size // shard)
+    shard, bounds = sharded.layout(size, shards=len(addresses) * shards_per_worker)
+    n_shards = len(bounds) + 1
     owner_of = [addresses[i % len(addresses)] for i in range(n_shards)]
     dtype = rank_dtype(size)
-    bounds = np.arange(1, n_shards, dtype=np.int64) * shard
     src = np.unique(np.asarray(sources, dtype=dtype))
     [space_f] = client.scatter([space], broadcast=True)
     tables, frontiers = [], []
     for i in range(n_shards):
         lo, hi = i * shard, min(size, (i + 1) * shard)
-        pair = client.submit(_start_shard, lo, hi, src, workers=[owner_of[i]], pure=False)
+        pair = client.submit(sharded.start, lo, hi, src, workers=[owner_of[i]], pure=False)
         tables.append(client.submit(_first, pair, workers=[owner_of[i]]))
         frontiers.append(client.submit(_second, pair, workers=[owner_of[i]]))
     levels = [len(src)]

@@ -11,8 +11,8 @@ two phases, both bounded in memory by the ``memory`` option and not by the table
    the unseen images the code ``(d + 1) mod 3`` and writes them out as its part
    of the next frontier.
 
-This is the owner-computes scheme of :mod:`permgroup.tables.dask_bfs` with files in
-place of workers.
+This is the owner-computes scheme of :mod:`permgroup.tables.sharded` with
+files carrying the images (:mod:`permgroup.tables.dask_bfs`: Dask workers).
 
 A level is committed by writing ``manifest.json`` (atomically: written under
 another name, then renamed); shards changed by a level are written as new
@@ -44,9 +44,9 @@ import numpy as np
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
 from permgroup.progress import Progress
+from permgroup.tables import sharded
 from permgroup.tables.bfs import COSTS, still_unseen
-from permgroup.tables.packed import (PackedTable, distinct, empty_packed, pack, read_codes,
-                                     reached, unpack, write_codes)
+from permgroup.tables.packed import PackedTable, pack, read_codes, reached, unpack
 from permgroup.tables.store import UNSEEN_CODE
 
 MANIFEST = "manifest.json"
@@ -244,19 +244,14 @@ def _start(files: _Folder, space, sources: Sequence[int], key, shard: int) -> di
     manifest = {"key": key, "size": size, "shard_ranks": shard, "n_shards": n_shards,
                 "sources": sources, "levels": [len(sources)], "count": len(sources),
                 "dtype": dtype.str, "shards": [], "frontier": []}
-    ranks = np.array(sources, dtype=dtype)
     for i in range(n_shards):
-        lo, hi = i * shard, min(size, (i + 1) * shard)
-        part = empty_packed(hi - lo)
-        mine = ranks[(ranks >= lo) & (ranks < hi)]
-        write_codes(part, mine - lo, 0)
-        name = f"shard-0-{i}.bin"
-        files.write_atomic(name, part.tobytes())
-        manifest["shards"].append(name)
+        part, mine = sharded.start(i * shard, min(size, (i + 1) * shard),
+                                   np.array(sources, dtype=dtype))
+        manifest["shards"].append(f"shard-0-{i}.bin")
+        files.write_atomic(manifest["shards"][-1], part.tobytes())
         if len(mine):
-            fname = f"frontier-0-{i}.bin"
-            files.write_atomic(fname, mine.tobytes())
-            manifest["frontier"].append(fname)
+            manifest["frontier"].append(f"frontier-0-{i}.bin")
+            files.write_atomic(manifest["frontier"][-1], mine.tobytes())
     files.commit(manifest)
     return manifest
 
@@ -271,11 +266,11 @@ def _pieces(path: Path, dtype: np.dtype, piece: int):
 
 def _level(files: _Folder, space, manifest: dict, piece: int, screen: bool = False) -> dict:
     depth = len(manifest["levels"]) - 1
-    size, shard, n_shards = manifest["size"], manifest["shard_ranks"], manifest["n_shards"]
+    size, shard = manifest["size"], manifest["shard_ranks"]
     dtype = np.dtype(manifest["dtype"])
     code = (depth + 1) % 3
     nxt = depth + 1
-    bounds = np.arange(1, n_shards, dtype=np.int64) * shard
+    bounds = sharded.layout(size, shard_ranks=shard)[1]
     # expand: every frontier piece, every move, images routed to their owners
     buckets = {}
     maps = ([np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
@@ -284,12 +279,7 @@ def _level(files: _Folder, space, manifest: dict, piece: int, screen: bool = Fal
         for name in manifest["frontier"]:
             for part in _pieces(files.file(name), dtype, piece):
                 for m in range(space.n_moves):
-                    images = np.asarray(space.step(part, m))
-                    if len(images) and images.min() < 0:
-                        images = images[images >= 0]
-                    images = distinct(images.astype(dtype, copy=False))
-                    cuts = np.searchsorted(images, bounds)
-                    for owner, chunk in enumerate(np.split(images, cuts)):
+                    for owner, chunk in enumerate(sharded.expand(space, part, m, bounds)):
                         if len(chunk) and maps is not None:
                             local = chunk - dtype.type(owner * shard)
                             chunk = chunk[read_codes(maps[owner], local) == UNSEEN_CODE]
@@ -313,11 +303,9 @@ def _level(files: _Folder, space, manifest: dict, piece: int, screen: bool = Fal
         found = 0
         with open(files.file(fresh_name + ".part"), "wb") as out:
             for part in _pieces(files.file(f"bucket-{nxt}-{owner}.bin"), dtype, piece):
-                local = distinct(part - dtype.type(lo))
-                local = local[read_codes(table, local) == UNSEEN_CODE]
-                write_codes(table, local, code)
-                (local + dtype.type(lo)).tofile(out)
-                found += len(local)
+                fresh = sharded.mark(table, lo, code, part)
+                fresh.tofile(out)
+                found += len(fresh)
         if found:
             os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
             frontier.append(fresh_name)
