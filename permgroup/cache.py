@@ -90,7 +90,12 @@ def _folder_unusable(folder: Path, exc: OSError) -> None:
         warnings.warn(message, CacheWarning, stacklevel=4)
 
 
-def _writer_alive(pid: int) -> bool:
+def writer_alive(pid: int) -> bool:
+    """Whether process ``pid`` (a file's writer) still runs.
+
+    >>> writer_alive(os.getpid())
+    True
+    """
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -115,7 +120,7 @@ def remove_stale_temporaries(folder: str | os.PathLike) -> list[Path]:
     for path in Path(folder).glob(f"*{TEMPORARY_SUFFIX}"):
         parts = path.name.split(".")
         pid = parts[-3] if len(parts) >= 4 else ""
-        if pid.isdigit() and not _writer_alive(int(pid)):
+        if pid.isdigit() and not writer_alive(int(pid)):
             try:
                 path.unlink()
             except OSError:

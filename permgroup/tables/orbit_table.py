@@ -79,8 +79,10 @@ class OrbitTable(DepthTable):
 
 
 def build_orbit_table(definition: Definition, metric: str = "qtm", *,
-                      progress: Progress | None = None) -> OrbitTable:
-    """The table by one breadth-first search (no cache).
+                      progress: Progress | None = None, space: OrbitSpace | None = None
+                      ) -> OrbitTable:
+    """The table by one breadth-first search (no cache), over ``space`` when
+    the caller has made it already.
 
     >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
     >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
@@ -88,7 +90,7 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
     >>> build_orbit_table(flip, "qtm").distribution()
     [1, 2, 1]
     """
-    space = OrbitSpace(definition, metric)
+    space = space or OrbitSpace(definition, metric)
     return OrbitTable(space, bfs(space, [space.rank(definition.solved)],
                                  progress=progress).depths)
 
@@ -120,7 +122,7 @@ def load_orbit_table(definition: Definition, metric: str = "qtm", *,
     key = {"definition": definition.fingerprint(), "metric": space.metric, "size": space.size,
            "table": "orbit-depths"}
     _, depths = cached_array(table_path(definition, metric), key, space.size,
-                             lambda report: build_orbit_table(definition, metric,
+                             lambda report: build_orbit_table(definition, metric, space=space,
                                                               progress=report).depths,
                              title=f"{definition.name} {metric} table", size=space.size,
                              progress=progress, cache=cache)

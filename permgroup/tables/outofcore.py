@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from permgroup.cache import writer_alive
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
 from permgroup.progress import Progress
@@ -144,7 +145,7 @@ class _Folder:
                     pid = int(path.read_text() or 0)
                 except (FileNotFoundError, ValueError):
                     pid = 0
-                if pid and pid != os.getpid() and _alive(pid):
+                if pid and pid != os.getpid() and writer_alive(pid):
                     raise InputError(f"{self.path}: another build (process {pid}) is "
                                      "writing this folder") from None
                 path.unlink(missing_ok=True)  # its writer is dead
@@ -155,16 +156,6 @@ class _Folder:
 
     def unlock(self) -> None:
         self.file(LOCK).unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - someone else's process
-        return True
-    return True
 
 
 def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, *,
@@ -293,19 +284,29 @@ def _level(files: _Folder, space, manifest: dict, piece: int, screen: bool = Fal
             f.close()
         del maps
     # mark: each owner loads its shard and keeps the unseen images
-    shards = list(manifest["shards"])
-    frontier = []
-    count = 0
-    for owner in sorted(buckets):
-        lo = owner * shard
+    def fill(owner: int, table: np.ndarray, out) -> int:
+        found = 0
+        for part in _pieces(files.file(f"bucket-{nxt}-{owner}.bin"), dtype, piece):
+            fresh = sharded.mark(table, owner * shard, code, part)
+            fresh.tofile(out)
+            found += len(fresh)
+        return found
+
+    return _next_level(files, manifest, sorted(buckets), fill)
+
+
+def _next_level(files: _Folder, manifest: dict, owners, fill) -> dict:
+    """Each owner's shard loaded and given to ``fill(owner, table, out)``, which
+    marks the next level in it, writes those ranks to ``out`` and says how
+    many; changed shards and the frontier written as new files, the level
+    committed."""
+    nxt = len(manifest["levels"])
+    shards, frontier, count = list(manifest["shards"]), [], 0
+    for owner in owners:
         table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
         fresh_name = f"frontier-{nxt}-{owner}.bin"
-        found = 0
         with open(files.file(fresh_name + ".part"), "wb") as out:
-            for part in _pieces(files.file(f"bucket-{nxt}-{owner}.bin"), dtype, piece):
-                fresh = sharded.mark(table, lo, code, part)
-                fresh.tofile(out)
-                found += len(fresh)
+            found = fill(owner, table, out)
         if found:
             os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
             frontier.append(fresh_name)
@@ -326,7 +327,7 @@ def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
     depth = len(manifest["levels"]) - 1
     size, shard = manifest["size"], manifest["shard_ranks"]
     dtype = np.dtype(manifest["dtype"])
-    last, code, nxt = depth % 3, (depth + 1) % 3, depth + 1
+    last, code = depth % 3, (depth + 1) % 3
     maps = [np.memmap(files.file(name), dtype=np.uint8, mode="r") for name in manifest["shards"]]
     piece += (-piece) % 4
 
@@ -340,39 +341,29 @@ def _level_bottom_up(files: _Folder, space, manifest: dict, piece: int) -> dict:
             out[sel] = read_codes(maps[o], ranks[sel] - o * shard)
         return out == last
 
-    shards, frontier, count = list(manifest["shards"]), [], 0
-    for owner in range(len(shards)):
+    def fill(owner: int, table: np.ndarray, out) -> int:
         lo, hi = owner * shard, min(size, (owner + 1) * shard)
-        table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
-        fresh_name = f"frontier-{nxt}-{owner}.bin"
         found = 0
-        with open(files.file(fresh_name + ".part"), "wb") as out:
-            for a in range(0, hi - lo, piece):
-                b = min(hi - lo, a + piece)
-                codes = unpack(table[a // 4:(b + 3) // 4])
-                todo = np.flatnonzero(codes[:b - a] == UNSEEN_CODE)
-                if not len(todo):
-                    continue
-                left = still_unseen(space, lo + a, lo + b, todo, dtype.type, on_last)
-                if len(left) == len(todo):
-                    continue
-                fresh = reached(todo, left)
-                codes[fresh] = code
-                (fresh + (lo + a)).astype(dtype).tofile(out)
-                found += len(fresh)
-                table[a // 4:(b + 3) // 4] = pack(codes)
-        if found:
-            os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
-            frontier.append(fresh_name)
-            name = f"shard-{nxt}-{owner}.bin"
-            files.write_atomic(name, table.tobytes())
-            shards[owner] = name
-            count += found
-    del maps
-    manifest = dict(manifest, shards=shards, frontier=frontier, count=count,
-                    levels=manifest["levels"] + ([count] if count else []))
-    files.commit(manifest)
-    return manifest
+        for a in range(0, hi - lo, piece):
+            b = min(hi - lo, a + piece)
+            codes = unpack(table[a // 4:(b + 3) // 4])
+            todo = np.flatnonzero(codes[:b - a] == UNSEEN_CODE)
+            if not len(todo):
+                continue
+            left = still_unseen(space, lo + a, lo + b, todo, dtype.type, on_last)
+            if len(left) == len(todo):
+                continue
+            fresh = reached(todo, left)
+            codes[fresh] = code
+            (fresh + (lo + a)).astype(dtype).tofile(out)
+            found += len(fresh)
+            table[a // 4:(b + 3) // 4] = pack(codes)
+        return found
+
+    try:
+        return _next_level(files, manifest, range(len(maps)), fill)
+    finally:
+        del maps
 
 
 def _finish(files: _Folder, manifest: dict) -> dict:

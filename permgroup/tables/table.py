@@ -180,9 +180,11 @@ class CayleyTable(DepthTable):
 
 
 def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
-                anchor: int | None = None, bits: int = 8) -> CayleyTable:
-    """Build the table by breadth-first search from the identity (no cache); a
-    2-bit table is built at 2 bits, never holding the one-byte one.
+                anchor: int | None = None, bits: int = 8, space: ElementSpace | None = None
+                ) -> CayleyTable:
+    """Build the table by breadth-first search from the identity (no cache),
+    over ``space`` when the caller has made it already; a 2-bit table is
+    built at 2 bits, never holding the one-byte one.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -191,7 +193,7 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
     >>> t.distribution(), t.depth(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
     ([1, 1, 1], 2)
     """
-    space = ElementSpace(puzzle, metric, anchor)
+    space = space or ElementSpace(puzzle, metric, anchor)
     if bits == 2:
         from permgroup.tables.bfs import packed_depths
         from permgroup.tables.packed import inverse_closed
@@ -249,7 +251,8 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
             table = _nibbles(load_table(puzzle, metric, progress=progress, anchor=anchor,
                                         cache=cache))
         else:
-            table = build_table(puzzle, metric, progress=report, anchor=anchor, bits=bits)
+            table = build_table(puzzle, metric, progress=report, anchor=anchor, bits=bits,
+                                space=space)
         built.append(table)
         if bits == 2:
             return table._packed.packed, {"levels": table.distribution()}
