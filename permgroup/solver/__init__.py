@@ -60,6 +60,9 @@ MAX_BUILT_ROWS = 150_000
 SHORT_WORD_LETTERS = 3
 #: seconds for 3-cycles with setups of two letters, for orbits that have none with one
 LONG_SETUP_TIME = 3.0
+#: greedy runs tried while time allows, the shortest word kept: (backward, compete)
+#: (a backward run solves from the goal to the start and inverts the word)
+VARIANTS = ((False, True), (True, True), (False, False), (True, False))
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -154,11 +157,26 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if word is not None:
         return word
     m = model(ms, deadline)
-    word, end = greedy(ms, m.table, start, goal, mismatches=mismatches, deadline=deadline,
-                       pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes,
-                       cycles=m.cycles)
-    word = shorten(ms, start, word, table=m.short_words)
-    wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+    word, wrong = None, 0
+    for k, (backward, compete) in enumerate(VARIANTS):
+        began_variant = time.monotonic()
+        # backward: a word taking the goal to the start, inverted (the same
+        # permutation carries the start to the goal, mismatches and all)
+        a, b = (goal, start) if backward else (start, goal)
+        found, _ = greedy(ms, m.table, a, b, mismatches=mismatches, deadline=deadline,
+                          pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes,
+                          cycles=m.cycles, compete=compete)
+        found = shorten(ms, a, found, table=m.short_words)
+        if backward:
+            found = ms.inverse(found)
+        missed = int(np.count_nonzero(ms.apply(start, found) != goal))
+        if word is None or (missed <= mismatches and (wrong > mismatches
+                                                      or ms.cost(found) < ms.cost(word))):
+            word, wrong = found, missed
+        # another variant only while it fits twice in the time left
+        spent = time.monotonic() - began_variant
+        if wrong <= mismatches and deadline - time.monotonic() < 2 * spent + 1:
+            break
     best = ms.names(word) if wrong <= mismatches else None
     if best is None or len(best) <= EXACT_LENGTH:
         from permgroup.solver.exact import exact_word

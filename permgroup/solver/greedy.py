@@ -113,15 +113,17 @@ def short_moves(ms: MoveSet, budget: int = PAIR_BUDGET) -> list[list[Letter]]:
 def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *,
            mismatches: int = 0, deadline: float | None = None, pieces: Pieces | None = None,
            position_orbit: np.ndarray | None = None, shapes=None, moves=None,
-           cycles: OrbitCycles | None = None) -> tuple[list[Letter], np.ndarray]:
+           cycles: OrbitCycles | None = None, compete: bool = True
+           ) -> tuple[list[Letter], np.ndarray]:
     """Short moves, tools and parallel commutators applied while one gains, the
     best gain per move first (a tool's cost counted after it cancels against the
     word so far); the parities made right when the first tool or commutator is
     chosen (after that, only moves that keep them); then pairs of tools, then the
     table grown by a level of conjugates around the wrong positions.  When no
     tool gains alone, ``cycles`` (:class:`~permgroup.solver.cycles.OrbitCycles`)
-    offers a 3-cycle of any three pieces of an orbit, conjugated into place.  The
-    word and the state reached."""
+    offers a 3-cycle of any three pieces of an orbit, conjugated into place
+    (with ``compete``, its 3-cycles of pieces that never turn are weighed
+    against the other steps all along).  The word and the state reached."""
     word: list[Letter] = []
     letters = cheap_letters(ms, 1)
     moves = short_moves(ms) if moves is None else moves
@@ -169,7 +171,7 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
                 wrong = int(np.count_nonzero(state != goal))
             allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
             continue
-        if cycles is not None and CYCLES_COMPETE:
+        if cycles is not None and compete:
             rival = max(move_score[m], tool_score, shape_score)
             cycle = cycles.best(state, goal, state != goal, turning=False)
             if cycle is not None and cycle[0] > rival:
@@ -226,9 +228,6 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     return word, state
 
 
-#: 3-cycles of :mod:`~permgroup.solver.cycles` are weighed against the other steps
-#: all along (not only once no tool gains)
-CYCLES_COMPETE = True
 #: only effects on at most this many positions are conjugated further when the greedy is stuck
 SMALL_EFFECT = 9
 #: a move followed by a base tool is scored while that costs at most this many lookups
