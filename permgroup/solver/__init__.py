@@ -63,6 +63,8 @@ LONG_SETUP_TIME = 3.0
 #: greedy runs tried while time allows, the shortest word kept: (backward, compete)
 #: (a backward run solves from the goal to the start and inverts the word)
 VARIANTS = ((False, True), (True, True), (False, False), (True, False))
+#: the share of the time limit within which further variants are started
+VARIANT_SHARE = 0.5
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -173,9 +175,10 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         if word is None or (missed <= mismatches and (wrong > mismatches
                                                       or ms.cost(found) < ms.cost(word))):
             word, wrong = found, missed
-        # another variant only while it fits twice in the time left
+        # another variant only while two more fit in its share of the time limit
         spent = time.monotonic() - began_variant
-        if wrong <= mismatches and deadline - time.monotonic() < 2 * spent + 1:
+        if wrong <= mismatches and \
+                time.monotonic() + 2 * spent > began + VARIANT_SHARE * time_limit:
             break
     best = ms.names(word) if wrong <= mismatches else None
     if best is None or len(best) <= EXACT_LENGTH:

@@ -46,8 +46,9 @@ from permgroup.solver.commutators import Tool
 from permgroup.solver.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
-#: orbits of more pieces are left to the greedy (a search over n³ triples)
-MAX_PIECES = 128
+#: orbits of more pieces are left to the greedy (a search over n³ triples: about
+#: 14 bytes each, 110 MB for the 198 cells of Santa's largest wreath)
+MAX_PIECES = 200
 
 
 @dataclass
@@ -170,7 +171,7 @@ class OrbitCycles:
         size = n ** 3
         depth = np.full(size, -1, dtype=np.int16)
         letter = np.full(size, -1, dtype=np.int32)
-        parent = np.full(size, -1, dtype=np.int64)
+        parent = np.full(size, -1, dtype=np.int32)
         root = np.full(size, -1, dtype=np.int16)
         frontier = []
         for r, (_, (x, y, z)) in enumerate(self._base[k]):
