@@ -208,9 +208,11 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
         if method != "bottom":
             unseen = None
         elif unseen is None and size - seen <= size * LISTED:
+            # each block's offsets narrowed before they are joined: int64 arrays of
+            # every unseen state would double the list's memory
             unseen = np.concatenate([
-                store.unseen(store.view(lo, min(size, lo + BLOCK)), min(size, lo + BLOCK) - lo)
-                + lo for lo in range(0, size, BLOCK)]).astype(dtype)
+                (store.unseen(store.view(lo, min(size, lo + BLOCK)), min(size, lo + BLOCK) - lo)
+                 + lo).astype(dtype) for lo in range(0, size, BLOCK)])
         if method == "bottom" and unseen is not None:
             left = _bottom_up_listed(space, store, depth, unseen)
             count, unseen = len(unseen) - len(left), left
