@@ -219,3 +219,19 @@ def test_family_names_work_on_the_command_line(tmp_path):
     out = subprocess.run(run + ["order", "pancake-x"], capture_output=True, text=True, env=env,
                          cwd=tmp_path)
     assert out.returncode == 2 and out.stderr.startswith("permgroup: error: unknown puzzle")
+
+
+def test_cube_family_is_the_cube_group_with_rotations():
+    """cube-N turns every layer, so whole-cube rotations are in its group: the
+    2x2x2's 3,674,160 positions and the 3x3x3's 43,252,003,274,489,856,000 times
+    the 24 rotations (sympy's order of the sticker group); its faces are the
+    solved colours, nine stickers each on the 3x3x3."""
+    from collections import Counter
+
+    from permgroup.formats.stickers import to_puzzle
+    from puzzles.families import family_definition
+
+    assert to_puzzle(family_definition("cube-2")).group().order() == 3_674_160 * 24
+    p = to_puzzle(family_definition("cube-3"))
+    assert p.group().order() == 43_252_003_274_489_856_000 * 24
+    assert sorted(Counter(p.solved).values()) == [9] * 6
