@@ -37,11 +37,11 @@ from benchmarks.common import (  # noqa: E402
 SETUP = {
     "cube": ("from dataclasses import replace\n"
              "from puzzles import minicube\n"
-             "from permgroup.tables.table_space import table_space\n"
+             "from permgroup.tables.registry import table_space\n"
              "puzzle = replace(minicube.PUZZLE, symmetries={})  # 88,179,840 states\n"
              "space, sources, key = table_space(puzzle)\n"),
     "torus": ("from puzzles import torus\n"
-              "from permgroup.tables.table_space import table_space\n"
+              "from permgroup.tables.registry import table_space\n"
               "space, sources, key = table_space(torus.PUZZLE)  # 63,063,000 colourings\n"),
 }
 PLAIN = {
@@ -183,7 +183,7 @@ def symmetry(rows: list, quick: bool) -> None:
     if quick:
         report(rows[-2:])
         return
-    from permgroup.tables.table_space import table_space
+    from permgroup.tables.registry import table_space
 
     space = table_space(torus.PUZZLE)[0]
     from permgroup.perm import from_cycles
@@ -207,7 +207,7 @@ def symmetry(rows: list, quick: bool) -> None:
 
 
 DASK = ("from permgroup.tables.dask_bfs import dask_depths\n"
-        "from permgroup.tables.table_space import table_space\n"
+        "from permgroup.tables.registry import table_space\n"
         "from puzzles import minicube\n"
         "import json, sys, time\n"
         "space, sources, key = table_space(minicube.PUZZLE, '{metric}')\n"

@@ -111,14 +111,14 @@ def cmd_table(args: argparse.Namespace) -> int:
                          "definition files, the library and families, in one-byte tables")
     with Bar(description) as bar:
         if any(tight):
-            from permgroup.tables.table_space import build_tight_table
+            from permgroup.tables.registry import load_or_build
 
             if definition is not None:
                 _check_table_size(definition)
-            table = build_tight_table(module.PUZZLE if definition is None else definition,
-                                      args.metric, memory=args.memory, dask=args.dask,
-                                      workers=args.workers, scheduler=args.scheduler,
-                                      progress=bar)
+            table = load_or_build(module.PUZZLE if definition is None else definition,
+                                  args.metric, "2bit" if tight == [True, None, None] else None,
+                                  memory=args.memory, dask=args.dask, workers=args.workers,
+                                  scheduler=args.scheduler, progress=bar)
         elif definition is not None:
             table = _definition_table(definition, args.metric, bar)
         else:
@@ -232,19 +232,14 @@ def _definition_table(definition, metric: str, progress):
     """The God's-algorithm table of a definition (cached): over its states up to
     rotation when it defines rotations its moves can make, else over its
     positions."""
-    from permgroup.optimal import rotated
-    from permgroup.tables.orbit_table import load_orbit_table
+    from permgroup.tables.registry import load_or_build, rotated
 
-    if rotated(definition):
-        from permgroup.tables import registry
-        from permgroup.formats.stickers import to_puzzle
-
-        try:
-            return registry.table(to_puzzle(definition), metric, progress=progress)
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
-    _check_table_size(definition)
-    return load_orbit_table(definition, metric, progress=progress)
+    if not rotated(definition):
+        _check_table_size(definition)
+    try:
+        return load_or_build(definition, metric, progress=progress)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position, apply_alg, named_positions
 from permgroup.progress import Progress
+from permgroup.tables.registry import rotated
 
 #: the largest table (entries) built on the spot to answer a question
 MAX_BUILD = 300_000_000
@@ -87,9 +88,9 @@ def read_positions(definition: Definition, lines: Sequence[str]) -> tuple[list[P
 
 def cached_table_exists(definition: Definition, metric: str) -> bool:
     """Whether a table of this definition and metric is in the cache."""
-    from permgroup.tables.orbit_table import table_path
+    from permgroup.tables.registry import cache_path
 
-    return table_path(definition, metric).exists()
+    return cache_path(definition, metric).exists()
 
 
 def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,
@@ -124,24 +125,6 @@ def answer_line(answer: list[str] | Unanswered, number: int) -> str:
     return " ".join(answer) + "\n"
 
 
-def rotated(definition: Definition) -> bool:
-    """Whether the definition's states are taken up to its whole-puzzle rotations:
-    it defines some, and its moves can make them (a 2x2x2 without centres turned
-    by all six faces), so that a rotated puzzle is the same state.
-
-    >>> from permgroup.formats import read_definition
-    >>> from puzzles import LIBRARY
-    >>> rotated(read_definition(LIBRARY["skewb"]))
-    False
-    """
-    if not definition.rotations:
-        return False
-    from permgroup.formats.stickers import to_puzzle
-    from permgroup.tables.registry import symmetries_inside
-
-    return symmetries_inside(to_puzzle(definition)) > 1
-
-
 def _solve(definition: Definition, positions: list[Position], metric: str,
            progress: Progress | None, max_build: int, time_limit: float, memory: int
            ) -> list[list[str] | Unanswered]:
@@ -149,9 +132,9 @@ def _solve(definition: Definition, positions: list[Position], metric: str,
     normalized = rotated(definition)
     if not normalized and (bound <= max_build or (bound <= MAX_TABLE and
                                                   cached_table_exists(definition, metric))):
-        from permgroup.tables.orbit_table import load_orbit_table
+        from permgroup.tables.registry import load_or_build
 
-        return load_orbit_table(definition, metric, progress=progress).solve_many(positions)
+        return load_or_build(definition, metric, "byte", progress=progress).solve_many(positions)
     identical = any(len(set(definition.solved[o.name].pieces)) < o.size
                     for o in definition.orbits)
     if identical and not normalized:

@@ -3,7 +3,7 @@ means at hand, within a time limit (for live read-outs such as the widget's).
 
 :func:`oracle` picks one of four ways for a puzzle and metric:
 
-* the Cayley table of the elements (:func:`permgroup.tables.registry.table`) when it is
+* the Cayley table of the elements (:func:`permgroup.tables.registry.load_or_build`) when it is
   in the cache or small enough to build in a moment (``max_build`` entries);
 * else a bidirectional search over elements (:mod:`permgroup.search.meet`), each
   element packed into one Python integer;
@@ -211,24 +211,25 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
     from permgroup.tables import registry
 
     if by_colouring(puzzle):
-        from permgroup.tables.colouring_table import colouring_space, load_colouring_table
+        from permgroup.tables.colouring_table import colouring_space
         from permgroup.spaces.colouring import MAX_WORD_BITS, bits_per_cell
 
         if puzzle.degree * bits_per_cell(len(set(puzzle.solved))) <= MAX_WORD_BITS:
             space = colouring_space(puzzle, metric)
             found = None
             if tables:
-                found = load_colouring_table(puzzle, metric, build=space.size <= max_build)
+                found = registry.load_or_build(puzzle, metric, states="colourings",
+                                               build=space.size <= max_build)
             if found is not None:
                 return Oracle(puzzle, metric, "colouring table", _table=found, _space=space)
             return Oracle(puzzle, metric, "colouring search", _space=space)
-    from permgroup.tables.table import cache_file
-
     m = registry.element_space(puzzle, metric)
     size = m.size
-    if tables and (size <= max_build or (size <= registry.MAX_ENTRIES
-                                         and cache_file(m)[0].exists())):
-        return Oracle(puzzle, metric, "table", _table=registry.table(puzzle, metric), _elements=m)
+    found = None
+    if tables and size <= registry.MAX_ENTRIES:
+        found = registry.table(puzzle, metric, build=size <= max_build)
+    if found is not None:
+        return Oracle(puzzle, metric, "table", _table=found, _elements=m)
     return Oracle(puzzle, metric, "search", _elements=m)
 
 

@@ -177,13 +177,13 @@ def table(metric: str = "qtm", progress: Progress | None = None,
     >>> t.distribution(), t.depth("GRRRRGGG")
     ([1, 4, 14, 34, 17], 1)
     """
-    from permgroup.tables.colouring_table import load_colouring_table
+    from permgroup.tables.registry import load_or_build
 
     if metric != "qtm":
         raise InputError(f"unknown metric {metric!r}: the torus has one metric, 'qtm' "
                          "(one shift per move)")
     if puzzle not in _TABLES:
-        _TABLES[puzzle] = load_colouring_table(puzzle, "qtm", progress=progress)
+        _TABLES[puzzle] = load_or_build(puzzle, "qtm", states="colourings", progress=progress)
     return _TABLES[puzzle]
 
 
@@ -198,10 +198,10 @@ def cached_table(puzzle: Puzzle = PUZZLE) -> ColouringTable | None:
     >>> cached_table(small) is built
     True
     """
-    from permgroup.tables.colouring_table import load_colouring_table
+    from permgroup.tables.registry import load_or_build
 
     if puzzle not in _TABLES:
-        found = load_colouring_table(puzzle, "qtm", build=False)
+        found = load_or_build(puzzle, "qtm", states="colourings", build=False)
         if found is None:
             return None
         _TABLES[puzzle] = found

@@ -224,7 +224,7 @@ def test_cache_lists_and_clears(cli, fresh_cache):
     assert listed[0].split() == ["puzzle", "metric", "form", "size", "date"]
     rows = {tuple(line.split()[:2]) for line in listed[1:-1]}
     assert rows == {("pyraminx-notips", "qtm"), ("skewb", "htm")}
-    assert "table (1 byte a state)" in listed[1] and "933.3 kB" in listed[1]
+    assert "table (1 byte a state)" in listed[1] and "933.4 kB" in listed[1]
     assert listed[-1] == f"# 2 tables, 4.1 MB in {fresh_cache}"
     assert cli("cache", "clear", "skewb").stdout == \
         f"# removed 1 table, 3.1 MB, from {fresh_cache}\n"

@@ -26,7 +26,7 @@ from permgroup.tables.packed import read_codes
 from permgroup.tables.store import UNSEEN_CODE
 from permgroup.tables.store import UNSEEN, depth_distribution
 from permgroup.tables.table import build_table, load_table
-from permgroup.tables.table_space import table_space
+from permgroup.tables.registry import table_space
 from puzzles import minicube, torus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,7 +193,7 @@ def test_live_lock_is_refused(tmp_path):
 BUILD = """
 import sys
 from permgroup.tables.outofcore import build_out_of_core
-from permgroup.tables.table_space import table_space
+from permgroup.tables.registry import table_space
 from puzzles import minicube
 space, sources, key = table_space(minicube.PUZZLE, "htm")
 t = build_out_of_core(space, sources, sys.argv[1], memory="4MB", key=key)
@@ -443,10 +443,10 @@ def test_skewb_every_layer_matches_plain(skewb, tmp_path, dask_client):
 ROW_BUILD = """
 import sys, time
 import permgroup.tables.bfs as bfs
-import permgroup.tables.table_space as table_space
+import permgroup.tables.registry as registry
 from permgroup.explore import load_definition
 
-table_space.CHECKPOINT_SECONDS = 0  # a checkpoint after every level
+registry.CHECKPOINT_SECONDS = 0  # a checkpoint after every level
 slow = sys.argv[1] == "slow"
 plain_bfs = bfs.bfs
 
@@ -461,8 +461,8 @@ def progress(depth, count):
     if slow:
         time.sleep(0.4)
 
-t = table_space.build_tight_table(load_definition("pyraminx-notips"), "htm", memory="1GB",
-                                  progress=progress)
+t = registry.load_or_build(load_definition("pyraminx-notips"), "htm", memory="1GB",
+                           progress=progress)
 print("distribution", t.distribution(), flush=True)
 """
 
@@ -495,17 +495,17 @@ def test_a_build_by_rows_resumes_after_sigkill(tmp_path, monkeypatch):
     assert [line.split()[1] for line in out if line.startswith("level")] == [
         str(d) for d in range(len(depth_distribution(depths)))]
     assert not any(tmp_path.glob("*.checkpoint"))
-    from permgroup.tables.table_space import build_tight_table
+    from permgroup.tables.registry import load_or_build
 
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
-    table = build_tight_table(definition, "htm")  # the resumed build's cached table
+    table = load_or_build(definition, "htm", "2bit")  # the resumed build's cached table
     assert np.array_equal(read_codes(table.packed, np.arange(space.size)), expected_codes(depths))
 
 
 def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, monkeypatch):
     from permgroup.explore import load_definition
     from permgroup.spaces.orbit import OrbitSpace
-    from permgroup.tables.table_space import build_tight_table, rows_fit
+    from permgroup.tables.registry import load_or_build, rows_fit
 
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
     definition = load_definition("pyraminx-notips")
@@ -513,11 +513,11 @@ def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, m
     sources = [space.rank(definition.solved)]
     depths = bfs(space, sources).depths
     assert rows_fit(space, "1GB") and not rows_fit(space, "100MB")
-    table = build_tight_table(definition, "htm", memory="1GB")
+    table = load_or_build(definition, "htm", memory="1GB")
     assert table.distribution() == depth_distribution(depths)
     assert np.array_equal(read_codes(table.packed, np.arange(space.size)), expected_codes(depths))
     assert not any(tmp_path.glob("*.outofcore")) and any(tmp_path.glob("*.packed2"))
     ranks = np.random.default_rng(3).integers(0, space.size, 500)
     assert table.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
-    again = build_tight_table(definition, "htm", memory="100MB")  # the cached table
+    again = load_or_build(definition, "htm", memory="100MB")  # the cached table
     assert again.distribution() == table.distribution()

@@ -28,6 +28,7 @@ from permgroup.cli import main
 from permgroup.spaces.ranking import multinomial
 from permgroup.spaces.ranking import multiset_rank as lookup_rank
 from permgroup.tables.colouring_lookup import cache_path
+from permgroup.tables.registry import load_or_build
 from permgroup.tables.colouring_table import build_colouring_table, colouring_depths
 from permgroup.errors import InputError
 from permgroup.search import meet
@@ -407,13 +408,13 @@ def test_a_cached_lookup_needs_no_numpy():
 def test_a_damaged_cache_file_is_rebuilt(recwarn):
     puzzle = torus.torus_puzzle(2, 4)
     path = cache_path(puzzle)
-    first = colouring_table.load_colouring_table(puzzle)
+    first = load_or_build(puzzle, states="colourings")
     data = bytearray(path.read_bytes())
     data[-1] ^= 1
     path.write_bytes(bytes(data))
-    assert colouring_table.load_colouring_table(puzzle, build=False) is None
+    assert load_or_build(puzzle, states="colourings", build=False) is None
     assert any("checksum" in str(w.message) for w in recwarn)
-    again = colouring_table.load_colouring_table(puzzle)
+    again = load_or_build(puzzle, states="colourings")
     assert again.distribution() == first.distribution()
 
 
@@ -421,7 +422,7 @@ def test_one_entry_lookups_refuse_foreign_or_short_files(recwarn):
     from permgroup.tables.colouring_lookup import cached_distance
 
     puzzle = torus.torus_puzzle(2, 4)
-    colouring_table.load_colouring_table(puzzle)
+    load_or_build(puzzle, states="colourings")
     board = "GRRRRGGG"
     truth = plain_bfs(puzzle, "RRRRGGGG")[board]
     assert cached_distance(puzzle, "qtm", board, "RRRRGGGG") == truth

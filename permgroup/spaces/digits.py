@@ -30,93 +30,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from math import prod
 
 import numpy as np
 
 from permgroup.cache import load_array, save_array, table_file
-from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.element import Digit, PieceCoordinate
 from permgroup.spaces.product import FactorSpace
-from permgroup.spaces.ranking import (lehmer_ranks, lehmer_unranks, placement_ranks,
-                                      placement_unranks)
 from permgroup.spaces.space import Factor
 from permgroup.perm import Perm
-
-
-@dataclass(frozen=True, eq=False)
-class Digit:
-    """One digit of a state: a part of one kind of piece's coordinate.
-
-    ``part`` is ``"permutation"`` (the Lehmer rank of which piece sits in each
-    slot), ``"twist"`` (the twist digits) or ``"placement"`` (the slots of the
-    pieces listed in ``placement``).
-
-    Three two-sticker bars, cycled by ``t``, the first two flipped by ``f``:
-
-    >>> from permgroup.perm import from_cycles
-    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
-    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
-    >>> where = Digit(c, "placement", (0,))  # the slot of bar 0
-    >>> where.name, where.size, where.table().tolist()
-    ('bar placement 0', 3, [[1, 2, 0], [0, 1, 2]])
-    >>> twist = Digit(c, "twist")
-    >>> twist.name, twist.size, twist.table().tolist()
-    ('bar twist', 4, [[0, 3, 1, 2], [3, 2, 1, 0]])
-    >>> at, tw = c.slot_form(t)
-    >>> Digit(c).values(np.array([at]), np.array([tw])).tolist()  # Lehmer rank of at
-    [4]
-    """
-
-    coordinate: PieceCoordinate
-    part: str = "permutation"
-    placement: tuple[int, ...] = ()
-
-    @property
-    def size(self) -> int:
-        c = self.coordinate
-        if self.part == "twist":
-            return c.twist_size
-        if self.part == "permutation":
-            return c.perm_size
-        return prod(range(c.count - len(self.placement) + 1, c.count + 1))
-
-    @property
-    def name(self) -> str:
-        extra = f" {','.join(map(str, self.placement))}" if self.placement else ""
-        return f"{self.coordinate.kind} {self.part}{extra}"
-
-    def values(self, at: np.ndarray, tw: np.ndarray) -> np.ndarray:
-        """The digit of many elements from their slot forms (rows of ``at``, ``tw``)."""
-        c = self.coordinate
-        if self.part == "twist":
-            return c.twist_ranks(tw)
-        if self.part == "permutation":
-            return lehmer_ranks(at)
-        where = np.argsort(at, axis=1)[:, list(self.placement)]
-        return placement_ranks(where, c.count)
-
-    def table(self) -> np.ndarray:
-        """The move table: ``table[m, v]`` is the digit after move ``m`` from ``v``."""
-        c = self.coordinate
-        out = np.empty((len(c.slot_moves), self.size), dtype=np.int32)
-        if self.part == "twist":
-            twists = c.twist_unranks(np.arange(self.size))
-            for i, (target, shift) in enumerate(c.slot_moves):
-                moved = np.empty_like(twists)
-                moved[:, np.array(target)] = (twists + np.array(shift)) % c.modulus
-                out[i] = c.twist_ranks(moved)
-        elif self.part == "permutation":
-            perms = lehmer_unranks(np.arange(self.size), c.count)
-            for i, (target, _) in enumerate(c.slot_moves):
-                moved = np.empty_like(perms)
-                moved[:, np.array(target)] = perms
-                out[i] = lehmer_ranks(moved)
-        else:
-            slots = placement_unranks(np.arange(self.size), c.count, len(self.placement))
-            for i, (target, _) in enumerate(c.slot_moves):
-                out[i] = placement_ranks(np.array(target)[slots], c.count)
-        return out
 
 
 def piece_digits(coordinate: PieceCoordinate,

@@ -29,13 +29,15 @@ information and are left out.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import permutations
-from math import factorial
+from math import factorial, prod
 from typing import TYPE_CHECKING
 
 from permgroup.perm import Perm
 from permgroup.spaces.ranking import (lehmer_rank, lehmer_ranks, lehmer_unranks,
-                                      orientation_ranks, orientation_unranks)
+                                      orientation_ranks, orientation_unranks, placement_ranks,
+                                      placement_unranks)
 from permgroup.spaces.space import DENSE_STEP, STEP_ONE, Factor
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -172,24 +174,7 @@ class PieceCoordinate:
 
     def factors(self) -> list[Factor]:
         """The permutation and twist digits with their move tables."""
-        import numpy as np
-
-        perms = lehmer_unranks(np.arange(self.perm_size), self.count)
-        twists = self.twist_unranks(np.arange(self.twist_size))
-        perm_table = np.empty((len(self.slot_moves), self.perm_size), dtype=np.int32)
-        twist_table = np.empty((len(self.slot_moves), self.twist_size), dtype=np.int32)
-        for i, (target, shift) in enumerate(self.slot_moves):
-            target_a = np.array(target)
-            moved_perm = np.empty_like(perms)
-            moved_perm[:, target_a] = perms
-            perm_table[i] = lehmer_ranks(moved_perm)
-            moved_twist = np.empty_like(twists)
-            moved_twist[:, target_a] = (twists + np.array(shift)) % self.modulus
-            twist_table[i] = self.twist_ranks(moved_twist)
-        return [
-            Factor(f"{self.kind} permutation", self.perm_size, perm_table),
-            Factor(f"{self.kind} twist", self.twist_size, twist_table),
-        ]
+        return [Factor(d.name, d.size, d.table()) for d in (Digit(self), Digit(self, "twist"))]
 
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Ranks of ``p⁻¹ q`` for many pairs of ranks ``(p, q)``.
@@ -246,6 +231,86 @@ class PieceCoordinate:
         if hasattr(self, "_code_rank"):
             return self._code_rank[self._perm_codes(perms)].astype(np.int64)
         return lehmer_ranks(perms)
+
+
+@dataclass(frozen=True, eq=False)
+class Digit:
+    """One digit of a state: a part of one kind of piece's coordinate.
+
+    ``part`` is ``"permutation"`` (the Lehmer rank of which piece sits in each
+    slot), ``"twist"`` (the twist digits) or ``"placement"`` (the slots of the
+    pieces listed in ``placement``).
+
+    Three two-sticker bars, cycled by ``t``, the first two flipped by ``f``:
+
+    >>> import numpy as np
+    >>> from permgroup.perm import from_cycles
+    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
+    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
+    >>> where = Digit(c, "placement", (0,))  # the slot of bar 0
+    >>> where.name, where.size, where.table().tolist()
+    ('bar placement 0', 3, [[1, 2, 0], [0, 1, 2]])
+    >>> twist = Digit(c, "twist")
+    >>> twist.name, twist.size, twist.table().tolist()
+    ('bar twist', 4, [[0, 3, 1, 2], [3, 2, 1, 0]])
+    >>> at, tw = c.slot_form(t)
+    >>> Digit(c).values(np.array([at]), np.array([tw])).tolist()  # Lehmer rank of at
+    [4]
+    """
+
+    coordinate: PieceCoordinate
+    part: str = "permutation"
+    placement: tuple[int, ...] = ()
+
+    @property
+    def size(self) -> int:
+        c = self.coordinate
+        if self.part == "twist":
+            return c.twist_size
+        if self.part == "permutation":
+            return c.perm_size
+        return prod(range(c.count - len(self.placement) + 1, c.count + 1))
+
+    @property
+    def name(self) -> str:
+        extra = f" {','.join(map(str, self.placement))}" if self.placement else ""
+        return f"{self.coordinate.kind} {self.part}{extra}"
+
+    def values(self, at: np.ndarray, tw: np.ndarray) -> np.ndarray:
+        """The digit of many elements from their slot forms (rows of ``at``, ``tw``)."""
+        import numpy as np
+
+        c = self.coordinate
+        if self.part == "twist":
+            return c.twist_ranks(tw)
+        if self.part == "permutation":
+            return lehmer_ranks(at)
+        where = np.argsort(at, axis=1)[:, list(self.placement)]
+        return placement_ranks(where, c.count)
+
+    def table(self) -> np.ndarray:
+        """The move table: ``table[m, v]`` is the digit after move ``m`` from ``v``."""
+        import numpy as np
+
+        c = self.coordinate
+        out = np.empty((len(c.slot_moves), self.size), dtype=np.int32)
+        if self.part == "twist":
+            twists = c.twist_unranks(np.arange(self.size))
+            for i, (target, shift) in enumerate(c.slot_moves):
+                moved = np.empty_like(twists)
+                moved[:, np.array(target)] = (twists + np.array(shift)) % c.modulus
+                out[i] = c.twist_ranks(moved)
+        elif self.part == "permutation":
+            perms = lehmer_unranks(np.arange(self.size), c.count)
+            for i, (target, _) in enumerate(c.slot_moves):
+                moved = np.empty_like(perms)
+                moved[:, np.array(target)] = perms
+                out[i] = lehmer_ranks(moved)
+        else:
+            slots = placement_unranks(np.arange(self.size), c.count, len(self.placement))
+            for i, (target, _) in enumerate(c.slot_moves):
+                out[i] = placement_ranks(np.array(target)[slots], c.count)
+        return out
 
 
 class ElementRanking:

@@ -139,17 +139,8 @@ class HoleSpace:
 
     def rank(self, state: Sequence) -> int:
         """The rank of a colouring; ``ValueError`` if it is not a state of the space."""
-        locals_ = self.locals_of(state)
-        holes = [j for j, c in enumerate(locals_) if c == self.hole]
-        if len(holes) != 1:
-            raise ValueError(f"the colouring has {len(holes)} holes, expected one")
-        digits = []
-        for j, c in enumerate(locals_):
-            if j != holes[0]:
-                if c not in self.local_index:
-                    raise ValueError(f"block {j} shows {c}, which no piece can show")
-                digits.append(self.local_index[c])
-        return holes[0] * self.weight + _number(digits, self.k)
+        return _rank_blocks(self.locals_of(state), self.hole, self.local_index, self.weight,
+                            "the colouring has")
 
     def unrank(self, rank: int) -> tuple:
         """The colouring of a rank.
@@ -158,15 +149,10 @@ class HoleSpace:
         >>> s.unrank(s.rank("xo..ox"))
         ('x', 'o', '.', '.', 'o', 'x')
         """
-        hole, rest = divmod(int(rank), self.weight)
         state = [None] * len(self.block_of)
-        for j in range(self.n):
-            if j == hole:
-                colours = self.hole
-            else:
-                rest, digit = divmod(rest, self.k)
-                colours = self.local_states[digit]
-            for p, colour in zip(self.blocks[j], colours):
+        for block, colours in zip(self.blocks, _unrank_blocks(rank, self.weight, self.n,
+                                                              self.local_states, self.hole)):
+            for p, colour in zip(block, colours):
                 state[p] = colour
         return tuple(state)
 
@@ -271,16 +257,8 @@ class View:
     def rank(self, colours: Sequence) -> int:
         """The rank of a pattern: the colours at the view's positions, in their order."""
         labels = [tuple(colours[k] for k in slot) for slot in self.slots]
-        holes = [j for j, label in enumerate(labels) if label == self.hole_label]
-        if len(holes) != 1:
-            raise ValueError(f"the pattern shows {len(holes)} holes, expected one")
-        digits = []
-        for j, label in enumerate(labels):
-            if j != holes[0]:
-                if label not in self.label_index:
-                    raise ValueError(f"block {j} shows {label}, which no piece shows")
-                digits.append(self.label_index[label])
-        return holes[0] * self.weight + _number(digits, self.n_labels)
+        return _rank_blocks(labels, self.hole_label, self.label_index, self.weight,
+                            "the pattern shows")
 
     def unrank(self, pattern_rank: int) -> tuple:
         """The colours a pattern shows at the view's positions, in their order.
@@ -289,14 +267,9 @@ class View:
         >>> v.unrank(v.rank("x.o"))
         ('x', '.', 'o')
         """
-        hole, rest = divmod(int(pattern_rank), self.weight)
         colours = [None] * len(self.positions)
-        for j, slot in enumerate(self.slots):
-            if j == hole:
-                label = self.hole_label
-            else:
-                rest, digit = divmod(rest, self.n_labels)
-                label = self.labels[digit]
+        for slot, label in zip(self.slots, _unrank_blocks(pattern_rank, self.weight, self.space.n,
+                                                          self.labels, self.hole_label)):
             for k, colour in zip(slot, label):
                 colours[k] = colour
         return tuple(colours)
@@ -363,6 +336,34 @@ def _closure(start: list[LocalState], maps: list[tuple[int, ...]]) -> list[Local
                 seen.add(d)
                 found.append(d)
     return found
+
+
+def _rank_blocks(labels: list, hole, index: dict, weight: int, what: str) -> int:
+    """The rank of what each block shows: the hole's block, then the other
+    blocks' labels as digits (``index``: label to digit)."""
+    holes = [j for j, label in enumerate(labels) if label == hole]
+    if len(holes) != 1:
+        raise ValueError(f"{what} {len(holes)} holes, expected one")
+    digits = []
+    for j, label in enumerate(labels):
+        if j != holes[0]:
+            if label not in index:
+                raise ValueError(f"block {j} shows {label}, which no piece can show")
+            digits.append(index[label])
+    return holes[0] * weight + _number(digits, len(index))
+
+
+def _unrank_blocks(rank: int, weight: int, n: int, labels: Sequence, hole) -> list:
+    """What each of the ``n`` blocks shows at ``rank`` (inverse of :func:`_rank_blocks`)."""
+    at, rest = divmod(int(rank), weight)
+    shown = []
+    for j in range(n):
+        if j == at:
+            shown.append(hole)
+        else:
+            rest, digit = divmod(rest, len(labels))
+            shown.append(labels[digit])
+    return shown
 
 
 def _number(digits: Sequence[int], base: int) -> int:

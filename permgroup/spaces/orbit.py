@@ -278,7 +278,9 @@ class _Action:
 
 
 def _list_values(start: np.ndarray, act: _Action, radix: int) -> np.ndarray:
-    """Every value reachable from ``start`` under the moves, by BFS.
+    """Every value reachable from ``start`` under the moves, by BFS.  Values
+    of distinct pieces are marked seen by Lehmer rank in ``n!`` flags (a level
+    costs its own size); others are merged into a sorted array of keys.
 
     >>> turn = _Action([np.array([1, 2, 0]), np.array([1, 0, 2])], None, 1)
     >>> len(_list_values(np.arange(3), turn, 3)), len(_list_values(np.array([0, 0, 1]), turn, 2))
@@ -286,34 +288,24 @@ def _list_values(start: np.ndarray, act: _Action, radix: int) -> np.ndarray:
     """
     n = len(start)
     if radix == n and len(set(start.tolist())) == n:
-        return _list_arrangements(start, act)
-    weights = radix ** np.arange(len(start) - 1, -1, -1, dtype=np.int64)
-    seen = np.array([start.astype(np.int64) @ weights])
+        key, flags = lehmer_ranks, np.zeros(factorial(n), dtype=bool)
+    else:
+        weights = radix ** np.arange(n - 1, -1, -1, dtype=np.int64)
+        key, flags = (lambda rows: rows.astype(np.int64) @ weights), None
     frontier = start[None, :]
+    seen = key(frontier)
+    if flags is not None:
+        flags[seen] = True
     found = [frontier]
     while len(frontier):
         nxt = np.concatenate([act(m, frontier) for m in range(act.n)])
-        keys, first = np.unique(nxt.astype(np.int64) @ weights, return_index=True)
-        fresh = ~np.isin(keys, seen, assume_unique=True)
-        frontier = nxt[first[fresh]]
-        seen = np.union1d(seen, keys[fresh])
-        found.append(frontier)
-    return np.concatenate(found)
-
-
-def _list_arrangements(start: np.ndarray, act: _Action) -> np.ndarray:
-    """:func:`_list_values` for arrangements of distinct pieces: states seen are
-    marked by Lehmer rank in an array of ``n!`` flags, so a level costs its own
-    size, not a merge with everything seen before."""
-    seen = np.zeros(factorial(len(start)), dtype=bool)
-    seen[lehmer_ranks(start[None, :])] = True
-    frontier = start[None, :]
-    found = [frontier]
-    while len(frontier):
-        nxt = np.concatenate([act(m, frontier) for m in range(act.n)])
-        ranks, first = np.unique(lehmer_ranks(nxt), return_index=True)
-        fresh = ~seen[ranks]
-        seen[ranks[fresh]] = True
+        keys, first = np.unique(key(nxt), return_index=True)
+        if flags is not None:
+            fresh = ~flags[keys]
+            flags[keys[fresh]] = True
+        else:
+            fresh = ~np.isin(keys, seen, assume_unique=True)
+            seen = np.union1d(seen, keys[fresh])
         frontier = nxt[first[fresh]]
         found.append(frontier)
     return np.concatenate(found)

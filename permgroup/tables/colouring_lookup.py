@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
-from permgroup.cache import label_of, load_byte, table_file
+from permgroup.cache import load_byte
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.ranking import multinomial, multiset_rank
+from permgroup.tables.statetable import puzzle_cache_file
 from permgroup.tables.store import UNSEEN
 
 
@@ -58,30 +59,34 @@ def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict |
 
 
 def cache_key(puzzle: Puzzle, metric: Metric) -> dict:
-    """What a cached colouring table must have been built for.
+    """What identifies a colouring table (its file, its header).
 
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> key = cache_key(p, "qtm")
-    >>> key["puzzle"] == p.fingerprint(), key["metric"], key["size"], key["states"]
-    (True, 'qtm', 20, 'colourings')
+    >>> key["puzzle"] == p.fingerprint(), key["metric"], key["kind"]
+    (True, 'qtm', 'colourings')
     """
-    _, counts = palette_and_counts(puzzle.solved)
-    return {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric),
-            "size": multinomial(counts), "states": "colourings"}
+    return {"puzzle": puzzle.fingerprint(), "metric": metric_label(metric), "kind": "colourings"}
+
+
+def cache_file(puzzle: Puzzle, metric: Metric = "qtm") -> tuple[Path, dict]:
+    """Where the colouring table of ``puzzle`` in ``metric`` is cached, and the
+    key its header holds (found without numpy: the size is a multinomial).
+
+    >>> import os, tempfile
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> path, key = cache_file(p, "htm")
+    >>> path.name, key["size"], path.parent == Path(os.environ["PERMGROUP_CACHE"])
+    ('necklace-htm-51cf5b55a093e321.colourings', 20, True)
+    """
+    return puzzle_cache_file(puzzle.name, cache_key(puzzle, metric), "byte",
+                             multinomial(palette_and_counts(puzzle.solved)[1]))
 
 
 def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
-    """Where the colouring table of ``puzzle`` in ``metric`` is cached.
-
-    >>> import os, tempfile, warnings
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
-    >>> path = cache_path(p, "htm")
-    >>> path.name, path.parent == Path(os.environ["PERMGROUP_CACHE"])
-    ('necklace-htm-51cf5b55a093e321.colourings', True)
-    """
-    return table_file(label_of(puzzle.name, metric_label(metric)), {}, "colourings",
-                      digest=puzzle.fingerprint())
+    """Where the colouring table of ``puzzle`` in ``metric`` is cached."""
+    return cache_file(puzzle, metric)[0]
 
 
 def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
@@ -91,15 +96,15 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     The header must carry this puzzle's definition and the file its full length
     (:func:`permgroup.cache.load_byte`): a table built for another definition,
     or cut short, is refused.  The CRC-32 is checked when the whole table is
-    loaded (:func:`permgroup.tables.colouring_table.load_colouring_table`).
+    loaded (:func:`permgroup.tables.registry.load_or_build`).
 
     >>> import os, tempfile, warnings
-    >>> from permgroup.tables.colouring_table import load_colouring_table
+    >>> from permgroup.tables.registry import load_or_build
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> cached_entry(p, "qtm", 19) is None  # nothing cached yet
     True
-    >>> _ = load_colouring_table(p)
+    >>> _ = load_or_build(p)
     >>> cached_entry(p, "qtm", 0), cached_entry(p, "qtm", 19)  # aaabbb, bbbaaa
     (0, 3)
     >>> with open(cache_path(p), "r+b") as f:  # cut off the last entry
@@ -109,7 +114,7 @@ def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
     ...     print(cached_entry(p, "qtm", 0), "truncated" in str(caught[0].message))
     None True
     """
-    return load_byte(cache_path(puzzle, metric), cache_key(puzzle, metric), index)
+    return load_byte(*cache_file(puzzle, metric), index)
 
 
 def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
@@ -119,10 +124,10 @@ def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
     otherwise (the caller then searches).  ``-1`` if unreachable.
 
     >>> import os, tempfile, warnings
-    >>> from permgroup.tables.colouring_table import load_colouring_table
+    >>> from permgroup.tables.registry import load_or_build
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
-    >>> _ = load_colouring_table(p)
+    >>> _ = load_or_build(p)
     >>> [cached_distance(p, "qtm", a, b) for a, b in [("baaabb", "aaabbb"), ("yxxxyy", "xxxyyy")]]
     [1, 1]
     >>> cached_distance(p, "qtm", "aababb", "aaabbb")  # a turn keeps the a's together

@@ -22,7 +22,6 @@ levels list each block's words in order without unranking
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Hashable, Sequence
 
 import numpy as np
@@ -33,8 +32,7 @@ from permgroup.tables.bfs import bfs
 from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import UNSEEN
 from permgroup.tables.walk import descend
-from permgroup.cache import cached_array
-from permgroup.tables.colouring_lookup import cache_key, cache_path, source_renaming
+from permgroup.tables.colouring_lookup import source_renaming
 from permgroup.errors import InputError, UnreachableError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.spaces.colouring import ColouringSpace
@@ -144,30 +142,3 @@ def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     """
     space = colouring_space(puzzle, metric)
     return ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
-
-
-def load_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
-                         progress: Progress | None = None, build: bool = True
-                         ) -> ColouringTable | None:
-    """The table from the cache; if absent, built and cached (or ``None`` when
-    ``build`` is false, so that a caller can fall back on
-    :func:`permgroup.search.meet.search_distance`).
-
-    >>> import tempfile
-    >>> from permgroup.puzzle import Puzzle
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
-    >>> load_colouring_table(p, build=False) is None
-    True
-    >>> load_colouring_table(p).distribution(), cache_path(p).exists()
-    ([1, 2, 2, 1], True)
-    >>> load_colouring_table(p, build=False).depth("baaabb")  # from the file
-    1
-    """
-    space = colouring_space(puzzle, metric)
-    found = cached_array(cache_path(puzzle, metric), cache_key(puzzle, metric), space.size,
-                         (lambda report: colouring_depths(space, [space.solved], progress=report))
-                         if build else None,
-                         title=f"{puzzle.name} {metric_label(metric)} colouring table",
-                         size=space.size, progress=progress)[1]
-    return None if found is None else ColouringTable(space, found)

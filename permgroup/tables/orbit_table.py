@@ -3,9 +3,9 @@
 :func:`build_orbit_table` runs one breadth-first search from the solved
 position over the tight ranks of :class:`permgroup.spaces.orbit.OrbitSpace`
 (:func:`permgroup.tables.bfs.bfs`, small levels top-down, large ones pulled row
-block by row block), one byte per position.  :func:`load_orbit_table` keeps the
-result in the cache (:mod:`permgroup.cache`), keyed by the definition's
-fingerprint and the metric.  A table answers the distance of a position to
+block by row block), one byte per position.  :func:`permgroup.tables.registry.load_or_build`
+keeps the result in the cache, keyed by the definition's fingerprint and the
+metric.  A table answers the distance of a position to
 solved and an optimal move sequence solving it, one position or many at once.
 
 >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
@@ -22,12 +22,10 @@ solved and an optimal move sequence solving it, one position or many at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
 from permgroup.tables.bfs import bfs
-from permgroup.cache import cached_array, label_of, table_file
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
 from permgroup.spaces.orbit import OrbitSpace
@@ -93,37 +91,3 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
     space = space or OrbitSpace(definition, metric)
     return OrbitTable(space, bfs(space, [space.rank(definition.solved)],
                                  progress=progress).depths)
-
-
-def table_path(definition: Definition, metric: str) -> Path:
-    """Where the table of ``definition`` in ``metric`` is cached (found without
-    building its space: the name carries the definition's fingerprint)."""
-    return table_file(label_of(definition.name, metric), {}, "orbit.table",
-                      digest=definition.fingerprint())
-
-
-def load_orbit_table(definition: Definition, metric: str = "qtm", *,
-                     progress: Progress | None = None, cache: bool = True) -> OrbitTable:
-    """The table from the cache if a valid file is there, else built and cached.
-
-    >>> import os, tempfile
-    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
-    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
-    >>> built = load_orbit_table(flip)                  # built, then written
-    >>> read = load_orbit_table(flip)                   # read back from the file
-    >>> read.distribution(), read.solve(read.space.position_of(["F"]))
-    ([1, 2, 1], ["F'"])
-    >>> table_path(flip, "qtm").exists(), table_path(flip, "htm").exists()
-    (True, False)
-    """
-    space = OrbitSpace(definition, metric)
-    key = {"definition": definition.fingerprint(), "metric": space.metric, "size": space.size,
-           "table": "orbit-depths"}
-    _, depths = cached_array(table_path(definition, metric), key, space.size,
-                             lambda report: build_orbit_table(definition, metric, space=space,
-                                                              progress=report).depths,
-                             title=f"{definition.name} {metric} table", size=space.size,
-                             progress=progress, cache=cache)
-    return OrbitTable(space, depths)

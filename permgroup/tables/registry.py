@@ -1,28 +1,29 @@
 """The one route from a puzzle to its table, and the one way tables are cached.
 
 * the puzzle the tables see (:func:`working_puzzle`), its space and size before
-  anything is built (:func:`element_space`, :func:`table_size`), and the table
-  itself, kept in memory and cached on disk (:func:`table`): the command line,
-  :mod:`permgroup.explore`, :mod:`permgroup.oracle`, :mod:`permgroup.optimal`
-  and the widget all come here;
+  anything is built (:func:`table_space`, :func:`element_space`,
+  :func:`table_size`), the form of its table chosen from a memory budget
+  (:func:`choose_form`), and the table itself, kept in memory and cached on
+  disk (:func:`load_or_build`): the command line, :mod:`permgroup.explore`,
+  :mod:`permgroup.oracle`, :mod:`permgroup.optimal` and the widget all come here;
 * every cached table, pattern database or ball is a file (or files) named and
   checked one way (:func:`permgroup.cache.table_file`,
   :func:`permgroup.cache.cached_array`), which ``permgroup cache`` lists.
-
->>> from permgroup.puzzle import Puzzle
->>> tri = Puzzle("tri", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})
->>> table_size(tri), table(tri).distribution()   # ranks of S3, the 3-cycles reached
-(6, [1, 2])
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+from permgroup.formats.definition import Definition
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
-from permgroup.tables.table import CayleyTable, load_table
+from permgroup.spaces.space import ROW_PULL
+from permgroup.tables.colouring_lookup import cache_key as colouring_key
+from permgroup.tables.statetable import puzzle_cache_file
+from permgroup.tables.table import CayleyTable, cache_file, element_key, load_table
 
 #: default largest table built, in entries (one byte each; the BFS needs about
 #: nine more bytes per entry at its peak)
@@ -131,18 +132,213 @@ def table_size(puzzle: Puzzle, metric: Metric = "qtm") -> int:
     return element_space(puzzle, metric).size
 
 
+def rotated(definition: Definition) -> bool:
+    """Whether the definition's states are taken up to its whole-puzzle rotations:
+    it defines some, and its moves can make them (a 2x2x2 without centres turned
+    by all six faces), so that a rotated puzzle is the same state.
+
+    >>> from permgroup.formats.definition import Orbit, OrbitState
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> rotated(flip)
+    False
+    """
+    if not definition.rotations:
+        return False
+    from permgroup.formats.stickers import to_puzzle
+
+    return symmetries_inside(to_puzzle(definition)) > 1
+
+
+def _states(puzzle: Puzzle | Definition) -> str:
+    """What the states of the puzzle's table are, when the caller does not say."""
+    if isinstance(puzzle, Definition):
+        return "positions"
+    if not puzzle.pieces and puzzle.solved and len(set(puzzle.solved)) < puzzle.degree:
+        return "colourings"
+    return "elements"
+
+
+def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
+                ) -> tuple[object, list[int], dict]:
+    """``(space, sources, key)`` of the puzzle's table; ``key`` identifies it
+    (files, build folders):
+
+    * a definition read piece by piece: its positions
+      (:class:`~permgroup.spaces.orbit.OrbitSpace`) from solved;
+    * a puzzle without pieces whose solved colouring repeats colours: its
+      colourings (:mod:`permgroup.spaces.colouring`), the solved one the source;
+    * otherwise normalized elements (:func:`element_space`) from the identity.
+
+    >>> from permgroup.perm import from_cycles
+    >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
+    >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> space, sources, key = table_space(gear)
+    >>> space.size, space.n_moves, key["kind"]
+    (24, 2, 'elements')
+    >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> space, sources, key = table_space(necklace)
+    >>> space.size, len(sources), key["kind"]
+    (20, 1, 'colourings')
+    """
+    states = states or _states(puzzle)
+    if states == "positions":
+        from permgroup.spaces.orbit import OrbitSpace
+
+        space = OrbitSpace(puzzle, metric)
+        return space, [space.rank(puzzle.solved)], space_key(puzzle, metric, states)
+    if states == "colourings":
+        import numpy as np
+
+        from permgroup.tables.colouring_table import colouring_space
+
+        space = colouring_space(puzzle, metric)
+        sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
+        return space, [int(s) for s in sources], space_key(puzzle, metric, states)
+    space = element_space(puzzle, metric)
+    return space, [space.identity], element_key(space)
+
+
+def space_key(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
+              ) -> dict:
+    """What identifies the puzzle's table (:func:`table_space`'s key), found
+    without building its space.
+
+    >>> space_key(Puzzle("p", 2, {"A": (1, 0)}))["kind"]
+    'elements'
+    """
+    states = states or _states(puzzle)
+    if states == "positions":
+        return {"definition": puzzle.fingerprint(), "metric": metric_label(metric),
+                "kind": "orbits"}
+    if states == "colourings":
+        return colouring_key(puzzle, metric)
+    return element_key(element_space(puzzle, metric))
+
+
+def cache_path(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str = "byte",
+               states: str | None = None) -> Path:
+    """Where the puzzle's table in ``form`` is cached (:func:`load_or_build`).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> cache_path(Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")).name
+    'necklace-qtm-51cf5b55a093e321.colourings'
+    """
+    return puzzle_cache_file(puzzle.name, space_key(puzzle, metric, states), form, 0)[0]
+
+
+def choose_form(space, memory: int | str | None = None) -> str:
+    """The form of the table of ``space`` within ``memory`` bytes (as twsearch's
+    ``-g`` chooses): one byte a state when no budget is given; two bits a
+    state, built by rows in memory, where a byte a state fits beside them
+    (:func:`rows_fit`); else two bits a state in shards out of core.
+
+    >>> from permgroup.formats.definition import Orbit, OrbitState
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> space = table_space(flip)[0]
+    >>> choose_form(space), choose_form(space, "4GB"), choose_form(space, "1MB")
+    ('byte', '2bit', 'shards')
+    """
+    if memory is None:
+        return "byte"
+    return "2bit" if rows_fit(space, memory) else "shards"
+
+
 _TABLES: dict[tuple[str, str], CayleyTable] = {}
 
 
-def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTRIES,
-          progress=None) -> CayleyTable:
-    """The distance table (kept in memory, cached on disk), refused with a
-    ``ValueError`` saying the size when it has more than ``max_entries`` entries.
+def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str | None = None,
+                  *, states: str | None = None, memory: int | str | None = None,
+                  progress=None, build: bool = True,
+                  max_entries: int = MAX_ENTRIES, dask: bool = False, workers: int = 2,
+                  scheduler: str | None = None, stream=None):
+    """The table of ``puzzle`` (a :class:`~permgroup.puzzle.Puzzle`, or a
+    :class:`~permgroup.formats.definition.Definition`; ``puzzles.resolve`` turns
+    a name, a family member or a file into one) in ``metric``, from the cache
+    or built and cached there; ``None`` when it is not cached and ``build`` is
+    false.  One route for the command line, :mod:`permgroup.explore`, the
+    oracle, ``optimal`` and the widget; one file scheme
+    (:func:`~permgroup.tables.statetable.puzzle_cache_file`).  Its states are
+    ``states`` (``"elements"``, ``"colourings"``, ``"positions"``), else as
+    :func:`table_space` infers them.
+
+    ``form`` is ``"byte"`` (a :class:`~permgroup.tables.table.CayleyTable`,
+    :class:`~permgroup.tables.orbit_table.OrbitTable` or
+    :class:`~permgroup.tables.colouring_table.ColouringTable`; a definition
+    whose moves make its rotations is taken up to them), ``"nibble"`` (4 bits,
+    elements only), ``"2bit"`` or ``"shards"`` (a
+    :class:`~permgroup.tables.packed.PackedTable`, out of core in a folder of
+    the cache, resumed there after an interruption), else chosen from
+    ``memory`` by :func:`choose_form`; ``dask`` builds the 2-bit table on Dask
+    workers (a local cluster of ``workers``, or ``scheduler``), a line per
+    level on ``stream``.  A one-byte table of elements past ``max_entries`` is
+    refused with a ``ValueError`` saying its size and what to do instead.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> tri = Puzzle("tri", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})
+    >>> table_size(tri), load_or_build(tri).distribution()   # ranks of S3, the 3-cycles reached
+    (6, [1, 2])
+    >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> load_or_build(necklace, build=False) is None
+    True
+    >>> [load_or_build(necklace, form=f).distribution() for f in ("byte", "2bit", "shards")]
+    [[1, 2, 2, 1], [1, 2, 2, 1], [1, 2, 2, 1]]
+    """
+    one_byte = form in (None, "byte", "nibble") and memory is None and not dask
+    if one_byte and isinstance(puzzle, Definition) and rotated(puzzle):
+        from permgroup.formats.stickers import to_puzzle
+
+        puzzle = to_puzzle(puzzle)
+    states = states or _states(puzzle)
+    if one_byte and states == "elements":
+        return _element_table(puzzle, metric, 4 if form == "nibble" else 8, max_entries,
+                              progress, build)
+    space, sources, key = table_space(puzzle, metric, states)
+    if form is None:
+        form = choose_form(space, memory) if memory is not None or not dask else "2bit"
+    if form == "byte":
+        return _byte_table(puzzle, space, sources, key, progress, build)
+    if form not in ("2bit", "shards"):
+        raise ValueError(f"a table is 'byte', 'nibble' (elements), '2bit' or 'shards', "
+                         f"not {form!r}")
+    from permgroup.cache import cached_array
+    from permgroup.tables.packed import PackedTable
+
+    path, file_key = puzzle_cache_file(puzzle.name, key, "2bit", space.size)
+    length = (space.size + 3) // 4
+    header, packed = cached_array(path, file_key, length, None, title="")
+    if packed is None and form == "shards":
+        from permgroup.tables.outofcore import build_out_of_core
+
+        return build_out_of_core(space, sources, path.with_suffix(".outofcore"),
+                                 memory=memory or "1GB", key=key, progress=progress)
+    if packed is None and build:
+        header, packed = cached_array(
+            path, file_key, length,
+            lambda report: _two_bits(space, sources, path, file_key, memory, dask, workers,
+                                     scheduler, stream, report),
+            size=space.size, title=f"{puzzle.name} {key['metric']} table at 2 bits",
+            progress=progress)
+    if packed is None:
+        return None
+    return PackedTable(space, sources, packed, header["levels"])
+
+
+def table(puzzle: Puzzle, metric: Metric = "qtm", **options) -> CayleyTable:
+    """The Cayley table of the puzzle's elements, one byte an entry
+    (:func:`load_or_build`).
 
     >>> table(Puzzle("p", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})).diameter
     1
     """
-    key = (puzzle.fingerprint(), metric_label(metric))
+    return load_or_build(puzzle, metric, "byte", states="elements", **options)
+
+
+def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, progress,
+                   build: bool) -> CayleyTable | None:
+    """The Cayley table (kept in memory), refused past ``max_entries`` entries."""
+    key = (puzzle.fingerprint(), metric_label(metric), bits)
     if key in _TABLES:
         return _TABLES[key]
     m = element_space(puzzle, metric)
@@ -150,7 +346,7 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTR
     if size > max_entries:
         if size // 4 <= MAX_TIGHT_BYTES:  # a 2-bit table on disk is within reach
             advice = (f"build it at 2 bits a state ({_bytes(-(-size // 4))} on disk) with "
-                      "permgroup.tables.table_space.build_tight_table(puzzle, memory='4GB') "
+                      "permgroup.tables.registry.load_or_build(puzzle, memory='4GB') "
                       "(permgroup table PUZZLE --memory 4GB), or explore it with "
                       "cayley_graph(..., radius=r)")
         else:
@@ -161,11 +357,159 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", *, max_entries: int = MAX_ENTR
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({_bytes(size)} at one byte each), more than max_entries="
             f"{max_entries:,}; {advice}")
+    if not build and not cache_file(m, bits)[0].exists():
+        return None
     # cache files carry the anchor, so a table normalized at another anchor
     # (the puzzle module's own) is never mistaken for this one
-    result = load_table(m.puzzle, m.metric, progress=progress, anchor=m.normalizer.anchor)
+    result = load_table(m.puzzle, m.metric, progress=progress, anchor=m.normalizer.anchor,
+                        bits=bits)
     _TABLES[key] = result
     return result
+
+
+def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
+    """The one-byte table of a definition's positions or of colourings."""
+    from permgroup.cache import cached_array
+    from permgroup.spaces.space import Reversed
+    from permgroup.tables.bfs import bfs
+
+    # a colouring table holds distances *to* the source: its search runs the moves backwards
+    walked = Reversed(space) if key["kind"] == "colourings" else space
+    depths = cached_array(*puzzle_cache_file(puzzle.name, key, "byte", space.size), space.size,
+                          (lambda report: bfs(walked, sources, progress=report).depths)
+                          if build else None,
+                          title=f"{puzzle.name} {key['metric']} table", size=space.size,
+                          progress=progress)[1]
+    if depths is None:
+        return None
+    if key["kind"] == "colourings":
+        from permgroup.tables.colouring_table import ColouringTable
+
+        return ColouringTable(space, depths)
+    from permgroup.tables.orbit_table import OrbitTable
+
+    return OrbitTable(space, depths)
+
+
+def _two_bits(space, sources, path: Path, key: dict, memory, dask: bool, workers: int,
+              scheduler, stream, report):
+    """A 2-bit table built in memory: by rows (a byte a state fits in
+    ``memory``), on Dask workers, or by the 2-bit BFS."""
+    if memory is not None:
+        # the row-by-row BFS in memory is several times faster than shards on disk
+        table = rows_in_memory(space, sources, path.with_suffix(".checkpoint"),
+                               dict(key, form="rows-checkpoint"), progress=report)
+    elif dask:
+        import sys
+
+        from permgroup.tables.dask_bfs import dask_depths
+
+        out = stream or sys.stderr
+
+        def level_report(level) -> None:
+            print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
+                  f"{level.shuffled:>14,} bytes shuffled", file=out, flush=True)
+
+        def connected(client) -> None:
+            print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
+                  f"{client.dashboard_link}", file=out, flush=True)
+
+        table = dask_depths(space, sources, workers=workers, scheduler=scheduler,
+                            progress=report, level_report=level_report,
+                            on_connect=connected).table
+    else:
+        from permgroup.tables.bfs import packed_depths
+
+        table = packed_depths(space, sources, progress=report)
+    return table.packed, {"levels": table.distribution()}
+
+
+#: working memory of a row-by-row BFS beside its tables (blocks of rows, numpy, Python)
+ROW_BFS_HEADROOM = 512 * 2**20
+
+
+def rows_fit(space, memory: int | str) -> bool:
+    """Whether the one-byte row-by-row BFS of ``space`` (an
+    :class:`~permgroup.spaces.orbit.OrbitSpace`) and its 2-bit result fit
+    in ``memory`` bytes.
+
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> space = table_space(flip)[0]
+    >>> rows_fit(space, "4GB"), rows_fit(space, "1MB")
+    (True, False)
+    """
+    from permgroup.tables.outofcore import parse_memory
+
+    if ROW_PULL not in space.capabilities:
+        return False
+    if isinstance(memory, str):
+        memory = parse_memory(memory)
+    tables = space.row_next.nbytes + getattr(space.row_select, "nbytes", 0)
+    return space.size + space.size // 4 + tables + ROW_BFS_HEADROOM <= memory
+
+
+#: seconds of BFS between two checkpoints of a build by rows in memory (a
+#: checkpoint packs and writes the whole table: every level would cost too much)
+CHECKPOINT_SECONDS = 30.0
+
+
+def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None):
+    """The 2-bit table of ``space`` by the row-by-row BFS over a one-byte
+    array, packed at the end.  After a level, when ``CHECKPOINT_SECONDS`` have
+    passed since the last checkpoint, the table so far is written in 2 bits to
+    ``checkpoint`` (atomically, with ``key`` and the levels); a build killed at
+    any point goes on from the last checkpoint (:func:`~permgroup.tables.packed.unpack_depths`).
+
+    >>> import tempfile
+    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
+    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
+    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
+    >>> space, sources, _ = table_space(flip)
+    >>> path = Path(tempfile.mkdtemp()) / "flip.checkpoint"
+    >>> rows_in_memory(space, sources, path, {"puzzle": "flip"}).distribution()
+    [1, 2, 1]
+    """
+    import time
+
+    import numpy as np
+
+    from permgroup.cache import load_bytes, save_array
+    from permgroup.tables.bfs import ByteStore, bfs
+    from permgroup.tables.packed import PackedTable, pack_depths, unpack_depths
+
+    levels: list[int] = []
+    store = resume = None
+    loaded = load_bytes(checkpoint, key)
+    if loaded is not None:
+        header, data = loaded
+        resume = list(header["levels"])
+        levels = list(resume)
+        store = ByteStore(space.size, unpack_depths(np.frombuffer(data, dtype=np.uint8),
+                                                    space.size, len(resume) - 1))
+        del data, loaded
+        if progress:
+            for d, count in enumerate(levels):  # the levels the checkpoint holds
+                progress(d, count)
+    last = time.monotonic()
+
+    def counted(depth: int, count: int) -> None:
+        levels.append(count)
+        if progress:
+            progress(depth, count)
+
+    def level_done(depth: int, store: ByteStore) -> None:
+        nonlocal last
+        if time.monotonic() - last >= CHECKPOINT_SECONDS:
+            save_array(checkpoint, dict(key, levels=levels), pack_depths(store.depths))
+            last = time.monotonic()
+
+    store = bfs(space, sources, store, progress=counted, levels=resume, level_done=level_done)
+    packed = pack_depths(store.depths)
+    del store
+    checkpoint.unlink(missing_ok=True)
+    return PackedTable(space, sources, packed, levels)
 
 
 def _bytes(n: int) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from permgroup.cache import cached_array, table_file
+from permgroup.cache import cached_array, label_of, table_file
 from permgroup.progress import Progress
 from permgroup.tables.store import UNSEEN, depth_distribution
 
@@ -121,6 +121,29 @@ def build_state_table(space: StateSpace, sources: Sequence[int],
 
     return StateTable(space, sources, bfs(space, list(sources), progress=progress,
                                           top_down_only=True).depths)
+
+
+#: the file suffix of a table in each form (one byte, 4 bits, 2 bits an entry)
+SUFFIXES = {"byte": "table", "nibble": "nibbles", "2bit": "packed2"}
+
+
+def puzzle_cache_file(name: str, key: dict, form: str, size: int) -> tuple[Path, dict]:
+    """The cache file of a puzzle's table in ``form`` and the key its header
+    holds, one scheme for every kind of space: ``{name}-{metric}[-a{anchor}]-
+    {fingerprint}.{suffix}``, found without building the space (the digest is
+    the puzzle's or the definition's fingerprint, from ``key``).
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> path, key = puzzle_cache_file("ring", {"puzzle": "ab12" * 8, "metric": "qtm",
+    ...                                        "kind": "elements", "anchor": 0}, "2bit", 6)
+    >>> path.name, key["size"], key["form"]
+    ('ring-qtm-a0-ab12ab12ab12ab12.packed2', 6, '2bit')
+    """
+    label = label_of(name, key["metric"], *([f"a{key['anchor']}"] if "anchor" in key else []))
+    # a colouring table keeps its own suffix, which ``permgroup cache`` lists by
+    suffix = "colourings" if (key.get("kind"), form) == ("colourings", "byte") else SUFFIXES[form]
+    path = table_file(label, key, suffix, digest=key.get("puzzle") or key["definition"])
+    return path, dict(key, size=size, form=form)
 
 
 def table_cache(space: StateSpace, sources: Sequence[int], label: str, what: str = "depths"

@@ -31,20 +31,26 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from permgroup.cache import cached_array, label_of, table_file
+from permgroup.cache import cached_array
 from permgroup.metric import Metric, metric_label
 from permgroup.perm import compose, inverse
 from permgroup.progress import Progress
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
-from permgroup.tables.statetable import DepthTable
+from permgroup.tables.statetable import DepthTable, puzzle_cache_file
 from permgroup.tables.store import NIBBLE_UNSEEN, UNSEEN
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-#: the cache file suffix of a table of each width (bits an entry)
-FORMS = {8: "table", 4: "nibbles", 2: "packed2"}
+#: the form of a table of each width (bits an entry)
+FORMS = {8: "byte", 4: "nibble", 2: "2bit"}
+
+
+def element_key(space: ElementSpace) -> dict:
+    """What identifies the table of ``space`` (its file, its header)."""
+    return {"puzzle": space.puzzle.fingerprint(), "metric": metric_label(space.metric),
+            "kind": "elements", "anchor": space.normalizer.anchor}
 
 
 def cache_file(space: ElementSpace, bits: int = 8) -> tuple[Path, dict]:
@@ -57,13 +63,7 @@ def cache_file(space: ElementSpace, bits: int = 8) -> tuple[Path, dict]:
     >>> cache_file(ElementSpace(gear, "htm"), 4)[0].name.startswith("gear-htm-a0-")
     True
     """
-    puzzle, anchor = space.puzzle, space.normalizer.anchor
-    key = {"puzzle": puzzle.fingerprint(), "metric": metric_label(space.metric),
-           "anchor": anchor, "size": space.size}
-    if bits != 8:
-        key["format"] = FORMS[bits]
-    label = label_of(puzzle.name, metric_label(space.metric), f"a{anchor}")
-    return table_file(label, key, FORMS[bits], digest=puzzle.fingerprint()), key
+    return puzzle_cache_file(space.puzzle.name, element_key(space), FORMS[bits], space.size)
 
 
 class CayleyTable(DepthTable):
