@@ -11,8 +11,9 @@ futures and never travel.  A level is two rounds of tasks:
    and become its next frontier.
 
 The client only gathers counts and shuffle sizes, so it stays small.  This is
-the owner-computes scheme of :mod:`permgroup.tables.sharded` with workers
-carrying the images (:mod:`permgroup.tables.outofcore`: files).
+the owner-computes scheme of :mod:`permgroup.tables.sharded`, its level loop
+(:func:`~permgroup.tables.sharded.run`) over workers carrying the images
+(:mod:`permgroup.tables.outofcore`: files).
 
 Dask is an optional dependency (``pip install 'permgroup[distributed]'``),
 imported only when a build starts.
@@ -157,52 +158,60 @@ def _run(client, space, sources, shards_per_worker, progress, level_report) -> D
     addresses = sorted(client.scheduler_info()["workers"])
     if not addresses:
         raise InputError("the Dask cluster has no workers")
-    size = space.size
-    shard, bounds = sharded.layout(size, shards=len(addresses) * shards_per_worker)
-    n_shards = len(bounds) + 1
-    owner_of = [addresses[i % len(addresses)] for i in range(n_shards)]
-    dtype = rank_dtype(size)
-    src = np.unique(np.asarray(sources, dtype=dtype))
-    [space_f] = client.scatter([space], broadcast=True)
-    tables, frontiers = [], []
-    for i in range(n_shards):
-        lo, hi = i * shard, min(size, (i + 1) * shard)
-        pair = client.submit(sharded.start, lo, hi, src, workers=[owner_of[i]], pure=False)
-        tables.append(client.submit(_first, pair, workers=[owner_of[i]]))
-        frontiers.append(client.submit(_second, pair, workers=[owner_of[i]]))
-    levels = [len(src)]
-    if progress:
-        progress(0, len(src))
-    stats = []
-    depth, count = 0, len(src)
-    while count:
-        start = time.perf_counter()
-        code = (depth + 1) % 3
-        routed = [client.submit(_expand, space_f, frontiers[s], bounds, workers=[owner_of[s]],
-                                pure=False) for s in range(n_shards)]
-        sizes = [client.submit(_sizes, r, workers=[owner_of[s]]) for s, r in enumerate(routed)]
-        new_tables, new_frontiers, counts = [], [], []
-        for o in range(n_shards):
-            parts = [client.submit(_part, routed[s], o, workers=[owner_of[s]])
-                     for s in range(n_shards)]
-            pair = client.submit(_mark, tables[o], o * shard, code, *parts,
-                                 workers=[owner_of[o]], pure=False)
-            new_tables.append(client.submit(_first, pair, workers=[owner_of[o]]))
-            new_frontiers.append(client.submit(_second, pair, workers=[owner_of[o]]))
-            counts.append(client.submit(_length, new_frontiers[-1], workers=[owner_of[o]]))
-        counts, sizes = client.gather([counts, sizes])
-        tables, frontiers = new_tables, new_frontiers
+    workers = _WorkerTransport(client, space, sources, addresses, shards_per_worker,
+                               level_report)
+    levels = sharded.run(workers, progress)
+    packed = np.concatenate(client.gather(workers.tables))
+    return DaskTable(PackedTable(space, workers.sources.tolist(), packed, levels),
+                     workers.stats, len(addresses))
+
+
+class _WorkerTransport:
+    """Each shard's table and frontier held as futures by its owner."""
+
+    def __init__(self, client, space, sources, addresses, shards_per_worker, level_report):
+        self.client, self.space, self.level_report = client, space, level_report
+        self.shard, self.bounds = sharded.layout(space.size,
+                                                 shards=len(addresses) * shards_per_worker)
+        self.n_shards = len(self.bounds) + 1
+        self.owner_of = [addresses[i % len(addresses)] for i in range(self.n_shards)]
+        self.sources = np.unique(np.asarray(sources, dtype=rank_dtype(space.size)))
+        self.stats: list[LevelStats] = []
+
+    def _on(self, owner: int, *task, pure: bool = True):
+        return self.client.submit(*task, workers=[self.owner_of[owner]], pure=pure)
+
+    def start(self) -> list[int]:
+        [self.space_f] = self.client.scatter([self.space], broadcast=True)
+        self.tables, self.frontiers = [], []
+        for i in range(self.n_shards):
+            lo, hi = i * self.shard, min(self.space.size, (i + 1) * self.shard)
+            pair = self._on(i, sharded.start, lo, hi, self.sources, pure=False)
+            self.tables.append(self._on(i, _first, pair))
+            self.frontiers.append(self._on(i, _second, pair))
+        return [len(self.sources)]
+
+    def level(self, depth: int) -> int:
+        start, n = time.perf_counter(), self.n_shards
+        routed = [self._on(s, _expand, self.space_f, self.frontiers[s], self.bounds, pure=False)
+                  for s in range(n)]
+        sizes = [self._on(s, _sizes, r) for s, r in enumerate(routed)]
+        tables, frontiers, counts = [], [], []
+        for o in range(n):
+            parts = [self._on(s, _part, routed[s], o) for s in range(n)]
+            pair = self._on(o, _mark, self.tables[o], o * self.shard, (depth + 1) % 3, *parts,
+                            pure=False)
+            tables.append(self._on(o, _first, pair))
+            frontiers.append(self._on(o, _second, pair))
+            counts.append(self._on(o, _length, frontiers[-1]))
+        counts, sizes = self.client.gather([counts, sizes])
+        self.tables, self.frontiers = tables, frontiers
         count = int(sum(counts))
-        depth += 1
-        shuffled = sum(sizes[s][o] for s in range(n_shards) for o in range(n_shards)
-                       if owner_of[s] != owner_of[o])
-        level = LevelStats(depth, count, time.perf_counter() - start, int(shuffled))
+        shuffled = sum(sizes[s][o] for s in range(n) for o in range(n)
+                       if self.owner_of[s] != self.owner_of[o])
         if count:
-            levels.append(count)
-            stats.append(level)
-            if progress:
-                progress(depth, count)
-            if level_report:
-                level_report(level)
-    packed = np.concatenate(client.gather(tables))
-    return DaskTable(PackedTable(space, src.tolist(), packed, levels), stats, len(addresses))
+            self.stats.append(LevelStats(depth + 1, count, time.perf_counter() - start,
+                                         int(shuffled)))
+            if self.level_report:
+                self.level_report(self.stats[-1])
+        return count

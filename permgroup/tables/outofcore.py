@@ -11,8 +11,9 @@ two phases, both bounded in memory by the ``memory`` option and not by the table
    the unseen images the code ``(d + 1) mod 3`` and writes them out as its part
    of the next frontier.
 
-This is the owner-computes scheme of :mod:`permgroup.tables.sharded` with
-files carrying the images (:mod:`permgroup.tables.dask_bfs`: Dask workers).
+This is the owner-computes scheme of :mod:`permgroup.tables.sharded`, its
+level loop (:func:`~permgroup.tables.sharded.run`) over files carrying the
+images (:mod:`permgroup.tables.dask_bfs`: Dask workers).
 
 A level is committed by writing ``manifest.json`` (atomically: written under
 another name, then renamed); shards changed by a level are written as new
@@ -193,31 +194,9 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     files = _Folder(folder)
     files.lock()
     try:
-        manifest = files.read_manifest()
-        if manifest is not None and (manifest["key"] != key or manifest["size"] != size):
-            raise InputError(f"{files.path}: it holds a build of another table "
-                             f"(key {manifest['key']!r}, not {key!r})")
-        if manifest is not None:
-            shard = manifest["shard_ranks"]
-        files.sweep(manifest)
-        if manifest is None:
-            manifest = _start(files, space, sources, key, shard)
-        if progress:
-            for depth, count in enumerate(manifest["levels"]):
-                progress(depth, count)
-        # images already seen are dropped before they are written out when the
-        # table's files fit well within the memory allowed (read through maps)
-        screen = (size + 3) // 4 <= memory // 2
-        while manifest["count"] and not manifest.get("table"):
-            unseen = size - sum(manifest["levels"])
-            top = manifest["count"] * (COSTS["step"] + MARK_COST)
-            if screen and top > unseen / 2 * (COSTS["step"] + COSTS["read"]):
-                manifest = _level_bottom_up(files, space, manifest, piece)
-            else:
-                manifest = _level(files, space, manifest, piece, screen)
-            files.sweep(manifest)
-            if progress and manifest["count"]:
-                progress(len(manifest["levels"]) - 1, manifest["count"])
+        transport = _FileTransport(files, space, sources, key, shard, piece, memory)
+        sharded.run(transport, progress)
+        manifest = transport.manifest
         if not manifest.get("table"):
             manifest = _finish(files, manifest)
             files.sweep(manifest)
@@ -225,6 +204,44 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
         files.unlock()
     packed = np.memmap(files.file(manifest["table"]), dtype=np.uint8, mode="r")
     return PackedTable(space, manifest["sources"], packed, manifest["levels"])
+
+
+class _FileTransport:
+    """Shards and frontiers in files, a level committed by its manifest."""
+
+    def __init__(self, files: _Folder, space, sources, key, shard: int, piece: int,
+                 memory: int):
+        self.files, self.space, self.sources, self.key = files, space, sources, key
+        self.shard, self.piece = shard, piece
+        # images already seen are dropped before they are written out when the
+        # table's files fit well within the memory allowed (read through maps)
+        self.screen = (space.size + 3) // 4 <= memory // 2
+
+    def start(self) -> list[int]:
+        files, size = self.files, self.space.size
+        manifest = files.read_manifest()
+        if manifest is not None and (manifest["key"] != self.key or manifest["size"] != size):
+            raise InputError(f"{files.path}: it holds a build of another table "
+                             f"(key {manifest['key']!r}, not {self.key!r})")
+        files.sweep(manifest)
+        if manifest is None:
+            manifest = _start(files, self.space, self.sources, self.key, self.shard)
+        self.manifest = manifest
+        return manifest["levels"]
+
+    def level(self, depth: int) -> int:
+        manifest, space = self.manifest, self.space
+        if not manifest["count"] or manifest.get("table"):
+            return 0
+        unseen = space.size - sum(manifest["levels"])
+        top = manifest["count"] * (COSTS["step"] + MARK_COST)
+        if self.screen and top > unseen / 2 * (COSTS["step"] + COSTS["read"]):
+            manifest = _level_bottom_up(self.files, space, manifest, self.piece)
+        else:
+            manifest = _level(self.files, space, manifest, self.piece, self.screen)
+        self.files.sweep(manifest)
+        self.manifest = manifest
+        return manifest["count"]
 
 
 def _start(files: _Folder, space, sources: Sequence[int], key, shard: int) -> dict:

@@ -2,6 +2,11 @@
 carries the images between owners: files (:mod:`permgroup.tables.outofcore`)
 or Dask workers (:mod:`permgroup.tables.dask_bfs`).
 
+One driver (:func:`run`) runs the levels, whatever the transport: a
+transport's ``start()`` gives the levels already complete (more than one for
+a resumed build) and ``level(depth)`` expands the last level and marks the
+next, saying how many states it holds.
+
 The ranks are cut into shards of ``shard_ranks`` consecutive ranks (a
 multiple of 4, so a shard's 2-bit table, :mod:`permgroup.tables.packed`, ends
 on a whole byte), each owned by one writer.  A level is two phases:
@@ -73,3 +78,24 @@ def mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray) -> np.ndarra
         write_codes(table, local, code)
         fresh.append(local + local.dtype.type(lo))
     return np.concatenate(fresh) if fresh else np.zeros(0, dtype=np.int64)
+
+
+def run(transport, progress=None) -> list[int]:
+    """The states at each depth of a BFS level by level over ``transport``
+    (see the module docstring), ``progress(depth, count)`` after each level.
+
+    >>> class Counting:      # a transport of three levels of sizes 1, 2, 1
+    ...     def start(self): return [1]
+    ...     def level(self, depth): return [2, 1, 0][depth]
+    >>> run(Counting())
+    [1, 2, 1]
+    """
+    levels = list(transport.start())
+    if progress:
+        for depth, count in enumerate(levels):
+            progress(depth, count)
+    while count := transport.level(len(levels) - 1):
+        levels.append(count)
+        if progress:
+            progress(len(levels) - 1, count)
+    return levels
