@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.errors import Stopped, UnreachableError
+from permgroup.tables.packed import distinct
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 
@@ -60,7 +61,7 @@ class _Side:
     """The levels grown from one end, and all their states in one sorted array."""
 
     def __init__(self, origins: np.ndarray, dtype: np.dtype, step: Step):
-        self.levels = [sorted_unique(origins.astype(dtype))]
+        self.levels = [distinct(origins.astype(dtype))]
         self.visited = self.levels[0]
         self.step = step
 
@@ -75,7 +76,7 @@ class _Side:
             if reason:
                 raise Stopped(reason, ruled_out)
             images.append(self.step(last, m))
-        reached = sorted_unique(np.concatenate(images))
+        reached = distinct(np.concatenate(images))
         if reached.dtype.kind == "i":  # -1 marks a move that is not legal there
             reached = reached[np.searchsorted(reached, 0):]
         return reached.astype(last.dtype, copy=False)
@@ -86,19 +87,6 @@ class _Side:
         self.levels.append(fresh)
         self.visited = np.sort(np.concatenate([self.visited, fresh]), kind="stable")
         return fresh
-
-
-def sorted_unique(states: np.ndarray) -> np.ndarray:
-    """The distinct states, sorted (``np.unique`` is many times slower on large
-    integer arrays in recent numpy).
-
-    >>> sorted_unique(np.array([5, 2, 5, 9, 2])).tolist()
-    [2, 5, 9]
-    """
-    ordered = np.sort(states)
-    keep = np.ones(len(ordered), dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
 
 
 def contains(sorted_states: np.ndarray, states: np.ndarray) -> np.ndarray:

@@ -28,8 +28,8 @@ import numpy as np
 
 from permgroup.spaces.space import GraphSpace
 from permgroup.tables.bfs import bfs, weighted_depths
-from permgroup.tables.store import UNSEEN
-from permgroup.tables.packed import nibbles_at, pack_nibbles
+from permgroup.tables.store import UNSEEN, depth_distribution
+from permgroup.tables.packed import nibbles_at, pack_nibbles, unpack_nibbles
 from permgroup.cache import cached_array, table_file
 from permgroup.spaces.digits import DigitSpace
 
@@ -72,26 +72,12 @@ class PatternDatabase:
         if self.wide:
             return self.packed
         if getattr(self, "_depths", None) is None:
-            out = np.empty(2 * len(self.packed), dtype=np.uint8)
-            np.bitwise_and(self.packed, 15, out=out[0::2])
-            np.right_shift(self.packed, 4, out=out[1::2])
-            out = out[:self.size]
-            out[out == UNREACHED] = UNSEEN
-            self._depths = out
+            self._depths = unpack_nibbles(self.packed, self.size, UNREACHED)
         return self._depths
 
     def distribution(self) -> list[int]:
         """Number of projected states at each stored depth (0 to the largest)."""
-        if self.wide:
-            counts = np.bincount(self.packed, minlength=256)[:UNSEEN]
-        else:
-            low = np.bincount(self.packed & 15, minlength=16)
-            high = np.bincount(self.packed >> 4, minlength=16)
-            counts = low + high
-            if self.size % 2:  # the padding nibble
-                counts[0] -= 1
-            counts = counts[:UNREACHED]
-        return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+        return depth_distribution(self.depths())
 
     @property
     def name(self) -> str:

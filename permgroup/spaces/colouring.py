@@ -72,7 +72,7 @@ import numpy as np
 
 from permgroup.errors import InputError
 from permgroup.perm import Perm, inverse
-from permgroup.spaces.ranking import multinomial
+from permgroup.spaces.ranking import multinomial, palette_and_counts
 from permgroup.spaces.space import STATES_OF
 
 MAX_WORD_BITS = 64
@@ -87,6 +87,18 @@ def bits_per_cell(colours: int) -> int:
     (2, 2, 1)
     """
     return max(1, (colours - 1).bit_length())
+
+
+def word_layout(cells: int, colours: int) -> tuple[int, int, np.dtype]:
+    """Cells, bits a cell and the word type of packed colourings.
+
+    >>> word_layout(16, 4)
+    (16, 2, dtype('uint32'))
+    """
+    bits = bits_per_cell(colours)
+    if cells * bits > MAX_WORD_BITS:
+        raise ValueError(f"{cells} cells of {bits} bits do not fit in a {MAX_WORD_BITS}-bit word")
+    return cells, bits, np.dtype(np.uint32 if cells * bits <= 32 else np.uint64)
 
 
 class MultisetRanking:
@@ -106,12 +118,7 @@ class MultisetRanking:
         self.counts = tuple(int(c) for c in counts)
         if not self.counts or min(self.counts) < 0 or sum(self.counts) == 0:
             raise ValueError(f"bad colour counts {self.counts}")
-        self.n = sum(self.counts)
-        self.bits = bits_per_cell(len(self.counts))
-        if self.n * self.bits > MAX_WORD_BITS:
-            raise ValueError(f"{self.n} cells of {self.bits} bits do not fit in a "
-                             f"{MAX_WORD_BITS}-bit word")
-        self.dtype = np.dtype(np.uint32 if self.n * self.bits <= 32 else np.uint64)
+        self.n, self.bits, self.dtype = word_layout(sum(self.counts), len(self.counts))
         self.size = multinomial(self.counts)
         self.rank_dtype = np.dtype(np.int64)
         per_chunk = max(1, chunk_bits // self.bits)
@@ -391,18 +398,10 @@ class ColouringSpace:
     capabilities = frozenset({STATES_OF})
 
     def __init__(self, solved: Sequence[Hashable], moves: dict[str, Perm]):
-        self.palette = tuple(dict.fromkeys(solved))
-        self.index = {c: i for i, c in enumerate(self.palette)}
-        counts = [0] * len(self.palette)
-        for c in solved:
-            counts[self.index[c]] += 1
+        self.index, counts = palette_and_counts(solved)
+        self.palette = tuple(self.index)
         self.counts = tuple(counts)
-        self.n = len(solved)
-        self.bits = bits_per_cell(len(counts))
-        if self.n * self.bits > MAX_WORD_BITS:
-            raise ValueError(f"{self.n} cells of {self.bits} bits do not fit in a "
-                             f"{MAX_WORD_BITS}-bit word")
-        self.dtype = np.dtype(np.uint32 if self.n * self.bits <= 32 else np.uint64)
+        self.n, self.bits, self.dtype = word_layout(len(solved), len(counts))
         self.size = multinomial(counts)
         self.move_names = list(moves)
         self.n_moves = len(self.move_names)

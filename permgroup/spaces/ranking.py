@@ -20,7 +20,7 @@ read one entry of a cached table) never loads it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from math import factorial
 from typing import TYPE_CHECKING
 
@@ -119,6 +119,22 @@ def multinomial(counts: Sequence[int]) -> int:
     for c in counts:
         result //= factorial(c)
     return result
+
+
+def palette_and_counts(solved: Sequence[Hashable]) -> tuple[dict, list[int]]:
+    """Colour numbers (by first appearance) and how often each colour occurs.
+
+    >>> palette_and_counts("aabcb")
+    ({'a': 0, 'b': 1, 'c': 2}, [2, 2, 1])
+    """
+    index: dict = {}
+    counts: list[int] = []
+    for c in solved:
+        if c not in index:
+            index[c] = len(counts)
+            counts.append(0)
+        counts[index[c]] += 1
+    return index, counts
 
 
 def multiset_rank(labels: Sequence[int], counts: Sequence[int]) -> int:

@@ -8,8 +8,8 @@ puzzle's definition, and reads one byte (:func:`cached_entry`).  The cache key
 and file name of a colouring table are defined here, so that the builder
 (:mod:`permgroup.tables.colouring_table`) and this reader agree.
 
->>> palette_and_counts("abba")
-({'a': 0, 'b': 1}, [2, 2])
+>>> source_renaming("abba", "baab")
+{'a': 'b', 'b': 'a'}
 """
 from __future__ import annotations
 
@@ -19,25 +19,9 @@ from pathlib import Path
 from permgroup.cache import load_byte
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
-from permgroup.spaces.ranking import multinomial, multiset_rank
+from permgroup.spaces.ranking import multinomial, multiset_rank, palette_and_counts
 from permgroup.tables.statetable import puzzle_cache_file
 from permgroup.tables.store import UNSEEN
-
-
-def palette_and_counts(solved: Sequence[Hashable]) -> tuple[dict, list[int]]:
-    """Colour numbers (by first appearance) and how often each colour occurs.
-
-    >>> palette_and_counts("aabcb")
-    ({'a': 0, 'b': 1, 'c': 2}, [2, 2, 1])
-    """
-    index: dict = {}
-    counts: list[int] = []
-    for c in solved:
-        if c not in index:
-            index[c] = len(counts)
-            counts.append(0)
-        counts[index[c]] += 1
-    return index, counts
 
 
 def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict | None:

@@ -137,6 +137,21 @@ def nibbles_at(packed: np.ndarray, index: np.ndarray) -> np.ndarray:
     return (byte >> ((index & 1) << 2).astype(np.uint8)) & np.uint8(15)
 
 
+def unpack_nibbles(packed: np.ndarray, size: int, unseen: int) -> np.ndarray:
+    """The ``size`` entries of a :func:`pack_nibbles` array as bytes, ``unseen``
+    becoming ``UNSEEN``.
+
+    >>> unpack_nibbles(pack_nibbles(np.array([1, 15, 3], dtype=np.uint8)), 3, 15).tolist()
+    [1, 255, 3]
+    """
+    out = np.empty(2 * len(packed), dtype=np.uint8)
+    np.bitwise_and(packed, 15, out=out[0::2])
+    np.right_shift(packed, 4, out=out[1::2])
+    out = out[:size]
+    out[out == unseen] = UNSEEN
+    return out
+
+
 def pack_depths(depths: np.ndarray) -> np.ndarray:
     """The 2-bit table of a one-byte depth table (``UNSEEN`` stays unseen),
     converted a block at a time.

@@ -22,7 +22,7 @@ from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
 from permgroup.spaces.space import ROW_PULL
 from permgroup.tables.colouring_lookup import cache_key as colouring_key
-from permgroup.tables.statetable import puzzle_cache_file
+from permgroup.tables.statetable import cached_depths, puzzle_cache_file
 from permgroup.tables.table import CayleyTable, cache_file, element_key, load_table
 
 #: default largest table built, in entries (one byte each; the BFS needs about
@@ -369,17 +369,12 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
 
 def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
     """The one-byte table of a definition's positions or of colourings."""
-    from permgroup.cache import cached_array
     from permgroup.spaces.space import Reversed
-    from permgroup.tables.bfs import bfs
 
     # a colouring table holds distances *to* the source: its search runs the moves backwards
     walked = Reversed(space) if key["kind"] == "colourings" else space
-    depths = cached_array(*puzzle_cache_file(puzzle.name, key, "byte", space.size), space.size,
-                          (lambda report: bfs(walked, sources, progress=report).depths)
-                          if build else None,
-                          title=f"{puzzle.name} {key['metric']} table", size=space.size,
-                          progress=progress)[1]
+    depths = cached_depths(walked, sources, *puzzle_cache_file(puzzle.name, key, "byte", space.size),
+                           f"{puzzle.name} {key['metric']} table", progress, build)
     if depths is None:
         return None
     if key["kind"] == "colourings":

@@ -178,9 +178,20 @@ def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
     >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
     ([1, 2], True)
     """
-    path, key = table_cache(space, sources, label)
-    _, depths = cached_array(path, key, space.size,
-                             lambda report: build_state_table(space, sources, report).depths,
-                             title=f"{label} table", size=space.size, progress=progress,
-                             cache=cache)
+    depths = cached_depths(space, sources, *table_cache(space, sources, label),
+                           f"{label} table", progress, cache=cache, top_down_only=True)
     return StateTable(space, sources, depths)
+
+
+def cached_depths(space: StateSpace, sources: Sequence[int], path: Path, key: dict, title: str,
+                  progress: Progress | None = None, build: bool = True, cache: bool = True,
+                  **options) -> np.ndarray | None:
+    """The one-byte depths of ``space`` from ``sources`` (the BFS with
+    ``options``) cached at ``path`` under ``key``, or built and saved there;
+    ``None`` when nothing is cached and ``build`` is false."""
+    from permgroup.tables.bfs import bfs
+
+    return cached_array(path, key, space.size,
+                        (lambda report: bfs(space, list(sources), progress=report,
+                                            **options).depths) if build else None,
+                        title=title, size=space.size, progress=progress, cache=cache)[1]

@@ -116,10 +116,9 @@ class CayleyTable(DepthTable):
                 raise ValueError("a 2-bit table keeps depths mod 3: walk it (depths_of)")
             raw = np.frombuffer(self._entries, dtype=np.uint8)
             if self.bits == 4:
-                from permgroup.tables.packed import nibbles_at
+                from permgroup.tables.packed import unpack_nibbles
 
-                raw = nibbles_at(raw, np.arange(self.space.size))
-                raw[raw == NIBBLE_UNSEEN] = UNSEEN
+                raw = unpack_nibbles(raw, self.space.size, NIBBLE_UNSEEN)
             self._array = raw
         return self._array
 
