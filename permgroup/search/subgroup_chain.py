@@ -673,6 +673,13 @@ class SubgroupChain:
             return self.cost(best) <= target or (deadline is not None and
                                                  time.monotonic() > deadline)
 
+        def finish(e, back, chunk) -> list[int] | None:
+            word = self._continue(e, chunk, length, best, stop, stats)
+            if word is None:
+                return best
+            stats["split"] = [length, self.cost(word) - length]
+            return back(word)
+
         first = self.stages[0]
         directions = self.directions(element)[:count]
         seen: set[tuple[int, ...]] = set()
@@ -706,18 +713,12 @@ class SubgroupChain:
                     pending += paths.shape[1]
                     if pending < want:
                         continue
-                    word = self._continue(e, chunk, length, best, stop, stats)
-                    if word is not None:
-                        best = back(word)
-                        stats["split"] = [length, self.cost(word) - length]
+                    best = finish(e, back, chunk)
                     chunk, pending, want = [], 0, min(2 * want, 256)
                     if stop() or (best is not None and self.cost(best) <= length):
                         break
                 if chunk and not stop():
-                    word = self._continue(e, chunk, length, best, stop, stats)
-                    if word is not None:
-                        best = back(word)
-                        stats["split"] = [length, self.cost(word) - length]
+                    best = finish(e, back, chunk)
             length += 1
         stats["seconds"] = time.monotonic() - start_time
         return best
