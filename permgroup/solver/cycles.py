@@ -78,7 +78,7 @@ class OrbitCycles:
 
     def __init__(self, ms: MoveSet, orbits: dict[int, np.ndarray],
                  base: dict[int, list[tuple[list[Letter], tuple[int, int, int]]]],
-                 block_of: np.ndarray, slot_of: dict[int, np.ndarray],
+                 block_of: np.ndarray, slot_of: np.ndarray,
                  groups: dict[int, list[slice]], turning: set[int]):
         self.ms = ms
         self._slots = orbits
@@ -145,7 +145,7 @@ class OrbitCycles:
         keep = [k for k in orbits if base[k]]
         groups = {k: _groups(position_orbit[orbits[k][0]]) for k in keep}
         return cls(ms, {k: orbits[k] for k in keep}, {k: base[k] for k in keep}, pieces.block_of,
-                   {k: slot_of for k in keep}, groups, {k for k in keep if k in turning})
+                   slot_of, groups, {k for k in keep if k in turning})
 
     @property
     def orbits(self) -> list[int]:
@@ -161,7 +161,7 @@ class OrbitCycles:
     def _search(self, k: int) -> Orbit:
         slots = self._slots[k]
         n = len(slots)
-        slot_of = self._slot_of[k]
+        slot_of = self._slot_of   # each piece's place in its orbit
         maps, names = [], []
         for i, perm in enumerate(self._letter_perms):
             image = slot_of[self._block_of[perm[slots[:, 0]]]]
@@ -269,7 +269,8 @@ class OrbitCycles:
             slots = self._slots[k]
             if not wrong[slots].any():
                 continue
-            key = state[slots].tobytes()
+            # the best 3-cycle depends on the goal too (another row, a backward run)
+            key = state[slots].tobytes() + goal[slots].tobytes()
             cached = self._plans.get(k)
             if cached is None or cached[0] != key:
                 cached = (key, self.plan(k, state, goal))
