@@ -107,7 +107,10 @@ def main() -> None:
     kinds: dict[str, list] = {}
     for row in rows:
         kinds.setdefault(row["puzzle_type"], []).append(row)
-    print(f"{'type':<16} {'rows':>5} {'valid':>6} {'moves':>10} {'mean':>8}")
+    # the solver's own table on stderr gives the seconds spent per type (all processes)
+    seconds = {parts[0]: parts[-1] for parts in map(str.split, run.stderr.splitlines())
+               if len(parts) == 6 and (parts[0] in kinds or parts[0] == "total")}
+    print(f"{'type':<16} {'rows':>5} {'valid':>6} {'moves':>10} {'mean':>8} {'seconds':>8}")
     total_moves = total_valid = 0
     for kind, members in kinds.items():
         good = [r for r in members if r["id"] in answers and valid(r, answers[r["id"]],
@@ -116,8 +119,10 @@ def main() -> None:
         total_moves += count
         total_valid += len(good)
         mean = f"{count / len(good):8.1f}" if good else f"{'-':>8}"
-        print(f"{kind:<16} {len(members):>5} {len(good):>6} {count:>10,} {mean}")
-    print(f"{'total':<16} {len(rows):>5} {total_valid:>6} {total_moves:>10,}")
+        print(f"{kind:<16} {len(members):>5} {len(good):>6} {count:>10,} {mean} "
+              f"{seconds.get(kind, '-'):>8}")
+    print(f"{'total':<16} {len(rows):>5} {total_valid:>6} {total_moves:>10,} {'':>8} "
+          f"{seconds.get('total', '-'):>8}")
     print(f"# exit status {run.returncode}, {len(errors)} error lines, wall {wall:.0f} s, "
           f"peak memory {peak:,.0f} MB (largest process)")
     for line in errors[:10]:

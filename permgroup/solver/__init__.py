@@ -65,6 +65,9 @@ LONG_SETUP_TIME = 3.0
 VARIANTS = ((False, False), (True, True), (True, False), (False, True))
 #: the share of the time limit within which further variants are started
 VARIANT_SHARE = 0.5
+#: the share of the time limit after which the greedy stops choosing and the
+#: 3-cycles finish at once (the rest of the limit is for that)
+GREEDY_SHARE = 0.7
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -165,9 +168,10 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
-        found, _ = greedy(ms, m.table, a, b, mismatches=mismatches, deadline=deadline,
-                          pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes,
-                          cycles=m.cycles, compete=compete)
+        found, _ = greedy(ms, m.table, a, b, mismatches=mismatches,
+                          deadline=began + GREEDY_SHARE * time_limit,
+                          finish_by=deadline, pieces=m.pieces, position_orbit=m.position_orbit,
+                          shapes=m.shapes, cycles=m.cycles, compete=compete)
         found = shorten(ms, a, found, table=m.short_words)
         if backward:
             found = ms.inverse(found)

@@ -18,6 +18,8 @@ of its thousands of positions.
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 
@@ -45,6 +47,13 @@ class GainCache:
         self.state: np.ndarray | None = None
         self.goal: np.ndarray | None = None
         self.values = np.zeros(len(pos), dtype=np.int64)
+
+    def fork(self) -> "GainCache":
+        """A cache of the same rows (sharing their index) for another state."""
+        other = copy.copy(self)
+        other.state = other.goal = None
+        other.values = np.zeros(len(self.pos), dtype=np.int64)
+        return other
 
     def touching(self, positions: np.ndarray) -> np.ndarray:
         """The rows moving any of ``positions`` (with repeats)."""

@@ -113,8 +113,8 @@ def short_moves(ms: MoveSet, budget: int = PAIR_BUDGET) -> list[list[Letter]]:
 def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *,
            mismatches: int = 0, deadline: float | None = None, pieces: Pieces | None = None,
            position_orbit: np.ndarray | None = None, shapes=None, moves=None,
-           cycles: OrbitCycles | None = None, compete: bool = True
-           ) -> tuple[list[Letter], np.ndarray]:
+           cycles: OrbitCycles | None = None, compete: bool = True,
+           finish_by: float | None = None) -> tuple[list[Letter], np.ndarray]:
     """Short moves, tools and parallel commutators applied while one gains, the
     best gain per move first (a tool's cost counted after it cancels against the
     word so far); the parities made right when the first tool or commutator is
@@ -123,7 +123,9 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     tool gains alone, ``cycles`` (:class:`~permgroup.solver.cycles.OrbitCycles`)
     offers a 3-cycle of any three pieces of an orbit, conjugated into place
     (with ``compete``, its 3-cycles of pieces that never turn are weighed
-    against the other steps all along).  The word and the state reached."""
+    against the other steps all along).  Past ``deadline``, the 3-cycles finish
+    what they can at once and the descent goes on only until ``finish_by``
+    (a word found late rather than none).  The word and the state reached."""
     word: list[Letter] = []
     letters = cheap_letters(ms, 1)
     moves = short_moves(ms) if moves is None else moves
@@ -136,9 +138,26 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     if len(base_rows) * single.sum() * table.width > SETUP_BUDGET or not len(base_rows):
         base_rows = None
     wrong = int(np.count_nonzero(state != goal))
+    finishing = False
     while wrong > mismatches:
         if deadline is not None and time.monotonic() > deadline:
-            break
+            if finishing or cycles is None or finish_by is None:
+                if not finishing or time.monotonic() > finish_by:
+                    break
+            else:
+                finishing = True
+                if not parities_fixed:
+                    parities_fixed = True
+                    fix = fix_parities(ms, pieces, position_orbit, state, goal) or []
+                    state, word = ms.apply(state, fix), ms.extend(word, fix)
+                    allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
+                finish = cycles.solve(state, goal)
+                after = ms.apply(state, finish)
+                now = int(np.count_nonzero(after != goal))
+                if now < wrong:
+                    state, wrong = after, now
+                    word = ms.extend(word, finish)
+                continue
         moved = (state[move_perms] == goal).sum(1) - (len(goal) - wrong)
         move_score = np.where((moved > 0) & allowed, moved / move_cost, -1.0)
         m = int(np.argmax(move_score))
@@ -312,6 +331,10 @@ def _deepen(table: ToolTable, letters, bad: np.ndarray, position_orbit: np.ndarr
     return True
 
 
+#: second tools scored at most, a step (the cheapest first tools first)
+PAIR_LOOKUPS = 2_000_000
+
+
 def _best_pair(table: ToolTable, state: np.ndarray, goal: np.ndarray, gains: np.ndarray,
                limit: int = 60) -> tuple[int, int] | None:
     """Two tools, the first gaining little, that together gain: the best gain per
@@ -320,21 +343,26 @@ def _best_pair(table: ToolTable, state: np.ndarray, goal: np.ndarray, gains: np.
     after the first must touch a position the first moved, so only those are
     scored."""
     bad = np.append(state != goal, False)
-    touching = np.flatnonzero(bad[table.pos].any(1) & (gains <= 0) & (gains >= -2))
-    if len(touching) == 0:
-        return None
-    touching = touching[np.argsort(table.cost[touching], kind="stable")][:limit]
     # a second tool that gains must also touch a position wrong before the first
     # (the first's gain is at most zero), so only those are scored
     touches_bad = bad[table.pos].any(1)
+    touching = np.flatnonzero(touches_bad & (gains <= 0) & (gains >= -2))
+    if len(touching) == 0:
+        return None
+    touching = touching[np.argsort(table.cost[touching], kind="stable")][:limit]
     g = np.append(goal, -2)
     best, best_score = None, 0.0
+    scored = 0
     for i in touching:
+        if scored > PAIR_LOOKUPS:
+            break
         moved = table.pos[i][table.pos[i] < len(state)]
-        rows = table.touching(moved)
-        rows = rows[touches_bad[rows]]
+        mark = np.zeros(len(touches_bad), dtype=bool)
+        mark[table.touching(moved)] = True
+        rows = np.flatnonzero(mark & touches_bad)
         if len(rows) == 0:
             continue
+        scored += len(rows)
         after = np.append(table.apply(state, int(i)), -1)
         want = g[table.pos[rows]]
         second = (after[table.src[rows]] == want).sum(1) - (after[table.pos[rows]] == want).sum(1)

@@ -11,9 +11,11 @@ rings at a time.
 A *shape* fixes the setup ``x``, the two exponents and the two families of
 commuting classes; its *pairs* are the ``(a, b)`` of the families that meet in
 exactly one piece, each with its 3-cycle's effect.  Every step,
-:meth:`Shapes.best` scores every pair's effect on the state, and for each shape
-picks rows ``S`` and columns ``T`` greedily (the best pair, then whichever row
-or column raises the gain per move most) among pairs that are all valid.  The
+:meth:`Shapes.best` scores every pair's effect on the state, and for each kind
+of shapes (a setup and two families, the exponents free) picks rows ``S`` and
+columns ``T``, each at its best exponent, greedily (the best pair, then
+whichever row or column raises the gain per move most) among pairs that are all
+valid.  The
 chosen word's effect is computed again from its permutation before it is used.
 
 >>> import numpy as np
@@ -25,7 +27,7 @@ chosen word's effect is computed again from its permutation before it is used.
 >>> commuting_families(ms)
 [[0, 1], [2, 3]]
 >>> shapes = Shapes.find(ms, Pieces.of(ms))
->>> word = shapes.word(0, [0, 1], [0, 1])   # [a1 a2, b1 b2]: two 3-cycles at once
+>>> word = shapes.word((0, 0), [(0, 1), (1, 1)], [(0, 1), (1, 1)])   # [a1 a2, b1 b2]
 >>> ms.names(word)
 ['a1', 'a2', 'b1', 'b2', 'a2', 'a2', 'a1', 'a1', 'b2', 'b2', 'b1', 'b1']
 >>> np.flatnonzero(ms.perm(word) != np.arange(10)).tolist()
@@ -38,9 +40,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.solver.commutators import _block_incidence, cheap_letters, meeting_blocks
 from permgroup.solver.effects import GainCache
 from permgroup.solver.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
+
+
+#: the letters a parallel commutator may be conjugated by: the widest few
+OUTER_LETTERS = 12
 
 
 def commuting_families(ms: MoveSet) -> list[list[int]]:
@@ -99,8 +106,6 @@ class Shapes:
             family_of[members] = f
             index_in[members] = np.arange(len(members))
         nblocks = len(pieces.blocks)
-        from permgroup.solver.commutators import _block_incidence, cheap_letters, meeting_blocks
-
         incidence = _block_incidence(ms, pieces)
         first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
         block_positions = _block_position_table(pieces)
@@ -171,92 +176,154 @@ class Shapes:
         # the columns no pair uses are dropped; the gains are kept up to date
         used = int((self.pos < self.ms.degree).sum(1).max()) if self.size else 1
         self.pos, self.src = self.pos[:, :used], self.src[:, :used]
-        self._cache = GainCache(self.pos, self.src, self.ms.degree)
-        ms = self.ms
-        self._row_cost = [np.array([2 * ms.letter_cost((c, ea)) for c in fam_a], dtype=np.float64)
-                          for (ea, _), (fam_a, _) in zip(self.exponents, self.families)]
-        self._col_cost = [np.array([2 * ms.letter_cost((c, ey)) for c in fam_y], dtype=np.float64)
-                          for (_, ey), (_, fam_y) in zip(self.exponents, self.families)]
-        self._setup_cost = [0 if x is None else 2 * ms.letter_cost(x) for x in self.setups]
+        self._setup_cost = [0 if x is None else 2 * self.ms.letter_cost(x) for x in self.setups]
         self._starts = np.searchsorted(self.shape, np.arange(len(self.setups) + 1))
+        # the shapes alike but for their exponents, scored as one: each row and
+        # each column of a commutator takes the exponent that suits it best
+        kinds: dict[tuple, list[int]] = {}
+        for s, (x, (fam_a, fam_y)) in enumerate(zip(self.setups, self.families)):
+            kinds.setdefault((x, tuple(fam_a), tuple(fam_y)), []).append(s)
+        self._kinds = list(kinds.values())
+        self._kind_of = np.zeros(len(self.setups), dtype=np.int64)
+        for k, members in enumerate(self._kinds):
+            self._kind_of[members] = k
+        # every commutator may be conjugated by one letter too: it then works on
+        # the pieces that letter brings to its places (scored on the state and
+        # the goal seen through the letter, one cache each)
+        self.outer: list[Letter | None] = [None, *_widest(self.ms, OUTER_LETTERS)]
+        self._caches = [GainCache(self.pos, self.src, self.ms.degree)]
+        for _ in self.outer[1:]:
+            self._caches.append(self._caches[0].fork())
 
-    def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
-        """How many more positions match ``goal`` after each pair's 3-cycle."""
-        return self._cache.gains(state, goal)
+    def gains(self, state: np.ndarray, goal: np.ndarray, outer: int = 0) -> np.ndarray:
+        """How many more positions match ``goal`` after each pair's 3-cycle
+        (conjugated by the letter ``self.outer[outer]``)."""
+        x = self.outer[outer]
+        if x is not None:
+            p = self.ms.powers[x[0]][x[1]]
+            state, goal = state[p], goal[p]
+        return self._caches[outer].gains(state, goal)
 
-    def word(self, shape: int, rows: Sequence[int], cols: Sequence[int]) -> list[Letter]:
-        """The commutator of the chosen rows' and columns' products."""
+    def word(self, key: tuple[int, int], rows: Sequence[tuple[int, int]],
+             cols: Sequence[tuple[int, int]]) -> list[Letter]:
+        """The commutator of the chosen rows' and columns' products, each
+        ``(index in its family, exponent)``, of a kind of shapes (one setup and
+        two families), conjugated by an outer letter: ``key = (outer, kind)``."""
         ms = self.ms
-        ea, ey = self.exponents[shape]
-        fam_a, fam_y = self.families[shape]
-        a = [(fam_a[r], ea) for r in rows]
-        b = [(fam_y[c], ey) for c in cols]
-        x = self.setups[shape]
+        outer, kind = key
+        s = self._kinds[kind][0]
+        fam_a, fam_y = self.families[s]
+        a = [(fam_a[r], e) for r, e in rows]
+        b = [(fam_y[c], e) for c, e in cols]
+        x = self.setups[s]
         inner = b if x is None else [x, *b, (x[0], ms.orders[x[0]] - x[1])]
-        return ms.join(a, inner, ms.inverse(a), ms.inverse(inner))
+        word = ms.join(a, inner, ms.inverse(a), ms.inverse(inner))
+        y = self.outer[outer]
+        return word if y is None else ms.join([y], word, ms.inverse([y]))
 
     def best(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 2,
-             max_shapes: int = 64) -> tuple[float, int, list[int], list[int]] | None:
-        """The best (gain per move, shape, rows, columns) with at least
+             max_kinds: int = 48) -> tuple[float, tuple[int, int], list[tuple[int, int]],
+                                          list[tuple[int, int]]] | None:
+        """The best (gain per move, (outer, kind), rows, columns) with at least
         ``min_pairs`` pairs, by the pairs' gains added up, among the
-        ``max_shapes`` shapes whose gaining pairs add up to most; ``None`` when
-        none gains."""
+        ``max_kinds`` kinds (under any outer letter) whose gaining pairs add up
+        to most; ``None`` when none gains."""
         if not self.size:
             return None
-        gains = self.gains(state, goal)
-        # the pairs lie shape by shape: one slice each
         starts = self._starts
-        top = np.maximum.reduceat(gains, starts[:-1])
-        # a shape's bound: all its gaining pairs at once
-        potential = np.add.reduceat(np.maximum(gains, 0), starts[:-1])
-        live = np.flatnonzero(top > 0)
-        live = live[np.argsort(-potential[live], kind="stable")][:max_shapes]
+        all_gains, candidates = [], []
+        for o in range(len(self.outer)):
+            gains = self.gains(state, goal, o)
+            all_gains.append(gains)
+            # the pairs lie shape by shape: one slice each
+            top = np.maximum.reduceat(gains, starts[:-1])
+            # a kind's bound: all its gaining pairs at once
+            potential = np.bincount(self._kind_of,
+                                    np.add.reduceat(np.maximum(gains, 0), starts[:-1]),
+                                    minlength=len(self._kinds))
+            candidates += [(potential[k], o, int(k)) for k in np.unique(self._kind_of[top > 0])]
+        candidates.sort(key=lambda c: -c[0])
+        ms = self.ms
         best = None
-        for s in live:
-            row_cost, col_cost = self._row_cost[s], self._col_cost[s]
-            grid = np.full((len(row_cost), len(col_cost)), -np.inf)
-            part = slice(starts[s], starts[s + 1])
-            grid[self.row[part], self.col[part]] = gains[part]
-            found = _biclique(grid, row_cost, col_cost, self._setup_cost[s])
+        for _, o, k in candidates[:max_kinds]:
+            gains = all_gains[o]
+            members = self._kinds[k]
+            fam_a, fam_y = self.families[members[0]]
+            row_exps = sorted({self.exponents[s][0] for s in members})
+            col_exps = sorted({self.exponents[s][1] for s in members})
+            n_rows, n_cols = len(fam_a), len(fam_y)
+            # option i*n + r: row r at the i-th exponent (and so for columns)
+            grid = np.full((n_rows * len(row_exps), n_cols * len(col_exps)), -np.inf)
+            for s in members:
+                ea, ey = self.exponents[s]
+                part = slice(starts[s], starts[s + 1])
+                grid[row_exps.index(ea) * n_rows + self.row[part],
+                     col_exps.index(ey) * n_cols + self.col[part]] = gains[part]
+            row_cost = np.array([2 * ms.letter_cost((c, e)) for e in row_exps for c in fam_a],
+                                dtype=np.float64)
+            col_cost = np.array([2 * ms.letter_cost((c, e)) for e in col_exps for c in fam_y],
+                                dtype=np.float64)
+            y = self.outer[o]
+            fixed = self._setup_cost[members[0]] + (0 if y is None else 2 * ms.letter_cost(y))
+            found = _biclique(grid, row_cost, col_cost, fixed, n_rows, n_cols)
             if found is None:
                 continue
             value, rows, cols = found
             if len(rows) * len(cols) < min_pairs:
                 continue
             if best is None or value > best[0]:
-                best = (value, int(s), rows, cols)
+                best = (value, (o, k), [(r % n_rows, row_exps[r // n_rows]) for r in rows],
+                        [(c % n_cols, col_exps[c // n_cols]) for c in cols])
         return best
 
 
-def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixed: float
+def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixed: float,
+              n_rows: int | None = None, n_cols: int | None = None
               ) -> tuple[float, list[int], list[int]] | None:
     """Rows and columns whose cells are all valid (finite), grown greedily from the
-    best cell while the gain per move rises: (gain per move, rows, columns)."""
+    best cell while the gain per move rises: (gain per move, rows, columns).
+    Rows ``r`` and ``r + n_rows`` (and so on) are one row at two exponents, of
+    which at most one is chosen (columns alike)."""
+    n_rows = n_rows or grid.shape[0]
+    n_cols = n_cols or grid.shape[1]
     cell_cost = row_cost[:, None] + col_cost[None, :] + fixed
     ratio = np.where(np.isfinite(grid), grid / cell_cost, -np.inf)
     r, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
     if not ratio[r, c] > 0:
         return None
     rows, cols = [int(r)], [int(c)]
+    row_taken = np.arange(grid.shape[0]) % n_rows == r % n_rows
+    col_taken = np.arange(grid.shape[1]) % n_cols == c % n_cols
     gain, cost = float(grid[r, c]), float(cell_cost[r, c])
     while True:
         # a new row must be valid against every chosen column, and so on
         row_gain = grid[:, cols].sum(1)
-        row_gain[rows] = -np.inf
+        row_gain[row_taken] = -np.inf
         col_gain = grid[rows, :].sum(0)
-        col_gain[cols] = -np.inf
+        col_gain[col_taken] = -np.inf
         row_ratio = (gain + row_gain) / (cost + row_cost)
         col_ratio = (gain + col_gain) / (cost + col_cost)
         br, bc = int(np.argmax(row_ratio)), int(np.argmax(col_ratio))
         current = gain / cost
         if row_ratio[br] >= col_ratio[bc] and row_ratio[br] > current:
             rows.append(br)
+            row_taken |= np.arange(grid.shape[0]) % n_rows == br % n_rows
             gain, cost = gain + float(row_gain[br]), cost + float(row_cost[br])
         elif col_ratio[bc] > current:
             cols.append(bc)
+            col_taken |= np.arange(grid.shape[1]) % n_cols == bc % n_cols
             gain, cost = gain + float(col_gain[bc]), cost + float(col_cost[bc])
         else:
             return gain / cost, rows, cols
+
+
+def _widest(ms: MoveSet, count: int) -> list[Letter]:
+    """The ``count`` letters of one move that move the most positions (a face
+    turn rather than a slice: it brings pieces of many rings at once)."""
+    letters = cheap_letters(ms, 1)
+    support = [int(np.count_nonzero(ms.powers[c][e] != np.arange(ms.degree))) for c, e in letters]
+    order = sorted(range(len(letters)), key=lambda i: -support[i])
+    return [letters[i] for i in order[:count]]
 
 
 def _block_position_table(pieces: Pieces) -> np.ndarray:
