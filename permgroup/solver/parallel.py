@@ -221,7 +221,7 @@ class Shapes:
         y = self.outer[outer]
         return word if y is None else ms.join([y], word, ms.inverse([y]))
 
-    def best(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 2,
+    def best(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 1,
              max_kinds: int = 48) -> tuple[float, tuple[int, int], list[tuple[int, int]],
                                           list[tuple[int, int]]] | None:
         """The best (gain per move, (outer, kind), rows, columns) with at least
