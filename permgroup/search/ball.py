@@ -241,32 +241,51 @@ def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
     """
     goal_keys = space.keys(goals)
     first = unique_columns(goal_keys)
-    level_states = goals[:, first]
-    level_keys = goal_keys[:, first]
-    levels = [level_keys]
-    previous = KeySet.of(level_keys[:, :0], space.word_bits)[0]
-    current, _ = KeySet.of(level_keys, space.word_bits)
+    levels = [goal_keys[:, first]]
     if progress:
-        progress(0, level_states.shape[1])
-    for depth in range(1, radius + 1):
-        children = np.concatenate([space.step(level_states, m) for m in range(space.n_moves)],
-                                  axis=1)
-        keys = space.keys(children)
-        first = unique_columns(keys)  # in sorted order, so the look-ups below are fast
-        keys = keys[:, first]
-        new = ~(current.contains(keys, ordered=True) | previous.contains(keys, ordered=True))
-        level_states, level_keys = children[:, first[new]], keys[:, new]
-        levels.append(level_keys)
-        previous = current
-        current = KeySet.of(level_keys, space.word_bits, np.arange(level_keys.shape[1]))[0]
+        progress(0, len(first))
+    for depth, (_, keys, _, _) in zip(range(1, radius + 1),
+                                      key_levels(space, goals[:, first], levels[0])):
+        levels.append(keys)
         if progress:
-            progress(depth, level_states.shape[1])
-        if not level_states.shape[1]:
+            progress(depth, keys.shape[1])
+        if not keys.shape[1]:
             break
     all_keys = np.concatenate(levels, axis=1)
     depths = np.concatenate([np.full(k.shape[1], d, dtype=np.uint8) for d, k in enumerate(levels)])
     keys, order = KeySet.of(all_keys, space.word_bits)
     return Ball(radius, keys, depths[order])
+
+
+def key_levels(space: DigitSpace, states: np.ndarray, keys: np.ndarray):
+    """The breadth-first levels after ``states`` (distinct columns of digits,
+    with their ``keys``), each as ``(states, keys, parent, move)`` in sorted key
+    order: ``move[i]`` takes column ``parent[i]`` of the level before to state
+    ``i``.  Moves come with their inverses, so a child already seen is on
+    this level or the one before.  Endless: the caller stops asking.
+
+    >>> from permgroup.spaces.digits import ring_space
+    >>> space, turn = ring_space(6)
+    >>> goal = space.of_elements([tuple(range(6))])
+    >>> levels = key_levels(space, goal, space.keys(goal))
+    >>> [next(levels)[0].shape[1] for _ in range(4)]
+    [2, 2, 1, 0]
+    """
+    previous = KeySet.of(keys[:, :0], space.word_bits)[0]
+    current = KeySet.of(keys, space.word_bits)[0]
+    while True:
+        n = states.shape[1]
+        children = np.concatenate([space.step(states, m) for m in range(space.n_moves)],
+                                  axis=1)
+        keys = space.keys(children)
+        first = unique_columns(keys)  # in sorted order, so the look-ups below are fast
+        keys = keys[:, first]
+        new = ~(current.contains(keys, ordered=True) | previous.contains(keys, ordered=True))
+        first, keys = first[new], keys[:, new]
+        states = children[:, first]
+        previous = current
+        current = KeySet.of(keys, space.word_bits, np.arange(keys.shape[1]))[0]
+        yield states, keys, first % n, first // n
 
 
 def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name: str,

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from permgroup.errors import Stopped
-from permgroup.search.ball import Ball, KeySet, unique_columns
+from permgroup.search.ball import Ball, key_levels
 from permgroup.search.dfs import Bound, MovePruning, Stage, bounded_paths
 from permgroup.tables.store import UNSEEN
 from permgroup.spaces.digits import DigitSpace
@@ -86,10 +86,8 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     True
     """
     stats = stats if stats is not None else SearchStats()
-    level_states = start
-    level_keys = space.keys(start)
-    current = KeySet.of(level_keys, space.word_bits)[0]
-    previous = KeySet.of(level_keys[:, :0], space.word_bits)[0]
+    level_states, level_keys = start, space.keys(start)
+    levels = key_levels(space, start, level_keys)
     parents: list[tuple[np.ndarray, np.ndarray]] = []
     for f in range(max(0, max_depth - ball.radius) + 1):
         depth = ball.depth_of_keys(level_keys).astype(np.int64)
@@ -107,17 +105,8 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
             return word[::-1] + tail
         if f == max(0, max_depth - ball.radius):
             break
-        n = level_states.shape[1]
-        children = np.concatenate([space.step(level_states, m) for m in range(space.n_moves)],
-                                  axis=1)
-        parent = np.tile(np.arange(n), space.n_moves)
-        move = np.repeat(np.arange(space.n_moves), n)
-        keys = space.keys(children)
-        new = ~(current.contains(keys) | previous.contains(keys))
-        first = np.flatnonzero(new)[unique_columns(keys[:, new])]
-        level_states, level_keys = children[:, first], keys[:, first]
-        parents.append((parent[first], move[first]))
-        previous, current = current, KeySet.of(level_keys, space.word_bits)[0]
+        level_states, level_keys, parent, move = next(levels)
+        parents.append((parent, move))
     return None
 
 

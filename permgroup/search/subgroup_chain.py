@@ -234,29 +234,6 @@ class OrbitLabels:
         return out
 
 
-def slot_forms(coordinate: PieceCoordinate, elements: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """``(at, tw)`` of many elements (rows of array forms) at once.
-
-    >>> from permgroup.perm import from_cycles
-    >>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
-    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": turn})
-    >>> [a.tolist() for a in slot_forms(c, np.array([turn]))], c.slot_form(turn)
-    ([[[2, 0, 1]], [[0, 0, 0]]], ([2, 0, 1], [0, 0, 0]))
-    """
-    n = len(elements)
-    slot_of = np.asarray(coordinate.slot_of)
-    place_of = np.asarray(coordinate.place_of)
-    pos = elements[:, list(coordinate.reference)]
-    slot = slot_of[pos]
-    rows = np.arange(n)[:, None]
-    at = np.empty((n, coordinate.count), dtype=np.int64)
-    tw = np.empty((n, coordinate.count), dtype=np.int64)
-    at[rows, slot] = np.arange(coordinate.count)
-    tw[rows, slot] = place_of[pos]
-    return at, tw
-
-
 class Stage(SearchStage):
     """One stage of a chain: from ``H_k`` to ``H_{k+1}`` with the moves of ``H_k``.
 
@@ -280,8 +257,7 @@ class Stage(SearchStage):
 
     def of_elements(self, elements: np.ndarray) -> np.ndarray:
         """The ``(k, N)`` digits of elements (rows of array forms)."""
-        forms = {kind: slot_forms(c, elements) for kind, c in self.coordinates.items()}
-        return self.space.of_slot_forms(forms)
+        return self.space.of_elements(elements)
 
     @property
     def size(self) -> int:
@@ -470,10 +446,7 @@ class SubgroupChain:
         needed = self.bfs_moves(stage)
         needed = None if len(needed) == len(stage.moves) else needed
         for which in self._database_groups(stage):
-            report = None
-            if progress:
-                label = " + ".join(space.factors[i].name for i in which)
-                report = (lambda depth, count, label=label: progress(k, label, depth, count))
+            report = _stage_report(progress, k, " + ".join(space.factors[i].name for i in which))
             key = dict(self.key, stage=k)
             database = load_pattern_database(
                 space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache,
@@ -510,10 +483,7 @@ class SubgroupChain:
                     table.inner_conj.reshape(-1, table.inner_size), layout, table.symmetric,
                     table.canonical]
 
-        report = None
-        if progress:
-            report = (lambda depth, count: progress(k, "exact table over symmetry classes",
-                                                    depth, count))
+        report = _stage_report(progress, k, "exact table over symmetry classes")
         arrays = cached_arrays(table_file(f"{self.name}-chain{k}-symmetric", key, ""), key, parts,
                                build, title=f"{self.name} phase {k + 1}: exact table over "
                                "symmetry classes", progress=report, cache=cache)
@@ -529,9 +499,7 @@ class SubgroupChain:
 
         k = len(self.stages) - 1
         stage = self.stages[k]
-        report = None
-        if progress:
-            report = (lambda depth, count: progress(k, f"ball of radius {radius}", depth, count))
+        report = _stage_report(progress, k, f"ball of radius {radius}")
         stage.ball = load_ball(stage.space, stage.goal, radius, dict(self.key, stage=k),
                                f"{self.name}-chain{k}", report, cache)
 
@@ -775,6 +743,12 @@ class SubgroupChain:
                 stats.setdefault("times", []).append(round(time.monotonic() - stats["start"], 3))
                 return word
         return None
+
+
+def _stage_report(progress: Callable | None, k: int, label: str) -> Callable | None:
+    """The chain's ``progress(stage, table, depth, count)`` as the
+    ``(depth, count)`` callback of stage ``k``'s table ``label``."""
+    return (lambda depth, count: progress(k, label, depth, count)) if progress else None
 
 
 def _join(words: np.ndarray, used: np.ndarray, tails: np.ndarray, lengths: np.ndarray,

@@ -115,13 +115,8 @@ class DigitSpace:
 
     def of_elements(self, elements: Sequence[Sequence[int]]) -> np.ndarray:
         """The ``(k, N)`` digits of elements given in array form."""
-        forms = {}
-        for c in self._coordinates:
-            rows = [c.slot_form(e) for e in elements]
-            at = np.array([r[0] for r in rows], dtype=np.int64).reshape(len(rows), c.count)
-            tw = np.array([r[1] for r in rows], dtype=np.int64).reshape(len(rows), c.count)
-            forms[c.kind] = (at, tw)
-        return self.of_slot_forms(forms)
+        elements = np.asarray(elements, dtype=np.int64)
+        return self.of_slot_forms({c.kind: c.slot_forms(elements) for c in self._coordinates})
 
     def of_slot_forms(self, forms: dict[str, tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """The ``(k, N)`` digits from each kind's slot forms ``(at, tw)``, rows
@@ -221,15 +216,3 @@ def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: di
     if cache:
         save_array(path, key, np.concatenate(space.tables, axis=1))
     return space
-
-
-def element_digits(space: DigitSpace, element: Perm) -> np.ndarray:
-    """The ``(k, 1)`` digits of one element.
-
-    >>> from permgroup.perm import from_cycles
-    >>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
-    >>> c = PieceCoordinate.from_moves("piece", ((0, 1), (2, 3), (4, 5)), {"t": turn})
-    >>> element_digits(DigitSpace(piece_digits(c), ["t"]), turn).ravel().tolist()
-    [4, 0]
-    """
-    return space.of_elements([element])

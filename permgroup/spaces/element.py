@@ -131,6 +131,27 @@ class PieceCoordinate:
             tw[j] = place_of[pos]
         return at, tw
 
+    def slot_forms(self, elements: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(at, tw)`` of many elements (rows of array forms) at once.
+
+        >>> import numpy as np
+        >>> from permgroup.perm import from_cycles
+        >>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
+        >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": turn})
+        >>> [a.tolist() for a in c.slot_forms(np.array([turn]))], c.slot_form(turn)
+        ([[[2, 0, 1]], [[0, 0, 0]]], ([2, 0, 1], [0, 0, 0]))
+        """
+        import numpy as np
+
+        pos = np.asarray(elements).reshape(-1, len(self.slot_of))[:, list(self.reference)]
+        slot = np.asarray(self.slot_of)[pos]
+        rows = np.arange(len(pos))[:, None]
+        at = np.empty((len(pos), self.count), dtype=np.int64)
+        tw = np.empty((len(pos), self.count), dtype=np.int64)
+        at[rows, slot] = np.arange(self.count)
+        tw[rows, slot] = np.asarray(self.place_of)[pos]
+        return at, tw
+
     def twist_defect(self, element: Sequence[int]) -> int:
         """The twist sum mod the modulus: 0 for every element of the group
         when the twist is invariant."""
@@ -404,15 +425,8 @@ class ElementRanking:
         import numpy as np
 
         result = np.zeros(len(elements), dtype=np.int64)
-        rows = np.arange(len(elements))[:, None]
         for c in self.coordinates:
-            slot_of, place_of = np.array(c.slot_of), np.array(c.place_of)
-            pos = elements[:, list(c.reference)]
-            j = slot_of[pos]
-            at = np.empty((len(elements), c.count), dtype=np.int64)
-            tw = np.empty((len(elements), c.count), dtype=np.int64)
-            at[rows, j] = np.arange(c.count)
-            tw[rows, j] = place_of[pos]
+            at, tw = c.slot_forms(elements)
             c._lookup_tables()
             result = result * c.size + (c._perm_ranks(at) * c.twist_size + c.twist_ranks(tw))
         return result

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from permgroup.spaces.space import STEP_ONE
+from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE
 from permgroup.tables.walk import descend
 
@@ -229,7 +230,7 @@ def inverse_closed(space, samples: int = 64, seed: int = 0) -> bool:
     return True
 
 
-class PackedTable:
+class PackedTable(DepthTable):
     """A 2-bit depth table of ``space`` from ``sources``, with its distribution.
 
     ``space`` needs ``size``, ``n_moves``, ``step`` and ``back_step`` (as in
@@ -255,14 +256,6 @@ class PackedTable:
     def distribution(self) -> list[int]:
         """Number of states at each depth (recorded by the BFS)."""
         return list(self.levels)
-
-    @property
-    def diameter(self) -> int:
-        return len(self.levels) - 1
-
-    @property
-    def reachable(self) -> int:
-        return sum(self.levels)
 
     @property
     def nbytes(self) -> int:
