@@ -59,6 +59,7 @@ from math import prod
 import numpy as np
 
 from permgroup.spaces.element import PieceCoordinate
+from permgroup.spaces.orbit import ListedFactor, RawAction
 from permgroup.spaces.ranking import multinomial
 from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.search.pattern import load_pattern_database
@@ -184,22 +185,22 @@ class OrbitLabels:
         self.coordinate = coordinate
         self.slots = tuple(slots)
         self.labels = tuple(labels)
-        self.base = max(self.labels) + 1
         self.label_of_piece = np.zeros(coordinate.count, dtype=np.int64)
         self.label_of_piece[list(self.slots)] = self.labels
 
     @cached_property
-    def arrangements(self) -> np.ndarray:
-        """Every arrangement of the labels, in lexicographic order."""
+    def listed(self) -> ListedFactor:
+        """Every arrangement of the labels, listed in lexicographic order, with
+        its move table (a move keeps the slots among themselves)."""
         from sympy.utilities.iterables import multiset_permutations
 
-        return np.array(list(multiset_permutations(sorted(self.labels))),
-                        dtype=np.int64).reshape(-1, len(self.slots))
-
-    @cached_property
-    def codes(self) -> np.ndarray:
-        # lexicographic order of arrangements is numeric order of their codes
-        return self._encode(self.arrangements)
+        arrangements = np.array(list(multiset_permutations(sorted(self.labels))),
+                                dtype=np.int64).reshape(-1, len(self.slots))
+        position = {slot: i for i, slot in enumerate(self.slots)}
+        moved = [np.argsort([position[target[j]] for j in self.slots])
+                 for target, _ in self.coordinate.slot_moves]
+        return ListedFactor(self.name, self.part, arrangements, max(self.labels) + 1,
+                            RawAction(moved, None, 1))
 
     @property
     def size(self) -> int:
@@ -211,27 +212,13 @@ class OrbitLabels:
         return (f"{self.coordinate.kind} labels {''.join(map(str, self.labels))} in "
                 f"{'-'.join(map(str, self.slots))}")
 
-    def _encode(self, rows: np.ndarray) -> np.ndarray:
-        code = np.zeros(len(rows), dtype=np.int64)
-        for i in range(rows.shape[1]):
-            code = code * self.base + rows[:, i]
-        return code
-
     def values(self, at: np.ndarray, tw: np.ndarray | None) -> np.ndarray:
         """The digit of many slot forms (rows of ``at``; the twists do not matter)."""
-        return np.searchsorted(self.codes, self._encode(self.label_of_piece[at[:, self.slots]]))
+        return self.listed.index(self.label_of_piece[at[:, self.slots]])
 
     def table(self) -> np.ndarray:
-        """``table[m, v]``: the digit after move ``m`` (which keeps the slots
-        among themselves) from value ``v``."""
-        position = {slot: i for i, slot in enumerate(self.slots)}
-        out = np.empty((len(self.coordinate.slot_moves), self.size), dtype=np.int32)
-        for m, (target, _) in enumerate(self.coordinate.slot_moves):
-            where = [position[target[j]] for j in self.slots]
-            moved = np.empty_like(self.arrangements)
-            moved[:, where] = self.arrangements
-            out[m] = np.searchsorted(self.codes, self._encode(moved))
-        return out
+        """``table[m, v]``: the digit after move ``m`` from value ``v``."""
+        return self.listed.table.astype(np.int32)
 
 
 class Stage(SearchStage):

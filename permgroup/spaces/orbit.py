@@ -264,7 +264,7 @@ class SplitPermutation:
         return self._arrangements(slots, rows)
 
 
-class _Action:
+class RawAction:
     """How the metric's moves act on one raw part (arrangement or orientation)."""
 
     def __init__(self, slots: list[np.ndarray], twists: list[np.ndarray] | None, k: int):
@@ -277,12 +277,12 @@ class _Action:
         return out.astype(values.dtype)
 
 
-def _list_values(start: np.ndarray, act: _Action, radix: int) -> np.ndarray:
+def _list_values(start: np.ndarray, act: RawAction, radix: int) -> np.ndarray:
     """Every value reachable from ``start`` under the moves, by BFS.  Values
     of distinct pieces are marked seen by Lehmer rank in ``n!`` flags (a level
     costs its own size); others are merged into a sorted array of keys.
 
-    >>> turn = _Action([np.array([1, 2, 0]), np.array([1, 0, 2])], None, 1)
+    >>> turn = RawAction([np.array([1, 2, 0]), np.array([1, 0, 2])], None, 1)
     >>> len(_list_values(np.arange(3), turn, 3)), len(_list_values(np.array([0, 0, 1]), turn, 2))
     (6, 3)
     """
@@ -432,7 +432,7 @@ class OrbitSpace:
                 size = (factorial(orbit.size) if distinct else
                         multinomial([solved.pieces.count(x) for x in set(solved.pieces)]))
                 if size <= LIST_LIMIT:
-                    act = _Action(slots, None, 1)
+                    act = RawAction(slots, None, 1)
                     radix = int(labels.max()) + 1
                     values = _list_values(labels, act, radix)
                     factors.append(ListedFactor(orbit.name, "pieces", values, radix, act))
@@ -457,7 +457,7 @@ class OrbitSpace:
                 if k ** orbit.size > LIST_LIMIT:
                     raise InputError(f"{d.name}: orbit {orbit.name} has too many orientations "
                                      f"({k ** orbit.size:,}) for a table")
-                act = _Action(slots, twists, k)
+                act = RawAction(slots, twists, k)
                 values = _list_values(start, act, k)
                 factors.append(ListedFactor(orbit.name, "orientation", values, k, act))
             else:

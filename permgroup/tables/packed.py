@@ -46,7 +46,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from permgroup.spaces.space import STEP_ONE
-from permgroup.tables.statetable import DepthTable
 from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE
 from permgroup.tables.walk import descend
 
@@ -230,7 +229,7 @@ def inverse_closed(space, samples: int = 64, seed: int = 0) -> bool:
     return True
 
 
-class PackedTable(DepthTable):
+class PackedTable:
     """A 2-bit depth table of ``space`` from ``sources``, with its distribution.
 
     ``space`` needs ``size``, ``n_moves``, ``step`` and ``back_step`` (as in
@@ -256,6 +255,14 @@ class PackedTable(DepthTable):
     def distribution(self) -> list[int]:
         """Number of states at each depth (recorded by the BFS)."""
         return list(self.levels)
+
+    @property
+    def diameter(self) -> int:
+        return len(self.levels) - 1
+
+    @property
+    def reachable(self) -> int:
+        return sum(self.levels)
 
     @property
     def nbytes(self) -> int:
