@@ -28,6 +28,7 @@ imported only when a build starts.
 from __future__ import annotations
 
 import time
+from operator import getitem, itemgetter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -84,10 +85,6 @@ def _expand(space, frontier: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]
             for o in range(len(bounds) + 1)]
 
 
-def _part(parts: list[np.ndarray], owner: int) -> np.ndarray:
-    return parts[owner]
-
-
 def _sizes(parts: list[np.ndarray]) -> list[int]:
     return [int(p.nbytes) for p in parts]
 
@@ -97,18 +94,6 @@ def _mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray
     """Give the unseen ranks among the parts the code; the new table and frontier."""
     table = table.copy()  # futures are immutable: the old table may still be read
     return table, sharded.mark(table, lo, code, *parts)
-
-
-def _first(pair):
-    return pair[0]
-
-
-def _second(pair):
-    return pair[1]
-
-
-def _length(array) -> int:
-    return len(array)
 
 
 def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True,
@@ -187,8 +172,8 @@ class _WorkerTransport:
         for i in range(self.n_shards):
             lo, hi = i * self.shard, min(self.space.size, (i + 1) * self.shard)
             pair = self._on(i, sharded.start, lo, hi, self.sources, pure=False)
-            self.tables.append(self._on(i, _first, pair))
-            self.frontiers.append(self._on(i, _second, pair))
+            self.tables.append(self._on(i, itemgetter(0), pair))
+            self.frontiers.append(self._on(i, itemgetter(1), pair))
         return [len(self.sources)]
 
     def level(self, depth: int) -> int:
@@ -198,12 +183,12 @@ class _WorkerTransport:
         sizes = [self._on(s, _sizes, r) for s, r in enumerate(routed)]
         tables, frontiers, counts = [], [], []
         for o in range(n):
-            parts = [self._on(s, _part, routed[s], o) for s in range(n)]
+            parts = [self._on(s, getitem, routed[s], o) for s in range(n)]
             pair = self._on(o, _mark, self.tables[o], o * self.shard, (depth + 1) % 3, *parts,
                             pure=False)
-            tables.append(self._on(o, _first, pair))
-            frontiers.append(self._on(o, _second, pair))
-            counts.append(self._on(o, _length, frontiers[-1]))
+            tables.append(self._on(o, itemgetter(0), pair))
+            frontiers.append(self._on(o, itemgetter(1), pair))
+            counts.append(self._on(o, len, frontiers[-1]))
         counts, sizes = self.client.gather([counts, sizes])
         self.tables, self.frontiers = tables, frontiers
         count = int(sum(counts))
