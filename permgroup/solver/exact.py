@@ -35,9 +35,10 @@ def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     seconds, ``max_states`` states or about ``memory`` bytes of seen states, or
     when the two cannot be joined."""
     deadline = time.monotonic() + time_limit
-    start, goal = np.asarray(start), np.asarray(goal)
-    # a seen state costs its bytes, a dict entry and a tuple (about 150 bytes)
-    max_states = min(max_states, memory // (start.nbytes + 150))
+    start, goal = _compact(np.asarray(start), np.asarray(goal))
+    # a seen state costs its bytes three times (its key, its parent's key, its row
+    # in a frontier) and a dict entry, a tuple and two bytes headers (about 200 bytes)
+    max_states = min(max_states, memory // (3 * start.nbytes + 200))
     names = list(moves)
     forward = [np.asarray(moves[n]) for n in names]
     backward = [_inverse(g) for g in forward]
@@ -74,6 +75,14 @@ def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
             grown.append(states[fresh])
         frontier[side] = np.concatenate(grown) if grown else frontier[side][:0]
     raise InputError(f"no word found within {max_states:,} states")
+
+
+def _compact(start: np.ndarray, goal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two colourings as the smallest integers that tell their colours apart."""
+    _, labels = np.unique(np.concatenate([start.ravel(), goal.ravel()]), return_inverse=True)
+    dtype = np.uint8 if labels.max(initial=0) < 256 else np.int32
+    labels = labels.astype(dtype)
+    return labels[:start.size], labels[start.size:]
 
 
 def _join(key: bytes, seen: list[dict], names: list[str]) -> list[str]:
