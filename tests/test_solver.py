@@ -229,3 +229,56 @@ def test_scrambles_of_a_megaminx_and_a_5x5x5(name):
     start = plain_apply(goal, [rng.choice(sorted(moves)) for _ in range(100)], moves)
     found = word_between(puzzle, start, goal, time_limit=60)
     assert plain_apply(start, found.word, moves) == goal
+
+
+def test_greedy_past_its_deadline_finishes_with_three_cycles():
+    """A 4x4x4 scramble given a deadline already past: the 3-cycles finish at
+    once (the parities fixed first) and the word, applied by the plain
+    applier, solves it; with no time to finish, the greedy stops short."""
+    import time
+
+    from permgroup.solver.greedy import greedy
+
+    ms = santa_moves("cube_4/4/4")
+    m = model(ms)
+    goal = np.arange(ms.degree) // 16
+    rng = random.Random(21)
+    start = ms.apply(goal, [(rng.randrange(len(ms.classes)), 1) for _ in range(60)])
+    now = time.monotonic()
+    kwargs = dict(pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes,
+                  cycles=m.cycles)
+    word, end = greedy(ms, m.table, start, goal, deadline=now, finish_by=now + 60, **kwargs)
+    assert (end == goal).all() and (ms.apply(start, word) == goal).all()
+    word, end = greedy(ms, m.table, start, goal, deadline=now, **kwargs)
+    assert word == [] and (end == start).all()
+
+
+def test_parallel_commutators_with_mixed_exponents_and_an_outer_letter():
+    """On the 4x4x4, the best parallel commutator (rows and columns each at
+    its own exponent, conjugated by a wide letter) gains when applied, and
+    each of its pairs alone gains on the state exactly what the pair's scored
+    gain says (the exponents and the outer letter mapped to the right effect)."""
+    ms = santa_moves("cube_4/4/4")
+    shapes = model(ms).shapes
+    assert len(shapes.outer) > 1
+    goal = np.arange(ms.degree) // 16
+    outers = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = ms.apply(goal, [(rng.randrange(len(ms.classes)), 1) for _ in range(200)])
+        found = shapes.best(state, goal)
+        assert found is not None
+        _, (outer, kind), rows, cols = found
+        outers.add(outer)
+        word = shapes.word((outer, kind), rows, cols)
+        assert (ms.apply(state, word) == goal).sum() > (state == goal).sum()
+        gains = shapes.gains(state, goal, outer).copy()
+        members = shapes._kinds[kind]
+        for (r, er), (c, ec) in itertools.product(rows, cols):
+            s = next(s for s in members if shapes.exponents[s] == (er, ec))
+            pair = np.flatnonzero((shapes.shape == s) & (shapes.row == r) & (shapes.col == c))
+            assert len(pair) == 1
+            alone = shapes.word((outer, kind), [(r, er)], [(c, ec)])
+            real = int((ms.apply(state, alone) == goal).sum() - (state == goal).sum())
+            assert real == gains[pair[0]]
+    assert outers - {0}, "no commutator conjugated by an outer letter was chosen"

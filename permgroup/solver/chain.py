@@ -71,8 +71,10 @@ MAX_STAGE = 1 << 40
 #: table entries times moves built per second by breadth-first search (about
 #: 1e8 measured on 2 shared cores), a third of that when the moves' costs differ
 BUILD_RATE = 5e7
-#: seconds the search goes on after its first answer, at most
+#: seconds the search goes on after its first answer, at most, and at most this
+#: share of the row's time limit (a whole file with a small limit stays quick)
 SEARCH_SECONDS = 2.5
+SEARCH_SHARE = 1 / 60
 #: largest number of positions: sympy's orders and the piece bookkeeping stay quick
 MAX_DEGREE = 400
 
@@ -375,7 +377,8 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     # half of what is left at most: the caller's other ways keep the rest
     left = (end - time.monotonic()) / 2
     try:
-        found = chain.solve(element, timeout=min(SEARCH_SECONDS, left / 2),
+        found = chain.solve(element, timeout=min(SEARCH_SECONDS, SEARCH_SHARE * time_limit,
+                                                 left / 2),
                             give_up=time.monotonic() + left)
     except RuntimeError:  # the chain's own check: its first stage never ends
         return None
