@@ -151,12 +151,7 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
                     fix = fix_parities(ms, pieces, position_orbit, state, goal) or []
                     state, word = ms.apply(state, fix), ms.extend(word, fix)
                     allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
-                finish = cycles.solve(state, goal)
-                after = ms.apply(state, finish)
-                now = int(np.count_nonzero(after != goal))
-                if now < wrong:
-                    state, wrong = after, now
-                    word = ms.extend(word, finish)
+                state, word, wrong = _finish(ms, cycles, state, goal, word, wrong)
                 continue
         moved = (state[move_perms] == goal).sum(1) - (len(goal) - wrong)
         move_score = np.where((moved > 0) & allowed, moved / move_cost, -1.0)
@@ -218,12 +213,9 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
         if best < 0 and cycles is not None and parities_fixed:
             # every orbit the 3-cycles can finish, finished (one greedy step a
             # cycle would redo the whole scoring each time)
-            finish = cycles.solve(state, goal)
-            after = ms.apply(state, finish)
-            now = int(np.count_nonzero(after != goal))
-            if now < wrong:
-                state, wrong = after, now
-                word = ms.extend(word, finish)
+            before = wrong
+            state, word, wrong = _finish(ms, cycles, state, goal, word, wrong)
+            if wrong < before:
                 continue
         if best >= 0:
             chosen = [best]
@@ -245,6 +237,18 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             word = ms.extend(word, tool)
         wrong = int(np.count_nonzero(state != goal))
     return word, state
+
+
+def _finish(ms: MoveSet, cycles: OrbitCycles, state: np.ndarray, goal: np.ndarray,
+            word: list[Letter], wrong: int) -> tuple[np.ndarray, list[Letter], int]:
+    """The state, word and wrong count after the 3-cycles finish every orbit
+    they can, kept only when they fix stickers."""
+    finish = cycles.solve(state, goal)
+    after = ms.apply(state, finish)
+    now = int(np.count_nonzero(after != goal))
+    if now < wrong:
+        return after, ms.extend(word, finish), now
+    return state, word, wrong
 
 
 #: only effects on at most this many positions are conjugated further when the greedy is stuck
