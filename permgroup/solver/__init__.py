@@ -163,7 +163,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         return word
     m = model(ms, deadline)
     word, wrong = None, 0
-    for k, (backward, compete) in enumerate(VARIANTS):
+    for backward, compete in VARIANTS:
         began_variant = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)

@@ -371,7 +371,7 @@ class ToolTable:
         return self._gain_cache
 
     def touching(self, positions: np.ndarray) -> np.ndarray:
-        """The rows moving any of ``positions`` (with repeats)."""
+        """The rows moving any of ``positions``, each once, in order."""
         return self._cache().touching(np.asarray(positions))
 
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:

@@ -56,13 +56,16 @@ class GainCache:
         return other
 
     def touching(self, positions: np.ndarray) -> np.ndarray:
-        """The rows moving any of ``positions`` (with repeats)."""
+        """The rows moving any of ``positions``, each once, in order."""
         positions = np.asarray(positions, dtype=np.int64)
         lo, hi = self.bounds[positions], self.bounds[positions + 1]
         count = hi - lo
         # each position's run of rows, end to end
         index = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        return self.rows[index]
+        # the repeats dropped by a mask: cheaper than sorting them away
+        mark = np.zeros(len(self.pos), dtype=bool)
+        mark[self.rows[index]] = True
+        return np.flatnonzero(mark)
 
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
         """Every row's gain on ``state`` (the array returned is the cache's own)."""
@@ -74,10 +77,7 @@ class GainCache:
             if len(changed) > self.degree // 4:
                 self.values = gains_of(self.pos, self.src, state, goal)
             elif len(changed):
-                # the rows once each (a mask: cheaper than sorting the repeats away)
-                mark = np.zeros(len(self.pos), dtype=bool)
-                mark[self.touching(changed)] = True
-                rows = np.flatnonzero(mark)
+                rows = self.touching(changed)
                 self.values[rows] = gains_of(self.pos[rows], self.src[rows], state, goal)
         self.state, self.goal = state.copy(), goal.copy()
         return self.values

@@ -187,6 +187,7 @@ class Shapes:
         self._kind_of = np.zeros(len(self.setups), dtype=np.int64)
         for k, members in enumerate(self._kinds):
             self._kind_of[members] = k
+        self._layouts = [self._layout(members) for members in self._kinds]
         # every commutator may be conjugated by one letter too: it then works on
         # the pieces that letter brings to its places (scored on the state and
         # the goal seen through the letter, one cache each)
@@ -246,35 +247,61 @@ class Shapes:
         ms = self.ms
         best = None
         for _, o, k in candidates[:max_kinds]:
-            gains = all_gains[o]
-            members = self._kinds[k]
-            fam_a, fam_y = self.families[members[0]]
-            row_exps = sorted({self.exponents[s][0] for s in members})
-            col_exps = sorted({self.exponents[s][1] for s in members})
-            n_rows, n_cols = len(fam_a), len(fam_y)
-            # option i*n + r: row r at the i-th exponent (and so for columns)
-            grid = np.full((n_rows * len(row_exps), n_cols * len(col_exps)), -np.inf)
-            for s in members:
-                ea, ey = self.exponents[s]
-                part = slice(starts[s], starts[s + 1])
-                grid[row_exps.index(ea) * n_rows + self.row[part],
-                     col_exps.index(ey) * n_cols + self.col[part]] = gains[part]
-            row_cost = np.array([2 * ms.letter_cost((c, e)) for e in row_exps for c in fam_a],
-                                dtype=np.float64)
-            col_cost = np.array([2 * ms.letter_cost((c, e)) for e in col_exps for c in fam_y],
-                                dtype=np.float64)
+            lay = self._layouts[k]
+            grid = np.full((len(lay.row_cost), len(lay.col_cost)), -np.inf)
+            grid[lay.grid_row, lay.grid_col] = all_gains[o][lay.pairs]
             y = self.outer[o]
-            fixed = self._setup_cost[members[0]] + (0 if y is None else 2 * ms.letter_cost(y))
-            found = _biclique(grid, row_cost, col_cost, fixed, n_rows, n_cols)
+            fixed = lay.setup_cost + (0 if y is None else 2 * ms.letter_cost(y))
+            found = _biclique(grid, lay.row_cost, lay.col_cost, fixed, lay.n_rows, lay.n_cols)
             if found is None:
                 continue
             value, rows, cols = found
             if len(rows) * len(cols) < min_pairs:
                 continue
             if best is None or value > best[0]:
-                best = (value, (o, k), [(r % n_rows, row_exps[r // n_rows]) for r in rows],
-                        [(c % n_cols, col_exps[c // n_cols]) for c in cols])
+                best = (value, (o, k),
+                        [(r % lay.n_rows, lay.row_exps[r // lay.n_rows]) for r in rows],
+                        [(c % lay.n_cols, lay.col_exps[c // lay.n_cols]) for c in cols])
         return best
+
+    def _layout(self, members: list[int]) -> "_Layout":
+        """Where the pairs of a kind's shapes sit in its grid: option ``i*n + r``
+        is row ``r`` at the i-th exponent (and so for columns)."""
+        ms = self.ms
+        fam_a, fam_y = self.families[members[0]]
+        row_exps = sorted({self.exponents[s][0] for s in members})
+        col_exps = sorted({self.exponents[s][1] for s in members})
+        n_rows, n_cols = len(fam_a), len(fam_y)
+        pairs, grid_row, grid_col = [], [], []
+        for s in members:
+            ea, ey = self.exponents[s]
+            part = slice(self._starts[s], self._starts[s + 1])
+            pairs.append(np.arange(part.start, part.stop))
+            grid_row.append(row_exps.index(ea) * n_rows + self.row[part])
+            grid_col.append(col_exps.index(ey) * n_cols + self.col[part])
+        row_cost = np.array([2 * ms.letter_cost((c, e)) for e in row_exps for c in fam_a],
+                            dtype=np.float64)
+        col_cost = np.array([2 * ms.letter_cost((c, e)) for e in col_exps for c in fam_y],
+                            dtype=np.float64)
+        return _Layout(row_exps, col_exps, n_rows, n_cols, np.concatenate(pairs),
+                       np.concatenate(grid_row), np.concatenate(grid_col), row_cost, col_cost,
+                       self._setup_cost[members[0]])
+
+
+@dataclass
+class _Layout:
+    """A kind of shapes laid out as one grid of (row, exponent) by (column, exponent)."""
+
+    row_exps: list[int]
+    col_exps: list[int]
+    n_rows: int
+    n_cols: int
+    pairs: np.ndarray       # the kind's pairs, in the order of grid_row and grid_col
+    grid_row: np.ndarray
+    grid_col: np.ndarray
+    row_cost: np.ndarray
+    col_cost: np.ndarray
+    setup_cost: float
 
 
 def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixed: float,
