@@ -141,18 +141,17 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     finishing = False
     while wrong > mismatches:
         if deadline is not None and time.monotonic() > deadline:
-            if finishing or cycles is None or finish_by is None:
-                if not finishing or time.monotonic() > finish_by:
-                    break
-            else:
+            if not finishing and cycles is not None and finish_by is not None:
                 finishing = True
                 if not parities_fixed:
                     parities_fixed = True
-                    fix = fix_parities(ms, pieces, position_orbit, state, goal) or []
-                    state, word = ms.apply(state, fix), ms.extend(word, fix)
-                    allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
+                    state, word, allowed = _parities_made_right(ms, pieces, position_orbit,
+                                                                state, goal, word, moves)
+                    wrong = int(np.count_nonzero(state != goal))
                 state, word, wrong = _finish(ms, cycles, state, goal, word, wrong)
                 continue
+            if not finishing or time.monotonic() > finish_by:
+                break
         moved = (state[move_perms] == goal).sum(1) - (len(goal) - wrong)
         move_score = np.where((moved > 0) & allowed, moved / move_cost, -1.0)
         m = int(np.argmax(move_score))
@@ -178,12 +177,9 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             continue
         if not parities_fixed:
             parities_fixed = True
-            fix = fix_parities(ms, pieces, position_orbit, state, goal)
-            if fix:
-                state = ms.apply(state, fix)
-                word = ms.extend(word, fix)
-                wrong = int(np.count_nonzero(state != goal))
-            allowed = _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
+            state, word, allowed = _parities_made_right(ms, pieces, position_orbit, state, goal,
+                                                        word, moves)
+            wrong = int(np.count_nonzero(state != goal))
             continue
         if cycles is not None and compete:
             rival = max(move_score[m], tool_score, shape_score)
@@ -237,6 +233,19 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             word = ms.extend(word, tool)
         wrong = int(np.count_nonzero(state != goal))
     return word, state
+
+
+def _parities_made_right(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
+                         state: np.ndarray, goal: np.ndarray, word: list[Letter],
+                         moves: Sequence[Sequence[Letter]]
+                         ) -> tuple[np.ndarray, list[Letter], np.ndarray]:
+    """The state and word after the fewest single moves giving every orbit of
+    distinct pieces the goal's parity (:func:`fix_parities`; none when the
+    system has no solution), and which of ``moves`` keep those parities."""
+    fix = fix_parities(ms, pieces, position_orbit, state, goal)
+    if fix:
+        state, word = ms.apply(state, fix), ms.extend(word, fix)
+    return state, word, _parity_neutral(ms, pieces, position_orbit, state, goal, moves)
 
 
 def _finish(ms: MoveSet, cycles: OrbitCycles, state: np.ndarray, goal: np.ndarray,
@@ -361,9 +370,8 @@ def _best_pair(table: ToolTable, state: np.ndarray, goal: np.ndarray, gains: np.
         if scored > PAIR_LOOKUPS:
             break
         moved = table.pos[i][table.pos[i] < len(state)]
-        mark = np.zeros(len(touches_bad), dtype=bool)
-        mark[table.touching(moved)] = True
-        rows = np.flatnonzero(mark & touches_bad)
+        rows = table.touching(moved)
+        rows = rows[touches_bad[rows]]
         if len(rows) == 0:
             continue
         scored += len(rows)
