@@ -12,7 +12,7 @@ from permgroup.search.meet import search
 from permgroup.spaces.partial import PartialPuzzle, plain_bfs
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import build_state_table
+from permgroup.tables.statetable import load_state_table
 from permgroup.tables.store import UNSEEN
 
 
@@ -79,7 +79,7 @@ def test_step_and_back_step_match_the_guards(board):
 
 def test_table_matches_plain_bfs(board):
     partial, space = board
-    table = build_state_table(space, [space.rank(partial.puzzle.solved)])
+    table = load_state_table(space, [space.rank(partial.puzzle.solved)], "board", cache=False)
     plain = plain_bfs(partial, [partial.puzzle.solved], 100)
     assert table.reachable == len(plain)
     for state, depth in plain.items():
@@ -94,7 +94,7 @@ def test_table_matches_plain_bfs(board):
 def test_view_minimum_and_states_against_brute_force(board):
     partial, space = board
     view = space.view([2 * c for c in range(6)])  # the top side of every cell
-    table = build_state_table(space, [space.rank(partial.puzzle.solved)])
+    table = load_state_table(space, [space.rank(partial.puzzle.solved)], "board", cache=False)
     minimum = view.minimum(table.depths)
     assert view.size == 6 * 2 ** 5 == len(minimum)
     shows: dict[int, list[int]] = {}
@@ -110,7 +110,7 @@ def test_view_minimum_and_states_against_brute_force(board):
 def test_bidirectional_matches_the_table(board):
     partial, space = board
     source = space.rank(partial.puzzle.solved)
-    table = build_state_table(space, [source])
+    table = load_state_table(space, [source], "board", cache=False)
     for target in range(0, space.size, 7):
         expected = table.depth(target)
         assert meet_distance(space, [source], [target], 100) == expected
@@ -128,7 +128,7 @@ def test_reachable_states_follow_the_column_parity(board):
     can be any 2 of the 5 occupied cells: 6 holes * C(5, 2) states."""
     partial, space = board
     source = space.rank(partial.puzzle.solved)
-    table = build_state_table(space, [source])
+    table = load_state_table(space, [source], "board", cache=False)
     assert table.reachable == 6 * 10
     for r in range(space.size):
         state = space.unrank(r)

@@ -274,10 +274,8 @@ def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> 
 
 
 def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
-    """The states of ranks ``lo + offsets``, the steps that take them, and
-    their ranks back: the space's own form where it lists a rank range faster
-    than it unranks (:data:`~permgroup.spaces.space.STATES_OF`), else the
-    ranks themselves."""
+    """The states of ranks ``lo + offsets`` (in the space's own form where it
+    has :data:`~permgroup.spaces.space.STATES_OF`), their steps and ranks back."""
     if STATES_OF not in space.capabilities:
         return (offsets + lo).astype(dtype), space.step, space.back_step, np.asarray
     return (space.states_of(lo, hi, offsets), space.step_states, space.back_step_states,
@@ -336,11 +334,8 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
 def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> np.ndarray:
     """The offsets in ``todo`` (unseen ranks ``lo + todo``, sorted) of the
     states no move reaches from a state ``on_last(ranks)`` says is on the
-    last level: the rest are the next level.
-
-    A state leaves the list at its first move from the last level; those
-    left at the end are ranked back to offsets, which costs less than
-    carrying every state's offset through each move's compression.
+    last level: the rest are the next level.  A state leaves the list at its
+    first move from the last level; those left are ranked back at the end.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -367,24 +362,42 @@ def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> n
     return np.asarray(rank(states)) - lo
 
 
+def bottom_up_block(space, store, lo: int, hi: int, depth: int, on_last,
+                    offset: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Store ranks ``lo..hi-1`` (``lo`` a multiple of 4; space ranks
+    ``offset + lo...``) one level bottom-up: the unseen ones with a
+    predecessor ``on_last`` get ``depth + 1``.  Their offsets from ``lo``
+    before and after (:func:`~permgroup.tables.packed.reached` tells the new
+    level).
+
+    >>> from permgroup.spaces.product import FactorSpace
+    >>> from permgroup.spaces.space import Factor
+    >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
+    >>> store = ByteStore(4, np.array([0, UNSEEN, UNSEEN, UNSEEN], dtype=np.uint8))
+    >>> todo, left = bottom_up_block(ring, store, 0, 4, 0, lambda r: store.on(r, 0))
+    >>> todo.tolist(), left.tolist(), store.depths.tolist()
+    ([1, 2, 3], [2], [0, 1, 255, 1])
+    """
+    view = store.view(lo, hi)
+    todo = store.unseen(view, hi - lo)
+    if not len(todo):
+        return todo, todo
+    left = still_unseen(space, offset + lo, offset + hi, todo, rank_dtype(space.size), on_last)
+    if len(left) < len(todo):
+        store.put(lo, view, todo, left, depth + 1)
+    return todo, left
+
+
 def _bottom_up(space, store, depth: int) -> int:
     """One level bottom-up over blocks of ranks; how many states it reached."""
-    size, dtype = space.size, rank_dtype(space.size)
-
     def one_block(lo: int) -> int:
-        hi = min(size, lo + BLOCK // 4)
-        view = store.view(lo, hi)
-        todo = store.unseen(view, hi - lo)
-        if not len(todo):
-            return 0
-        left = still_unseen(space, lo, hi, todo, dtype, lambda ranks: store.on(ranks, depth))
-        if len(left) < len(todo):
-            store.put(lo, view, todo, left, depth + 1)
+        todo, left = bottom_up_block(space, store, lo, min(space.size, lo + BLOCK // 4), depth,
+                                     lambda ranks: store.on(ranks, depth))
         return len(todo) - len(left)
 
     # blocks write their own bytes and read only the last level, which no
     # block writes: the threads share them
-    return sum(_in_threads(one_block, range(0, size, BLOCK // 4)))
+    return sum(_in_threads(one_block, range(0, space.size, BLOCK // 4)))
 
 
 def _bottom_up_listed(space, store, depth: int, unseen: np.ndarray) -> np.ndarray:

@@ -29,8 +29,7 @@ import numpy as np
 from permgroup.progress import Progress
 from permgroup.spaces.space import Reversed
 from permgroup.tables.bfs import bfs
-from permgroup.tables.statetable import DepthTable
-from permgroup.tables.store import UNSEEN
+from permgroup.tables.store import UNSEEN, DepthTable
 from permgroup.tables.walk import descend
 from permgroup.tables.colouring_lookup import source_renaming
 from permgroup.errors import InputError, UnreachableError

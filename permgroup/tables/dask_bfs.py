@@ -1,19 +1,10 @@
 """Level-synchronous BFS of a 2-bit table on a Dask cluster.
 
-The rank range is cut into one shard per worker (or more); each shard's 2-bit
-table (:mod:`permgroup.tables.packed`) and frontier live in its owner's memory as Dask
-futures and never travel.  A level is two rounds of tasks:
-
-1. *expand* on each owner: every move applied to its frontier, the images
-   sorted and cut by owner (``rank // shard_ranks``);
-2. *mark* on each owner: the pieces routed to it (Dask moves the ones made on
-   other workers: that is the shuffle), unseen ranks get code ``(d + 1) mod 3``
-   and become its next frontier.
-
-The client only gathers counts and shuffle sizes, so it stays small.  This is
-the owner-computes scheme of :mod:`permgroup.tables.sharded`, its level loop
-(:func:`~permgroup.tables.sharded.run`) over workers carrying the images
-(:mod:`permgroup.tables.outofcore`: files).
+The owner-computes scheme of :mod:`permgroup.tables.sharded` over Dask
+workers: each shard's 2-bit table and frontier live in its owner's memory as
+futures and never travel; a level is a round of *expand* tasks and a round of
+*mark* tasks, Dask moving each image piece to its owner (the shuffle).  The
+client only gathers counts and shuffle sizes, so it stays small.
 
 Dask is an optional dependency (``pip install 'permgroup[distributed]'``),
 imported only when a build starts.
@@ -21,7 +12,7 @@ imported only when a build starts.
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
 >>> ring = FactorSpace([Factor("cell", 12, np.array([[*range(1, 12), 0], [11, *range(11)]]))])
->>> t = dask_depths(ring, [0], workers=2, processes=False)   # doctest: +SKIP
+>>> t = dask_depths(ring, [0], workers=2)                    # doctest: +SKIP
 >>> t.distribution()                                         # doctest: +SKIP
 [1, 2, 2, 2, 2, 2, 1]
 """
@@ -30,7 +21,7 @@ from __future__ import annotations
 import time
 from operator import getitem, itemgetter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -61,25 +52,14 @@ class DaskTable:
     """The gathered 2-bit table and the per-level figures of its build."""
 
     table: PackedTable
-    stats: list[LevelStats] = field(default_factory=list)
-    workers: int = 0
+    stats: list[LevelStats]
+    workers: int
 
     def distribution(self) -> list[int]:
         return self.table.distribution()
 
 
-def _dask():
-    try:
-        import dask  # noqa: F401
-        from dask import distributed
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise InputError("--dask needs Dask: pip install 'permgroup[distributed]' "
-                         "(dask[distributed])") from None
-    return distributed
-
-
 def _expand(space, frontier: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
-    """The images of the frontier under every move, cut by owner."""
     routed = [sharded.expand(space, frontier, m, bounds) for m in range(space.n_moves)]
     return [distinct(np.concatenate([parts[o] for parts in routed]))
             for o in range(len(bounds) + 1)]
@@ -91,19 +71,21 @@ def _sizes(parts: list[np.ndarray]) -> list[int]:
 
 def _mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray]:
-    """Give the unseen ranks among the parts the code; the new table and frontier."""
     table = table.copy()  # futures are immutable: the old table may still be read
     return table, sharded.mark(table, lo, code, *parts)
 
 
-def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True,
-            threads_per_worker: int = 1):
+def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True):
     """A Dask client: on the cluster at ``scheduler`` if given, else on a new
-    ``LocalCluster`` of ``workers`` workers (closed with the client)."""
-    distributed = _dask()
+    ``LocalCluster`` of ``workers`` one-thread workers (closed with the client)."""
+    try:
+        from dask import distributed
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise InputError("--dask needs Dask: pip install 'permgroup[distributed]' "
+                         "(dask[distributed])") from None
     if scheduler:
         return distributed.Client(scheduler)
-    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker,
+    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                        processes=processes, dashboard_address=":0")
     client = distributed.Client(cluster)
     client._permgroup_cluster = cluster  # closed by close()
@@ -118,37 +100,32 @@ def close(client) -> None:
 
 
 def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
-                scheduler: str | None = None, processes: bool = True,
-                shards_per_worker: int = 1, progress: Progress | None = None,
+                scheduler: str | None = None, shards_per_worker: int = 1, progress: Progress | None = None,
                 level_report: Callable[[LevelStats], None] | None = None,
                 on_connect: Callable[[object], None] | None = None) -> DaskTable:
     """The 2-bit table of ``space`` from ``sources`` built on Dask workers
     (see the module docstring).  Without ``client`` one is made by
-    :func:`connect` (``workers``, ``scheduler``, ``processes``) and closed after;
+    :func:`connect` (``workers``, ``scheduler``) and closed after;
     ``on_connect(client)`` is called first (to show the dashboard's address).
     """
     own = client is None
     if own:
-        client = connect(workers, scheduler, processes)
+        client = connect(workers, scheduler)
     if on_connect:
         on_connect(client)
     try:
-        return _run(client, space, sources, shards_per_worker, progress, level_report)
+        addresses = sorted(client.scheduler_info()["workers"])
+        if not addresses:
+            raise InputError("the Dask cluster has no workers")
+        owners = _WorkerTransport(client, space, sources, addresses, shards_per_worker,
+                                  level_report)
+        levels = sharded.run(owners, progress)
+        packed = np.concatenate(client.gather(owners.tables))
+        return DaskTable(PackedTable(space, owners.sources.tolist(), packed, levels),
+                         owners.stats, len(addresses))
     finally:
         if own:
             close(client)
-
-
-def _run(client, space, sources, shards_per_worker, progress, level_report) -> DaskTable:
-    addresses = sorted(client.scheduler_info()["workers"])
-    if not addresses:
-        raise InputError("the Dask cluster has no workers")
-    workers = _WorkerTransport(client, space, sources, addresses, shards_per_worker,
-                               level_report)
-    levels = sharded.run(workers, progress)
-    packed = np.concatenate(client.gather(workers.tables))
-    return DaskTable(PackedTable(space, workers.sources.tolist(), packed, levels),
-                     workers.stats, len(addresses))
 
 
 class _WorkerTransport:

@@ -1,32 +1,13 @@
 """Depth tables in two bits per state: each state's depth modulo 3 (and the
 4-bit form, :func:`pack_nibbles`, for tables whose depths fit in a nibble).
 
-A one-byte table spends eight bits on a number that walking down never needs
-in full.  Here a state keeps its depth modulo 3 (codes 0, 1, 2) or ``UNSEEN_CODE``
-(3), four states to a byte, rank ``r`` in bits ``2 (r mod 4)`` of byte
-``r // 4``.  The exact depth comes back by walking down: in a graph whose moves
-are closed under inverses, neighbours' depths differ by at most one, so the
-neighbour whose code is one less (mod 3) is exactly one level lower; counting
-the steps to a source gives the depth.  The distribution is recorded level by
-level while the table is built.
-
-The BFS (:func:`permgroup.tables.bfs.bfs` with a
-:class:`~permgroup.tables.bfs.PackedStore`, :func:`~permgroup.tables.bfs.packed_depths`)
-builds the 2-bit table directly, never the one-byte one:
-
-* top-down while the frontier is small: each move's images that are still
-  unseen get code ``(d + 1) mod 3`` and form the next frontier, an explicit
-  array of ranks while it is small (a mod-3 code cannot tell depth ``d`` from
-  ``d - 3``); past a limit, none is kept and the level expands every state
-  with code ``d mod 3``: those of depth ``d - 3``, ``d - 6``... are few while
-  levels grow, and all their images are seen already;
-* bottom-up once the frontier is large, and from then on: blocks of ranks are
-  unpacked, their unseen states asked whether a predecessor has code
-  ``d mod 3``.  For an unseen state every predecessor is at depth ``d`` or more,
-  so that code means depth ``d`` exactly.  A state leaves its block's list at
-  its first hit; the states left at the end are ranked back.  Blocks write
-  disjoint bytes, so two threads share them.  Once at most 1/32 of the states
-  are unseen, their ranks are listed once, and the last levels ask only them.
+A state keeps its depth modulo 3 (codes 0, 1, 2) or ``UNSEEN_CODE`` (3), four
+states to a byte, rank ``r`` in bits ``2 (r mod 4)`` of byte ``r // 4``.  In a
+graph whose moves are closed under inverses, neighbours' depths differ by at
+most one, so the neighbour whose code is one less (mod 3) is one level lower:
+walking down to a source gives the exact depth.  The BFS
+(:func:`permgroup.tables.bfs.bfs` with a :class:`~permgroup.tables.bfs.PackedStore`)
+builds the table and records its distribution level by level.
 
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
@@ -45,8 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.spaces.space import STEP_ONE
-from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE
+from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE, DepthTable
 from permgroup.tables.walk import descend
 
 
@@ -229,11 +209,9 @@ def inverse_closed(space, samples: int = 64, seed: int = 0) -> bool:
     return True
 
 
-class PackedTable:
-    """A 2-bit depth table of ``space`` from ``sources``, with its distribution.
-
-    ``space`` needs ``size``, ``n_moves``, ``step`` and ``back_step`` (as in
-    :mod:`permgroup.tables.statetable`); its moves must be closed under inverses.
+class PackedTable(DepthTable):
+    """A 2-bit depth table of ``space`` from ``sources``, with its distribution;
+    the moves of ``space`` must be closed under inverses.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -249,20 +227,10 @@ class PackedTable:
         self.sources = np.unique(np.asarray(sources, dtype=np.int64))
         self.packed = packed
         self.levels = list(levels)
-        self._bytes: memoryview | None = None
-        self._source_set: frozenset[int] | None = None
 
     def distribution(self) -> list[int]:
         """Number of states at each depth (recorded by the BFS)."""
         return list(self.levels)
-
-    @property
-    def diameter(self) -> int:
-        return len(self.levels) - 1
-
-    @property
-    def reachable(self) -> int:
-        return sum(self.levels)
 
     @property
     def nbytes(self) -> int:
@@ -270,53 +238,27 @@ class PackedTable:
 
     def depths_of(self, ranks: np.ndarray) -> np.ndarray:
         """Exact depths of an array of ranks (``-1`` if unreachable), all walked
-        down together: one vectorized step per level and move."""
+        down together."""
         ranks = np.asarray(ranks, dtype=np.int64)
         out = np.full(len(ranks), -1, dtype=np.int64)
         seen = np.flatnonzero(read_codes(self.packed, ranks) != UNSEEN_CODE)
-        out[seen] = descend(ranks[seen], self.space.n_moves, self.space.back_step,
-                            lambda r: read_codes(self.packed, r), lambda code: (code + 2) % 3,
-                            lambda r, _: np.isin(r, self.sources), lengths=True)
+        out[seen] = self._walk(ranks[seen], lengths=True)
         return out
 
     def depth(self, rank: int) -> int:
         """The exact depth of one rank, ``-1`` if unreachable."""
-        if self._code(rank) == UNSEEN_CODE:
-            return -1
-        return len(self.path(rank))
-
-    def _code(self, rank: int) -> int:
-        if self._bytes is None:
-            self._bytes = memoryview(np.ascontiguousarray(self.packed)).cast("B")
-        return (self._bytes[rank >> 2] >> ((rank & 3) << 1)) & 3
-
-    def _back_step_one(self, rank: int, m: int) -> int:
-        if STEP_ONE in self.space.capabilities:
-            return self.space.back_step_one(rank, m)
-        return int(self.space.back_step(np.array([rank], dtype=np.int64), m)[0])
+        return int(self.depths_of(np.array([rank]))[0])
 
     def path(self, rank: int) -> list[int]:
-        """Move indices of a shortest path from a source to ``rank``: one state
-        walked down in plain integers (:meth:`depths_of` walks many)."""
-        rank = int(rank)
-        code = self._code(rank)
-        if code == UNSEEN_CODE:
+        """Move indices of a shortest path from a source to ``rank``."""
+        if read_codes(self.packed, np.array([rank]))[0] == UNSEEN_CODE:
             raise ValueError(f"rank {rank} is not reachable from the sources")
-        if self._source_set is None:
-            self._source_set = frozenset(self.sources.tolist())
-        moves = []
-        while rank not in self._source_set:
-            want = (code + 2) % 3
-            for m in range(self.space.n_moves):
-                before = self._back_step_one(rank, m)
-                if before >= 0 and self._code(before) == want:
-                    moves.append(m)
-                    rank, code = before, want
-                    break
-            else:  # pragma: no cover - a consistent table always has a step down
-                raise RuntimeError("packed table is inconsistent (are the moves closed "
-                                   "under inverses?)")
-        return moves[::-1]
+        return self._walk(np.array([rank], dtype=np.int64))[0][::-1]
+
+    def _walk(self, ranks: np.ndarray, lengths: bool = False):
+        return descend(ranks, self.space.n_moves, self.space.back_step,
+                       lambda r: read_codes(self.packed, r), lambda code: (code + 2) % 3,
+                       lambda r, _: np.isin(r, self.sources), lengths=lengths)
 
 
 def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:

@@ -1,21 +1,15 @@
-"""Depth tables of ranked state spaces: built by BFS from sources, cached, walked down.
+"""Depth tables of ranked state spaces, cached by the key of what built them.
 
 A space is a :class:`~permgroup.spaces.space.StateSpace` (``-1`` where a move is
-illegal, like :class:`permgroup.spaces.hole.HoleSpace`); for caching it also
-has ``fingerprint()``.  The table is a dense ``uint8``
-array of BFS depths from the sources (``UNSEEN`` where unreachable), so
-
-* the distance from the sources to a state is one lookup;
-* a shortest path to a state comes from walking the table down: some move
-  leads to it from a state one level lower, and so on back to a source.
-
-numpy and the BFS are imported by the functions that use them: finding a
-cached table's file and key (:func:`table_cache`) must stay cheap for a
-process that only reads a few bytes of a cached table.
+illegal, like :class:`permgroup.spaces.hole.HoleSpace`) with ``fingerprint()``;
+its table is a dense ``uint8`` array of BFS depths from the sources
+(``UNSEEN`` where unreachable), walked down to a path.  numpy and the BFS are
+imported by the functions that use them: finding a cached table's file and
+key must stay cheap for a process that reads only a few bytes of it.
 
 >>> from permgroup.spaces.hole import _demo_space
 >>> space = _demo_space()
->>> t = build_state_table(space, [space.rank("xo..xo")])
+>>> t = load_state_table(space, [space.rank("xo..xo")], "tokens", cache=False)
 >>> t.distribution(), t.reachable
 ([1, 2], 3)
 >>> [space.move_names[m] for m in t.path(space.rank("..oxxo"))]
@@ -29,51 +23,12 @@ from typing import TYPE_CHECKING
 
 from permgroup.cache import cached_array, label_of, table_file
 from permgroup.progress import Progress
-from permgroup.tables.store import UNSEEN, depth_distribution
+from permgroup.tables.store import UNSEEN, DepthTable
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from permgroup.spaces.space import StateSpace
-
-class DepthTable:
-    """What every depth table answers from its ``depths`` array alone.
-
-    >>> import numpy as np
-    >>> t = DepthTable()
-    >>> t.depths = np.array([0, 1, 2, UNSEEN, 1], dtype=np.uint8)
-    >>> t.distribution(), t.diameter, t.reachable
-    ([1, 2, 1], 2, 4)
-    """
-
-    depths: np.ndarray
-
-    def distribution(self) -> list[int]:
-        """Number of states at each depth, from 0 to the deepest."""
-        return depth_distribution(self.depths)
-
-    @property
-    def diameter(self) -> int:
-        """The largest depth (God's number, for a table of a group)."""
-        return len(self.distribution()) - 1
-
-    @property
-    def reachable(self) -> int:
-        """How many states were reached."""
-        return sum(self.distribution())
-
-    def path(self, rank: int) -> list[int]:
-        """Move indices of a shortest path from a source to ``rank`` (walked back
-        with the space's ``back_step``)."""
-        import numpy as np
-
-        from permgroup.tables.walk import descend
-
-        if self.depths[rank] == UNSEEN:
-            raise ValueError(f"rank {rank} is not reachable from the sources")
-        back = descend(np.array([rank], dtype=np.int64), self.space.n_moves,
-                       self.space.back_step, lambda ranks: self.depths[ranks])[0]
-        return back[::-1]
 
 
 class StateTable(DepthTable):
@@ -98,29 +53,6 @@ class StateTable(DepthTable):
         """The depth of one rank, ``-1`` if unreachable."""
         d = int(self.depths[rank])
         return -1 if d == UNSEEN else d
-
-
-
-def build_state_table(space: StateSpace, sources: Sequence[int],
-                      progress: Progress | None = None) -> StateTable:
-    """BFS from ``sources`` over the whole space (no cache).
-
-    Only top-down steps are used: in a space where most ranks are unreachable
-    (parity and other invariants), scanning the unvisited ranks bottom-up
-    would mostly scan states that never come.
-
-    >>> from permgroup.spaces.hole import _demo_space
-    >>> space = _demo_space()
-    >>> levels = []
-    >>> t = build_state_table(space, [space.rank("xo..xo")],
-    ...                       progress=lambda depth, count: levels.append((depth, count)))
-    >>> levels, t.sources, t.depth(space.rank("xoox.."))
-    ([(0, 1), (1, 2)], [4], 1)
-    """
-    from permgroup.tables.bfs import bfs
-
-    return StateTable(space, sources, bfs(space, list(sources), progress=progress,
-                                          top_down_only=True).depths)
 
 
 #: the file suffix of a table in each form (one byte, 4 bits, 2 bits an entry)
@@ -165,15 +97,17 @@ def table_cache(space: StateSpace, sources: Sequence[int], label: str, what: str
 
 def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
                      progress: Progress | None = None, cache: bool = True) -> StateTable:
-    """The table from the cache if a valid file is there, else built and cached.
+    """The table from the cache if a valid file is there, else built (by
+    top-down steps only: most ranks of such spaces are unreachable) and
+    cached, unless ``cache`` is false.
 
     >>> import os, tempfile
     >>> from permgroup.spaces.hole import _demo_space
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> space = _demo_space()
-    >>> built = load_state_table(space, [4], "tokens")   # built, then written
-    >>> table_cache(space, [4], "tokens")[0].exists()
-    True
+    >>> space, levels = _demo_space(), []
+    >>> built = load_state_table(space, [4], "tokens", lambda d, c: levels.append((d, c)))
+    >>> levels, built.sources, table_cache(space, [4], "tokens")[0].exists()
+    ([(0, 1), (1, 2)], [4], True)
     >>> read = load_state_table(space, [4], "tokens")    # read back from the file
     >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
     ([1, 2], True)

@@ -1,6 +1,5 @@
-"""Depth stores: what every depth table keeps per state, and the constants they share.
-
-A table of a ranked space keeps one entry per rank.  The engine's stores:
+"""Depth stores: what every depth table keeps per state, the constants they
+share, and :class:`DepthTable`, what every table answers.
 
 * one byte a state: the depth, :data:`UNSEEN` where not reached;
 * four bits a state (:data:`NIBBLE_UNSEEN` unreached), for diameters up to 14;
@@ -48,3 +47,43 @@ def depth_distribution(depths: np.ndarray) -> list[int]:
         counts += np.bincount(depths[lo:lo + COUNT_BLOCK], minlength=256)
     counts = counts[:UNSEEN]
     return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
+
+
+class DepthTable:
+    """What every depth table answers from its ``depths`` array alone.
+
+    >>> import numpy as np
+    >>> t = DepthTable()
+    >>> t.depths = np.array([0, 1, 2, UNSEEN, 1], dtype=np.uint8)
+    >>> t.distribution(), t.diameter, t.reachable
+    ([1, 2, 1], 2, 4)
+    """
+
+    depths: np.ndarray
+
+    def distribution(self) -> list[int]:
+        """Number of states at each depth, from 0 to the deepest."""
+        return depth_distribution(self.depths)
+
+    @property
+    def diameter(self) -> int:
+        """The largest depth (God's number, for a table of a group)."""
+        return len(self.distribution()) - 1
+
+    @property
+    def reachable(self) -> int:
+        """How many states were reached."""
+        return sum(self.distribution())
+
+    def path(self, rank: int) -> list[int]:
+        """Move indices of a shortest path from a source to ``rank`` (walked back
+        with the space's ``back_step``)."""
+        import numpy as np
+
+        from permgroup.tables.walk import descend
+
+        if self.depths[rank] == UNSEEN:
+            raise ValueError(f"rank {rank} is not reachable from the sources")
+        back = descend(np.array([rank], dtype=np.int64), self.space.n_moves,
+                       self.space.back_step, lambda ranks: self.depths[ranks])[0]
+        return back[::-1]
