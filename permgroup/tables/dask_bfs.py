@@ -100,7 +100,8 @@ def close(client) -> None:
 
 
 def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
-                scheduler: str | None = None, shards_per_worker: int = 1, progress: Progress | None = None,
+                scheduler: str | None = None, shards_per_worker: int = 1,
+                progress: Progress | None = None,
                 level_report: Callable[[LevelStats], None] | None = None,
                 on_connect: Callable[[object], None] | None = None) -> DaskTable:
     """The 2-bit table of ``space`` from ``sources`` built on Dask workers
