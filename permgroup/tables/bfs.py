@@ -1,32 +1,25 @@
 """One breadth-first search over ranked states, level by level, in numpy.
 
-The space (:class:`~permgroup.spaces.space.StateSpace`) says how moves act on
-ranks; a *store* keeps what the search knows of each rank:
+The space (:class:`~permgroup.spaces.space.StateSpace`) moves ranks; a *store*
+keeps what the search knows of each rank: :class:`ByteStore` the depth in a
+byte (``UNSEEN`` where not reached), :class:`PackedStore` the depth mod 3 in
+two bits (:mod:`permgroup.tables.packed`).  Each level takes the cheapest
+step by one cost model (:data:`COSTS`, per state and move, in units of a step):
 
-* :class:`ByteStore`: the depth in one byte (``UNSEEN`` where not reached);
-* :class:`PackedStore`: the depth mod 3 in two bits (a quarter of the memory;
-  a code tells the last level and the unseen states apart, which is all a
-  level reads, see :mod:`permgroup.tables.packed`).
-
-Each level takes the cheapest of these steps, by one cost model
-(:data:`COSTS`, per state and move, in units of a step):
-
-* *top-down*: the frontier's images that are still unseen join the next
-  level; the frontier is an array of ranks while it is small, else it is
-  found in the store, block by block (a 2-bit store then also expands states
-  three or six levels shallower, whose images are all seen: harmless);
+* *top-down*: the frontier's unseen images are the next level; the frontier
+  is an array of ranks while it is small, else found in the store block by
+  block (a 2-bit store then also expands states three or six levels
+  shallower, whose images are all seen: harmless);
 * *bottom-up*: each unseen state asks whether a predecessor is on the last
-  level, block by block, leaving at its first hit; once few states are left
-  unseen, their ranks are listed once and the last levels ask only them;
-* *dense* (a space that moves a boolean set of every rank at once,
-  :data:`~permgroup.spaces.space.DENSE_STEP`), one byte a state;
-* *pull* (a space of rows, :data:`~permgroup.spaces.space.ROW_PULL`), one byte
-  a state: blocks of rows read their predecessors' rows whole.
+  level, leaving at its first hit; once few states are left unseen, they are
+  listed once and the last levels ask only them;
+* *dense* (:data:`~permgroup.spaces.space.DENSE_STEP`: a boolean set of every
+  rank moved at once) and *pull* (:data:`~permgroup.spaces.space.ROW_PULL`:
+  blocks of rows read their predecessors' rows whole), one byte a state.
 
-A space that lists the states of a rank range faster than it unranks them
-(:data:`~permgroup.spaces.space.STATES_OF`: colourings) is stepped in that form.
-Blocks are shared by threads (numpy releases the GIL in its loops): they
-write disjoint bytes, or take turns where they may not.
+A space with :data:`~permgroup.spaces.space.STATES_OF` (colourings) is stepped
+in its own form.  Blocks are shared by threads (numpy releases the GIL in its
+loops): they write disjoint bytes, or take turns where they may not.
 
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
@@ -172,11 +165,10 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     """The store (a new :class:`ByteStore` by default) filled with every rank's
     depth from the sources, level by level; ``store.levels`` the states at
     each depth.  ``progress(depth, count)`` after each level,
-    ``level_done(depth, store)`` after each complete one (to keep a
-    checkpoint); ``levels`` goes on from a store whose levels are complete up
-    to ``len(levels) - 1``.  ``top_down_only`` where most ranks are unreachable
-    (parity and other invariants), so that scanning them bottom-up would mostly
-    scan states that never come.
+    ``level_done(depth, store)`` after each complete one (a checkpoint);
+    ``levels`` goes on from a store complete up to depth ``len(levels) - 1``.
+    ``top_down_only`` where most ranks are unreachable (parity and other
+    invariants): bottom-up would mostly scan states that never come.
 
     A step of ``-1`` is an illegal move (here the last cell has no successor):
 
@@ -240,8 +232,8 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     return store
 
 
-def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None,
-                  max_depth: int = UNSEEN - 1) -> PackedTable:
+def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None
+                  ) -> PackedTable:
     """The 2-bit table of ``space`` from ``sources``: :func:`bfs` with a
     :class:`PackedStore`, never holding a byte a state.
 
@@ -253,13 +245,13 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     >>> packed_depths(s, [0]).distribution() == bfs(s, [0]).levels
     True
     """
-    store = bfs(space, sources, PackedStore(space.size), progress=progress, max_depth=max_depth)
+    store = bfs(space, sources, PackedStore(space.size), progress=progress)
     return PackedTable(space, sources, store.packed, store.levels)
 
 
 def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> str:
     """The step of least cost for a level that expands ``expanded`` states
-    top-down or asks ``unseen`` states bottom-up (see the module docstring)."""
+    top-down or asks ``unseen`` states bottom-up."""
     moves = space.n_moves
     per_state = COSTS["unrank"] if STATES_OF in space.capabilities else 0
     costs = {"top": expanded * (moves * (COSTS["step"] + store.mark_cost) + per_state)}
@@ -456,9 +448,9 @@ def weighted_depths(space, sources: Sequence[int] | np.ndarray, costs: Sequence[
     ``costs[m]`` (small positive integers; all ones is :func:`bfs`);
     ``UNSEEN`` where unreachable or beyond 254.
 
-    Levels are found in order of cost, top-down: level ``d`` is every unseen
-    image of level ``d - costs[m]`` under move ``m``, so a state's first level
-    is its least cost (Dijkstra with integer costs, one array per level).
+    Level ``d`` is every unseen image of level ``d - costs[m]`` under move
+    ``m``, so a state's first level is its least cost (Dijkstra with integer
+    costs, one array per level).
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -472,24 +464,21 @@ def weighted_depths(space, sources: Sequence[int] | np.ndarray, costs: Sequence[
     costs = [int(c) for c in costs]
     if min(costs) < 1:
         raise ValueError("move costs must be positive integers")
-    size, dtype = space.size, rank_dtype(space.size)
-    depths = np.full(size, UNSEEN, dtype=np.uint8)
+    store, dtype = ByteStore(space.size), rank_dtype(space.size)
     level = {0: distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)}
-    depths[level[0]] = 0
+    store.start(level[0])
     if progress:
         progress(0, len(level[0]))
     depth = 0
     while any(len(level.get(depth - k, ())) for k in range(max(costs))) and depth < UNSEEN - 1:
         depth += 1
         for m, cost in enumerate(costs):
-            source = level.get(depth - cost)
-            for start in range(0, 0 if source is None else len(source), BLOCK):
+            source = level.get(depth - cost, ())
+            for start in range(0, len(source), BLOCK):
                 nxt = space.step(source[start:start + BLOCK], m)
-                if len(nxt) and nxt.min() < 0:  # some moves are illegal here
-                    nxt = nxt[nxt >= 0]
-                depths[nxt[depths[nxt] == UNSEEN]] = depth
-        level[depth] = np.flatnonzero(depths == depth).astype(dtype)
+                store.mark(store.fresh(nxt[nxt >= 0]), depth)  # -1: illegal here
+        level[depth] = store.level(depth, 0, space.size, dtype)
         level.pop(depth - max(costs), None)
         if progress and len(level[depth]):
             progress(depth, len(level[depth]))
-    return depths
+    return store.depths

@@ -2,20 +2,17 @@
 carries the images between owners: files (:mod:`permgroup.tables.outofcore`)
 or Dask workers (:mod:`permgroup.tables.dask_bfs`).
 
-One driver (:func:`run`) runs the levels, whatever the transport: a
-transport's ``start()`` gives the levels already complete (more than one for
-a resumed build) and ``level(depth)`` expands the last level and marks the
-next, saying how many states it holds.
-
+One driver (:func:`run`) runs the levels over a transport: its ``start()``
+gives the levels already complete (more than one for a resumed build), its
+``level(depth)`` expands the last level, marks the next and says its size.
 The ranks are cut into shards of ``shard_ranks`` consecutive ranks (a
-multiple of 4, so a shard's 2-bit table, :mod:`permgroup.tables.packed`, ends
-on a whole byte), each owned by one writer.  A level is two phases:
+multiple of 4: a shard's 2-bit table ends on a whole byte), each owned by one
+writer.  A level is two phases:
 
 1. *expand* (:func:`expand`): a piece of an owner's frontier moved by each
    move, the images cut by the shard that owns them (``rank // shard_ranks``);
 2. *mark* (:func:`mark`): each owner gives the images routed to it that it
-   has not seen the code ``(d + 1) mod 3``; they are its part of the next
-   frontier.
+   has not seen the code ``(d + 1) mod 3``, its part of the next frontier.
 
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor

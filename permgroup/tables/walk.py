@@ -1,11 +1,9 @@
-"""One batched walker: from states of a depth table down to its sources, all
-of them together, to read their paths (and so their exact depths).
+"""One batched walker from states of a depth table down to its sources.
 
-A table built by breadth-first search says how far each state is from the
-sources; some move leads from a state to one a level lower, and so on down to
-a source.  :func:`descend` takes every state one level down per round, each
-by the first move that lowers it, in one array operation per move.  What a
-level is depends on the store: the depth itself (one byte, four bits, a ball's
+Some move leads from a state to one a level lower, and so on down to a
+source: :func:`descend` takes every state one level down per round, each by
+the first move that lowers it, one array operation per move.  A level is
+what the store keeps: the depth itself (one byte, four bits, a ball's
 depths), or the depth mod 3 of a 2-bit table, whose walk ends at a source.
 
 >>> import numpy as np
