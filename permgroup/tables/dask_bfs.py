@@ -28,7 +28,7 @@ import numpy as np
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
 from permgroup.tables import sharded
-from permgroup.tables.packed import PackedTable, distinct
+from permgroup.tables.packed import PackedTable
 from permgroup.progress import Progress
 
 
@@ -57,12 +57,6 @@ class DaskTable:
 
     def distribution(self) -> list[int]:
         return self.table.distribution()
-
-
-def _expand(space, frontier: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
-    routed = [sharded.expand(space, frontier, m, bounds) for m in range(space.n_moves)]
-    return [distinct(np.concatenate([parts[o] for parts in routed]))
-            for o in range(len(bounds) + 1)]
 
 
 def _sizes(parts: list[np.ndarray]) -> list[int]:
@@ -156,8 +150,8 @@ class _WorkerTransport:
 
     def level(self, depth: int) -> int:
         start, n = time.perf_counter(), self.n_shards
-        routed = [self._on(s, _expand, self.space_f, self.frontiers[s], self.bounds, pure=False)
-                  for s in range(n)]
+        routed = [self._on(s, sharded.expand, self.space_f, self.frontiers[s],
+                           range(self.space.n_moves), self.bounds, pure=False) for s in range(n)]
         sizes = [self._on(s, _sizes, r) for s, r in enumerate(routed)]
         tables, frontiers, counts = [], [], []
         for o in range(n):

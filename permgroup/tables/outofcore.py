@@ -270,7 +270,8 @@ class _FileTransport:
             for name in self.manifest["frontier"]:
                 for part in self._pieces(name):
                     for m in range(self.space.n_moves):
-                        for owner, chunk in enumerate(sharded.expand(self.space, part, m, bounds)):
+                        routed = sharded.expand(self.space, part, [m], bounds)
+                        for owner, chunk in enumerate(routed):
                             if len(chunk) and maps is not None:
                                 local = chunk - dtype.type(owner * shard)
                                 chunk = chunk[read_codes(maps[owner], local) == UNSEEN_CODE]

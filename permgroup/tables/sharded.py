@@ -19,11 +19,13 @@ writer.  A level is two phases:
 >>> ring = FactorSpace([Factor("cell", 8, np.array([[*range(1, 8), 0], [7, *range(7)]]))])
 >>> shard, bounds = layout(8, shard_ranks=4)
 >>> tables = [start(lo, lo + shard, np.array([0]))[0] for lo in (0, 4)]
->>> routed = [expand(ring, np.array([0]), m, bounds) for m in range(2)]
->>> [mark(tables[o], 4 * o, 1, *[parts[o] for parts in routed]).tolist() for o in (0, 1)]
+>>> routed = expand(ring, np.array([0]), range(2), bounds)
+>>> [mark(tables[o], 4 * o, 1, routed[o]).tolist() for o in (0, 1)]
 [[1], [7]]
 """
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -54,13 +56,14 @@ def start(lo: int, hi: int, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return table, mine
 
 
-def expand(space, ranks: np.ndarray, m: int, bounds: np.ndarray) -> list[np.ndarray]:
-    """The distinct images of ``ranks`` under move ``m`` (illegal moves left
+def expand(space, ranks: np.ndarray, moves: Iterable[int], bounds: np.ndarray
+           ) -> list[np.ndarray]:
+    """The distinct images of ``ranks`` under ``moves`` (illegal moves left
     out), sorted and cut by owner."""
-    images = np.asarray(space.step(ranks, m))
+    images = np.concatenate([np.asarray(space.step(ranks, m)) for m in moves])
     if len(images) and images.min() < 0:
         images = images[images >= 0]
-    images = distinct(images.astype(ranks.dtype, copy=False))
+    images = distinct(images.astype(ranks.dtype, copy=False), overwrite=True)
     return np.split(images, np.searchsorted(images, bounds))
 
 
