@@ -29,7 +29,7 @@ import numpy as np
 from permgroup.spaces.space import GraphSpace
 from permgroup.tables.bfs import bfs, weighted_depths
 from permgroup.tables.store import UNSEEN, depth_distribution
-from permgroup.tables.packed import nibbles_at, pack_nibbles, unpack_nibbles
+from permgroup.tables.packed import pack, read_codes, unpack
 from permgroup.cache import cached_array, table_file
 from permgroup.spaces.digits import DigitSpace
 
@@ -64,7 +64,7 @@ class PatternDatabase:
 
     def __call__(self, states: np.ndarray) -> np.ndarray:
         index = self.space.project(states, self.which)
-        return self.packed[index] if self.wide else nibbles_at(self.packed, index)
+        return self.packed[index] if self.wide else read_codes(self.packed, index, 4)
 
     def depths(self) -> np.ndarray:
         """Every entry as a byte, ``UNSEEN`` (255) where the moves never reach
@@ -72,7 +72,8 @@ class PatternDatabase:
         if self.wide:
             return self.packed
         if getattr(self, "_depths", None) is None:
-            self._depths = unpack_nibbles(self.packed, self.size, UNREACHED)
+            self._depths = unpack(self.packed, 4)[:self.size]
+            self._depths[self._depths == UNREACHED] = UNSEEN
         return self._depths
 
     def distribution(self) -> list[int]:
@@ -110,7 +111,7 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     >>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4)), half]))
     >>> pdb.distribution()  # two goals: every rotation is within one move
     [2, 2]
-    >>> int((nibbles_at(pdb.packed, np.arange(pdb.size)) == UNREACHED).sum())
+    >>> int((read_codes(pdb.packed, np.arange(pdb.size), 4) == UNREACHED).sum())
     20
     >>> build_pattern_database(space, [0], space.of_elements([tuple(range(4))]),
     ...                        costs=[2, 2]).distribution()  # each turn costs 2
@@ -138,7 +139,7 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     unreached = depths == UNSEEN
     np.minimum(depths, CLIP, out=depths)
     depths[unreached] = UNREACHED
-    return PatternDatabase(space, which, pack_nibbles(depths))
+    return PatternDatabase(space, which, pack(depths, 4))
 
 
 def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.ndarray,

@@ -1,5 +1,5 @@
-"""Depth tables in two bits per state: each state's depth modulo 3 (and the
-4-bit form, :func:`pack_nibbles`, for tables whose depths fit in a nibble).
+"""Depth tables in two bits per state: each state's depth modulo 3 (and
+tables of 4-bit entries, for depths that fit in a nibble: ``bits=4``).
 
 A state keeps its depth modulo 3 (codes 0, 1, 2) or ``UNSEEN_CODE`` (3), four
 states to a byte, rank ``r`` in bits ``2 (r mod 4)`` of byte ``r // 4``.  In a
@@ -39,15 +39,19 @@ def empty_packed(size: int) -> np.ndarray:
     return np.full((size + 3) // 4, 0xFF, dtype=np.uint8)
 
 
-def read_codes(packed: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-    """The 2-bit codes of ``ranks``.
+def read_codes(packed: np.ndarray, ranks: np.ndarray, bits: int = 2) -> np.ndarray:
+    """The entries of ``ranks`` in a table of ``bits``-bit entries (2 or 4),
+    ``8 // bits`` to a byte, the first in the lowest bits.
 
     >>> read_codes(np.array([0b11100100], dtype=np.uint8), np.array([0, 1, 2, 3])).tolist()
     [0, 1, 2, 3]
+    >>> read_codes(np.array([0x21, 0x03], dtype=np.uint8), np.array([2, 0, 1]), 4).tolist()
+    [3, 1, 2]
     """
     ranks = np.asarray(ranks)
-    shift = ((ranks & 3) << 1).astype(np.uint8)
-    return (packed[ranks >> 2] >> shift) & 3
+    per_byte = 8 // bits
+    shift = ((ranks & (per_byte - 1)) * bits).astype(np.uint8)
+    return (packed[ranks >> (per_byte.bit_length() - 1)] >> shift) & np.uint8((1 << bits) - 1)
 
 
 def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
@@ -72,63 +76,37 @@ def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
             packed[chosen] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
 
 
-def unpack(block: np.ndarray) -> np.ndarray:
-    """Codes of all states in a run of bytes (four per byte).
+def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:
+    """Every entry of a run of bytes of ``bits``-bit entries (see :func:`read_codes`).
 
     >>> unpack(np.array([0b11100100, 0xFF], dtype=np.uint8)).tolist()
     [0, 1, 2, 3, 3, 3, 3, 3]
+    >>> unpack(np.array([0x21], dtype=np.uint8), 4).tolist()
+    [1, 2]
     """
-    out = np.empty((len(block), 4), dtype=np.uint8)
-    for k in range(4):
-        np.bitwise_and(block >> np.uint8(2 * k), 3, out=out[:, k])
+    per_byte = 8 // bits
+    out = np.empty((len(block), per_byte), dtype=np.uint8)
+    for k in range(per_byte):
+        np.bitwise_and(block >> np.uint8(bits * k), (1 << bits) - 1, out=out[:, k])
     return out.reshape(-1)
 
 
-def pack(codes: np.ndarray) -> np.ndarray:
-    """Inverse of :func:`unpack` (``len(codes)`` a multiple of 4).
+def pack(codes: np.ndarray, bits: int = 2) -> np.ndarray:
+    """Inverse of :func:`unpack`, the last byte padded with zeros.
 
     >>> pack(np.array([0, 1, 2, 3], dtype=np.uint8)).tolist()
     [228]
-    """
-    c = codes.reshape(-1, 4)
-    return c[:, 0] | (c[:, 1] << 2) | (c[:, 2] << 4) | (c[:, 3] << 6)
-
-
-def pack_nibbles(depths: np.ndarray) -> np.ndarray:
-    """Two 4-bit entries per byte (entry ``2i`` in the low half of byte ``i``).
-
-    >>> pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)).tolist()
+    >>> pack(np.array([1, 2, 3], dtype=np.uint8), 4).tolist()
     [33, 3]
     """
-    depths = np.asarray(depths, dtype=np.uint8)
-    if len(depths) % 2:
-        depths = np.append(depths, np.uint8(0))
-    return depths[0::2] | (depths[1::2] << 4)
-
-
-def nibbles_at(packed: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """Entries ``index`` of a :func:`pack_nibbles` array.
-
-    >>> nibbles_at(pack_nibbles(np.array([1, 2, 3], dtype=np.uint8)), np.array([2, 0, 1])).tolist()
-    [3, 1, 2]
-    """
-    index = np.asarray(index)
-    byte = packed[index >> 1]
-    return (byte >> ((index & 1) << 2).astype(np.uint8)) & np.uint8(15)
-
-
-def unpack_nibbles(packed: np.ndarray, size: int, unseen: int) -> np.ndarray:
-    """The ``size`` entries of a :func:`pack_nibbles` array as bytes, ``unseen``
-    becoming ``UNSEEN``.
-
-    >>> unpack_nibbles(pack_nibbles(np.array([1, 15, 3], dtype=np.uint8)), 3, 15).tolist()
-    [1, 255, 3]
-    """
-    out = np.empty(2 * len(packed), dtype=np.uint8)
-    np.bitwise_and(packed, 15, out=out[0::2])
-    np.right_shift(packed, 4, out=out[1::2])
-    out = out[:size]
-    out[out == unseen] = UNSEEN
+    per_byte = 8 // bits
+    codes = np.asarray(codes, dtype=np.uint8)
+    if len(codes) % per_byte:
+        codes = np.append(codes, np.zeros(-len(codes) % per_byte, dtype=np.uint8))
+    c = codes.reshape(-1, per_byte)
+    out = c[:, 0].copy()
+    for k in range(1, per_byte):
+        out |= c[:, k] << np.uint8(bits * k)
     return out
 
 

@@ -116,9 +116,10 @@ class CayleyTable(DepthTable):
                 raise ValueError("a 2-bit table keeps depths mod 3: walk it (depths_of)")
             raw = np.frombuffer(self._entries, dtype=np.uint8)
             if self.bits == 4:
-                from permgroup.tables.packed import unpack_nibbles
+                from permgroup.tables.packed import unpack
 
-                raw = unpack_nibbles(raw, self.space.size, NIBBLE_UNSEEN)
+                raw = unpack(raw, 4)[:self.space.size]
+                raw[raw == NIBBLE_UNSEEN] = UNSEEN
             self._array = raw
         return self._array
 
@@ -210,7 +211,7 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
 
 def _nibbles(full: CayleyTable) -> CayleyTable:
     """The 4-bit table of a one-byte table (its depths kept beside, for array work)."""
-    from permgroup.tables.packed import pack_nibbles
+    from permgroup.tables.packed import pack
 
     if full.diameter >= NIBBLE_UNSEEN:
         raise ValueError(f"{full.space.puzzle.name} ({metric_label(full.space.metric)}): "
@@ -218,7 +219,7 @@ def _nibbles(full: CayleyTable) -> CayleyTable:
                          f"{NIBBLE_UNSEEN - 1})")
     depths = full.depths.copy()
     depths[depths == UNSEEN] = NIBBLE_UNSEEN
-    table = CayleyTable(full.space, pack_nibbles(depths).tobytes(), 4)
+    table = CayleyTable(full.space, pack(depths, 4).tobytes(), 4)
     table._array = full.depths
     return table
 
