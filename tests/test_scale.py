@@ -58,7 +58,7 @@ def test_packed_cube_matches_plain(cube, monkeypatch):
     assert t.distribution() == depth_distribution(depths)
     assert t.distribution()[:5] in ([1, 6, 27, 120, 534], [1, 9, 54, 321, 1847])
     assert np.array_equal(read_codes(t.packed, np.arange(space.size)), expected_codes(depths))
-    assert t.nbytes * 4 >= space.size and t.nbytes < space.size // 3
+    assert t.packed.nbytes * 4 >= space.size and t.packed.nbytes < space.size // 3
     ranks = np.random.default_rng(5).integers(0, space.size, 3000)
     assert t.depths_of(ranks).tolist() == depths[ranks].astype(int).tolist()
 

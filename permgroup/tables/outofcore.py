@@ -12,14 +12,6 @@ changed are new files, which the manifest names.  A build killed at any point
 does not name are what a dead writer left, deleted when a build opens the
 folder.  A lock file holding the writer's process id keeps two live builds
 out of one folder.
-
->>> import tempfile
->>> from permgroup.spaces.product import FactorSpace
->>> from permgroup.spaces.space import Factor
->>> ring = FactorSpace([Factor("cell", 10, np.array([[*range(1, 10), 0], [9, *range(9)]]))])
->>> t = build_out_of_core(ring, [0], tempfile.mkdtemp(), shard_ranks=4)
->>> t.distribution(), t.depths_of(np.array([5, 9])).tolist()
-([1, 2, 2, 2, 2, 1], [5, 1])
 """
 from __future__ import annotations
 
@@ -162,11 +154,12 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     >>> import tempfile
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
-    >>> line = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
+    >>> ring = FactorSpace([Factor("cell", 10, np.array([[*range(1, 10), 0], [9, *range(9)]]))])
     >>> folder = tempfile.mkdtemp()
-    >>> build_out_of_core(line, [0], folder, shard_ranks=4, key="a").distribution()
-    [1, 1, 1, 1, 1, 1]
-    >>> build_out_of_core(line, [0], folder, shard_ranks=4, key="b")  # doctest: +ELLIPSIS
+    >>> t = build_out_of_core(ring, [0], folder, shard_ranks=4, key="a")
+    >>> t.distribution(), t.depths_of(np.array([5, 9])).tolist()
+    ([1, 2, 2, 2, 2, 1], [5, 1])
+    >>> build_out_of_core(ring, [0], folder, shard_ranks=4, key="b")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     permgroup.errors.InputError: ...: it holds a build of another table (key 'a', not 'b')

@@ -8,17 +8,6 @@ most one, so the neighbour whose code is one less (mod 3) is one level lower:
 walking down to a source gives the exact depth.  The BFS
 (:func:`permgroup.tables.bfs.bfs` with a :class:`~permgroup.tables.bfs.PackedStore`)
 builds the table and records its distribution level by level.
-
->>> from permgroup.spaces.product import FactorSpace
->>> from permgroup.spaces.space import Factor
->>> from permgroup.tables.bfs import packed_depths
->>> ring = FactorSpace([Factor("cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0],
-...                                                 [7, 0, 1, 2, 3, 4, 5, 6]]))])
->>> t = packed_depths(ring, [0])
->>> t.distribution(), t.packed.nbytes, t.depths_of(np.arange(8)).tolist()
-([1, 2, 2, 2, 1], 2, [0, 1, 2, 3, 4, 3, 2, 1])
->>> t.path(5)
-[1, 1, 1]
 """
 from __future__ import annotations
 
@@ -194,10 +183,13 @@ class PackedTable(DepthTable):
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
     >>> from permgroup.tables.bfs import packed_depths
-    >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
+    >>> ring = FactorSpace([Factor("cell", 8, np.array([[1, 2, 3, 4, 5, 6, 7, 0],
+    ...                                                 [7, 0, 1, 2, 3, 4, 5, 6]]))])
     >>> t = packed_depths(ring, [0])
-    >>> t.depth(3), t.diameter, t.reachable, t.nbytes
-    (2, 2, 5, 2)
+    >>> t.distribution(), t.packed.nbytes, t.depths_of(np.arange(8)).tolist()
+    ([1, 2, 2, 2, 1], 2, [0, 1, 2, 3, 4, 3, 2, 1])
+    >>> t.depth(3), t.diameter, t.reachable, t.path(5)
+    (3, 4, 8, [1, 1, 1])
     """
 
     def __init__(self, space, sources: Sequence[int], packed: np.ndarray, levels: list[int]):
@@ -209,10 +201,6 @@ class PackedTable(DepthTable):
     def distribution(self) -> list[int]:
         """Number of states at each depth (recorded by the BFS)."""
         return list(self.levels)
-
-    @property
-    def nbytes(self) -> int:
-        return int(self.packed.nbytes)
 
     def depths_of(self, ranks: np.ndarray) -> np.ndarray:
         """Exact depths of an array of ranks (``-1`` if unreachable), all walked

@@ -6,14 +6,6 @@ its table is a dense ``uint8`` array of BFS depths from the sources
 (``UNSEEN`` where unreachable), walked down to a path.  numpy and the BFS are
 imported by the functions that use them: finding a cached table's file and
 key must stay cheap for a process that reads only a few bytes of it.
-
->>> from permgroup.spaces.hole import _demo_space
->>> space = _demo_space()
->>> t = load_state_table(space, [space.rank("xo..xo")], "tokens", cache=False)
->>> t.distribution(), t.reachable
-([1, 2], 3)
->>> [space.move_names[m] for m in t.path(space.rank("..oxxo"))]
-['01']
 """
 from __future__ import annotations
 
@@ -111,6 +103,11 @@ def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
     >>> read = load_state_table(space, [4], "tokens")    # read back from the file
     >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
     ([1, 2], True)
+    >>> [space.move_names[m] for m in read.path(space.rank("..oxxo"))]
+    ['01']
+    >>> uncached = load_state_table(space, [4], "other", cache=False)
+    >>> uncached.reachable, table_cache(space, [4], "other")[0].exists()
+    (3, False)
     """
     depths = cached_depths(space, sources, *table_cache(space, sources, label),
                            f"{label} table", progress, cache=cache, top_down_only=True)
