@@ -44,8 +44,8 @@ from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
 from permgroup.progress import Progress
-from permgroup.tables.statetable import StateTable, table_cache
-from permgroup.tables.store import UNSEEN
+from permgroup.tables.statetable import table_cache
+from permgroup.tables.store import UNSEEN, DepthTable
 from puzzles.cube_geometry import FACES, NORMALS, CubeGeometry
 
 SIDE = 3
@@ -249,7 +249,7 @@ def goal_ranks(pattern: str) -> list[int]:
 
 # --- tables -------------------------------------------------------------------
 
-_TABLES: dict[int, StateTable] = {}
+_TABLES: dict[int, DepthTable] = {}
 
 
 def _label(empty: int) -> str:
@@ -257,7 +257,7 @@ def _label(empty: int) -> str:
 
 
 def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CENTRE
-          ) -> StateTable:
+          ) -> DepthTable:
     """Depths of all states from :func:`start_state` (cached on disk and in memory).
 
     Every roll counts one; ``metric`` is accepted for the command line's sake.
@@ -279,7 +279,7 @@ def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CE
     return _TABLES[empty]
 
 
-def _load_table(empty: int, progress: Progress | None) -> StateTable:
+def _load_table(empty: int, progress: Progress | None) -> DepthTable:
     from permgroup.tables.statetable import load_state_table
 
     return load_state_table(SPACE, [start_rank(empty)], _label(empty), progress)

@@ -81,17 +81,17 @@ def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:
 
 
 def pack(codes: np.ndarray, bits: int = 2) -> np.ndarray:
-    """Inverse of :func:`unpack`, the last byte padded with zeros.
+    """Inverse of :func:`unpack`, the last byte padded with ones (unseen).
 
     >>> pack(np.array([0, 1, 2, 3], dtype=np.uint8)).tolist()
     [228]
     >>> pack(np.array([1, 2, 3], dtype=np.uint8), 4).tolist()
-    [33, 3]
+    [33, 243]
     """
     per_byte = 8 // bits
     codes = np.asarray(codes, dtype=np.uint8)
     if len(codes) % per_byte:
-        codes = np.append(codes, np.zeros(-len(codes) % per_byte, dtype=np.uint8))
+        codes = np.append(codes, np.full(-len(codes) % per_byte, (1 << bits) - 1, np.uint8))
     c = codes.reshape(-1, per_byte)
     out = c[:, 0].copy()
     for k in range(1, per_byte):
@@ -109,10 +109,8 @@ def pack_depths(depths: np.ndarray) -> np.ndarray:
     packed = empty_packed(len(depths))
     for lo in range(0, len(depths), COUNT_BLOCK):
         d = depths[lo:lo + COUNT_BLOCK]
-        codes = np.where(d == UNSEEN, UNSEEN_CODE, d % 3).astype(np.uint8)
-        if len(codes) % 4:
-            codes = np.concatenate([codes, np.full(-len(codes) % 4, UNSEEN_CODE, np.uint8)])
-        packed[lo // 4:lo // 4 + len(codes) // 4] = pack(codes)
+        block = pack(np.where(d == UNSEEN, UNSEEN_CODE, d % 3).astype(np.uint8))
+        packed[lo // 4:lo // 4 + len(block)] = block
     return packed
 
 

@@ -15,36 +15,12 @@ from typing import TYPE_CHECKING
 
 from permgroup.cache import cached_array, label_of, table_file
 from permgroup.progress import Progress
-from permgroup.tables.store import UNSEEN, DepthTable
+from permgroup.tables.store import DepthTable
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from permgroup.spaces.space import StateSpace
-
-
-class StateTable(DepthTable):
-    """BFS depths of every rank of ``space`` from ``sources``.
-
-    >>> import numpy as np
-    >>> from permgroup.spaces.hole import _demo_space
-    >>> space = _demo_space()
-    >>> depths = np.full(space.size, UNSEEN, dtype=np.uint8)
-    >>> depths[[4, 1, 10]] = [0, 1, 1]   # the BFS result from rank 4, by hand
-    >>> t = StateTable(space, [4], depths)
-    >>> t.depth(10), t.depth(0), [space.move_names[m] for m in t.path(10)]
-    (1, -1, ['21'])
-    """
-
-    def __init__(self, space: StateSpace, sources: Sequence[int], depths: np.ndarray):
-        self.space = space
-        self.sources = sorted(int(s) for s in sources)
-        self.depths = depths
-
-    def depth(self, rank: int) -> int:
-        """The depth of one rank, ``-1`` if unreachable."""
-        d = int(self.depths[rank])
-        return -1 if d == UNSEEN else d
 
 
 #: the file suffix of a table in each form (one byte, 4 bits, 2 bits an entry)
@@ -88,7 +64,7 @@ def table_cache(space: StateSpace, sources: Sequence[int], label: str, what: str
 
 
 def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
-                     progress: Progress | None = None, cache: bool = True) -> StateTable:
+                     progress: Progress | None = None, cache: bool = True) -> DepthTable:
     """The table from the cache if a valid file is there, else built (by
     top-down steps only: most ranks of such spaces are unreachable) and
     cached, unless ``cache`` is false.
@@ -111,7 +87,7 @@ def load_state_table(space: StateSpace, sources: Sequence[int], label: str,
     """
     depths = cached_depths(space, sources, *table_cache(space, sources, label),
                            f"{label} table", progress, cache=cache, top_down_only=True)
-    return StateTable(space, sources, depths)
+    return DepthTable(space, sources, depths)
 
 
 def cached_depths(space: StateSpace, sources: Sequence[int], path: Path, key: dict, title: str,

@@ -19,7 +19,11 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     import numpy as np
+
+    from permgroup.spaces.space import StateSpace
 
 #: a one-byte table's entry for a state not reached
 UNSEEN = 255
@@ -50,16 +54,30 @@ def depth_distribution(depths: np.ndarray) -> list[int]:
 
 
 class DepthTable:
-    """What every depth table answers from its ``depths`` array alone.
+    """BFS depths of every rank of ``space`` from ``sources`` (``UNSEEN`` where
+    not reached), and what every depth table answers from them.
 
     >>> import numpy as np
-    >>> t = DepthTable()
-    >>> t.depths = np.array([0, 1, 2, UNSEEN, 1], dtype=np.uint8)
+    >>> from permgroup.spaces.hole import _demo_space
+    >>> space = _demo_space()
+    >>> depths = np.full(space.size, UNSEEN, dtype=np.uint8)
+    >>> depths[[4, 1, 10]] = [0, 1, 1]   # the BFS result from rank 4, by hand
+    >>> t = DepthTable(space, [4], depths)
+    >>> t.depth(10), t.depth(0), [space.move_names[m] for m in t.path(10)]
+    (1, -1, ['21'])
     >>> t.distribution(), t.diameter, t.reachable
-    ([1, 2, 1], 2, 4)
+    ([1, 2], 1, 3)
     """
 
-    depths: np.ndarray
+    def __init__(self, space: StateSpace, sources: Sequence[int], depths: np.ndarray):
+        self.space = space
+        self.sources = sorted(int(s) for s in sources)
+        self.depths = depths
+
+    def depth(self, rank: int) -> int:
+        """The depth of one rank, ``-1`` if unreachable."""
+        d = int(self.depths[rank])
+        return -1 if d == UNSEEN else d
 
     def distribution(self) -> list[int]:
         """Number of states at each depth, from 0 to the deepest."""
