@@ -1,66 +1,32 @@
 """States that are colourings with repeated colours: packed words, ranks, moves.
 
-Why colourings are not group elements
--------------------------------------
-When every sticker is distinguishable, a state *is* a group element and the
-moves from the state of ``p`` to the state of ``q`` are exactly the words equal
-to ``p⁻¹q``: one table entry answers any pair.  When colours repeat (four cells
-of each of four colours, say), the state of ``g`` is the colouring
-``act(solved, g)``, and ``h g`` gives the same colouring for every ``h`` in the
-colour-preserving subgroup ``H`` (the permutations of cells of equal colour).
-A state is therefore a coset ``H g``, and the words taking the state of ``p``
-to the state of ``q`` are the elements of ``p⁻¹ H q``: a set of ``|H|``
-elements, not one.  ``p⁻¹q`` depends on which representatives were picked
-(``p`` and ``h p`` are the same state but ``p⁻¹q`` and ``p⁻¹h⁻¹q`` have
-different depths), and the cosets form no group, so there is no "quotient"
-state to look up.  The graph on colourings is not vertex-transitive either: the
-distance distribution seen from one colouring differs from that seen from
-another.
+Why colourings are not group elements: the state of ``g`` is the colouring
+``act(solved, g)``, the same for every ``h g`` with ``h`` in the
+colour-preserving subgroup ``H``, so a state is a coset ``H g`` and the words
+from the state of ``p`` to that of ``q`` are the ``|H|`` elements of
+``p⁻¹ H q``, not one ``p⁻¹q``; the cosets form no group, and the graph is not
+vertex-transitive.  A table over colourings (:mod:`permgroup.tables.colouring_table`)
+therefore holds each colouring's distance *to one source colouring*.
 
-So a distance table over colourings (:mod:`permgroup.tables.colouring_table`) holds the
-distance of every colouring *to one source colouring*, and ``distance(a, b)``
-is a lookup only when ``b`` is that source up to a renaming of the colours
-(renaming colours commutes with moving cells); otherwise it runs a
-bidirectional search from ``a`` to ``b`` (:mod:`permgroup.search.meet`).
+Packed words: a colouring of ``n`` cells with ``k`` colours (numbered by first
+appearance in the solved colouring) is one unsigned integer of ``bits(k - 1)``
+bits a cell, cell 0 most significant, so that numeric order is lexicographic
+order.  A move (:mod:`permgroup.perm`'s array form) acts on whole arrays of
+words with a few masks and shifts: cells that move by the same offset share
+one mask.
 
-Packed words
-------------
-A colouring of ``n`` cells with ``k`` colours is a row of colour indices
-``0..k-1`` (colours numbered by first appearance in the solved colouring).  It
-is packed into one unsigned integer with ``b = bits(k - 1)`` bits per cell,
-cell 0 in the most significant place, so that numeric order of words is the
-lexicographic order of colourings.  A move (a permutation of cells, in
-:mod:`permgroup.perm`'s array form) acts on words with a few masks and shifts:
-cells that move by the same offset share one mask (a cyclic shift of ``c``
-cells needs two), so a whole array of words is moved by a handful of numpy
-bit operations, with no per-state Python loop.
-
-Ranks
------
-The rank of a colouring is its place in lexicographic order among all
-``n! / (c_1! ... c_k!)`` arrangements of the multiset (the multiset form of the
-combinatorial number system: each cell adds the number of arrangements that
-put a smaller colour there, a multinomial coefficient of the colours left).
-The sum splits over *chunks* of cells (16 bits of the word each); a chunk's
-share depends only on its own value and on the colours used before it, so it
-is read from a table indexed by the chunk value (and, for middle chunks, by the
-histogram of the colours before it).  For 16 cells with 2 bits each, the rank is
-``FIRST[w >> 16] + LAST[w & 0xFFFF]``: two lookups in 65,536-entry tables.
-Unranking runs the same tables backwards with binary searches, and
-:meth:`MultisetRanking.block` lists the words of a whole rank range in order
-without any search.
+Ranks: a colouring's place in lexicographic order among the
+``n! / (c_1! ... c_k!)`` arrangements (each cell adds the arrangements that
+put a smaller colour there).  The sum splits over *chunks* of 16 bits of the
+word, a chunk's share read from a table indexed by its value (and, for middle
+chunks, by the histogram of the colours before it): for 16 cells of 2 bits,
+``FIRST[w >> 16] + LAST[w & 0xFFFF]``.  Unranking runs the same tables
+backwards with binary searches, and :meth:`MultisetRanking.block` lists the
+words of a whole rank range in order without any search.
 
 >>> space = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "swap": (1, 0, 2, 3)})
 >>> space.size, space.decode(space.apply(space.encode("aabb"), 0))
 (6, ('b', 'a', 'a', 'b'))
-
-Moves needed from each colouring (in rank order: aabb abab abba baab baba
-bbaa) to ``aabb``, by the engine's BFS running the moves backwards:
-
->>> from permgroup.spaces.space import Reversed
->>> from permgroup.tables.bfs import bfs
->>> bfs(Reversed(space), [space.rank(space.encode("aabb"))]).depths.tolist()
-[0, 3, 1, 3, 2, 2]
 """
 from __future__ import annotations
 
@@ -102,10 +68,8 @@ def word_layout(cells: int, colours: int) -> tuple[int, int, np.dtype]:
 
 
 class MultisetRanking:
-    """Lexicographic ranks of the arrangements of a multiset, on packed words.
-
-    ``counts[c]`` is how many cells have colour ``c``.  See the module docstring
-    for the word layout and the chunk tables.
+    """Lexicographic ranks of the arrangements of a multiset (``counts[c]``
+    cells of colour ``c``), on packed words.
 
     >>> r = MultisetRanking([2, 2])
     >>> r.rank(np.array([0b0011, 0b0101, 0b1100])).tolist()
@@ -120,7 +84,7 @@ class MultisetRanking:
             raise ValueError(f"bad colour counts {self.counts}")
         self.n, self.bits, self.dtype = word_layout(sum(self.counts), len(self.counts))
         self.size = multinomial(self.counts)
-        self.rank_dtype = np.dtype(np.int64)
+        self.cell_shifts = (self.bits * np.arange(self.n - 1, -1, -1)).astype(self.dtype)
         per_chunk = max(1, chunk_bits // self.bits)
         self.widths = [min(per_chunk, self.n - start) for start in range(0, self.n, per_chunk)]
         after = np.cumsum(self.widths[::-1])[::-1].tolist()[1:] + [0]
@@ -129,7 +93,7 @@ class MultisetRanking:
         # cell sets add without carries
         self.weights = [prod(c + 1 for c in self.counts[:i]) for i in range(len(self.counts))]
         self.n_codes = prod(c + 1 for c in self.counts)
-        self.full = self._code(self.counts)
+        self.full = sum(c * w for c, w in zip(self.counts, self.weights))
         self._hist_of_code = _code_table(self.counts)
         self._arrangements = np.array([multinomial(h) for h in self._hist_of_code],
                                       dtype=np.int64)
@@ -137,12 +101,8 @@ class MultisetRanking:
         self._build_tables()
 
     # --- tables --------------------------------------------------------------
-    def _code(self, hist: Sequence[int]) -> int:
-        return sum(h * w for h, w in zip(hist, self.weights))
-
     def _chunk_histograms(self, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For every value of a chunk of ``width`` cells: its histogram, code and
-        whether all its digits are colours."""
+        """Each value of a chunk of ``width`` cells: histogram, code, all colours?"""
         values = np.arange(1 << (self.bits * width), dtype=np.int64)
         hist = np.zeros((len(values), len(self.counts)), dtype=np.int64)
         valid = np.ones(len(values), dtype=bool)
@@ -168,10 +128,9 @@ class MultisetRanking:
     def _build_tables(self) -> None:
         widths = self.widths
         first = self._completions(widths[0], self.full)
-        self.first_table = _exclusive_cumsum(first).astype(self.rank_dtype)
+        self.first_table = _exclusive_cumsum(first)
         self.first_values = np.flatnonzero(first)
-        self.first_starts = self.first_table[self.first_values].astype(np.int64)
-        self.first_sizes = first[self.first_values]
+        self.first_starts = self.first_table[self.first_values]
         # middle chunks: one row per histogram of the cells before the chunk
         self.middle = []
         prefixes = np.unique(self._chunk_hist[widths[0]][1][self.first_values])
@@ -179,7 +138,7 @@ class MultisetRanking:
             dense = np.full(self.n_codes, -1, dtype=np.int64)
             dense[prefixes] = np.arange(len(prefixes))
             rows = np.stack([self._completions(width, self.full - p) for p in prefixes])
-            table = np.stack([_exclusive_cumsum(row) for row in rows]).astype(self.rank_dtype)
+            table = np.stack([_exclusive_cumsum(row) for row in rows])
             state, value = np.nonzero(rows)
             span = int(rows.sum(axis=1).max())
             self.middle.append({
@@ -200,7 +159,7 @@ class MultisetRanking:
             group_start = np.searchsorted(sorted_code, np.arange(self.n_codes))
             group_size = np.searchsorted(sorted_code, np.arange(self.n_codes), "right") \
                 - group_start
-            self.last_table = np.zeros(len(code), dtype=self.rank_dtype)
+            self.last_table = np.zeros(len(code), dtype=np.int64)
             self.last_table[order] = np.arange(len(order)) - group_start[sorted_code]
             self.last_sorted = order
             self.last_group_start = group_start
@@ -215,8 +174,7 @@ class MultisetRanking:
         [6]
         """
         colours = np.atleast_2d(np.asarray(colours)).astype(self.dtype)
-        shifts = (self.bits * np.arange(self.n - 1, -1, -1)).astype(self.dtype)
-        return np.bitwise_or.reduce(colours << shifts, axis=1)
+        return np.bitwise_or.reduce(colours << self.cell_shifts, axis=1)
 
     def unpack(self, words: np.ndarray) -> np.ndarray:
         """Rows of colour indices of words (inverse of :meth:`pack`).
@@ -225,9 +183,8 @@ class MultisetRanking:
         [[0, 1, 1, 0]]
         """
         words = np.atleast_1d(np.asarray(words, dtype=self.dtype))
-        shifts = (self.bits * np.arange(self.n - 1, -1, -1)).astype(self.dtype)
         mask = self.dtype.type((1 << self.bits) - 1)
-        return ((words[:, None] >> shifts) & mask).astype(np.uint8)
+        return ((words[:, None] >> self.cell_shifts) & mask).astype(np.uint8)
 
     # --- ranks ---------------------------------------------------------------
     def rank(self, words: np.ndarray) -> np.ndarray:
@@ -277,9 +234,9 @@ class MultisetRanking:
     # --- whole rank ranges ---------------------------------------------------
     def block_bounds(self, states: int, lo: int = 0, hi: int | None = None
                      ) -> list[tuple[int, int]]:
-        """Split the ranks ``lo..hi-1`` (all by default) into blocks of about
-        ``states`` ranks, as ranges of first-chunk indices for :meth:`block`
-        (the first and the last block may reach past ``lo`` and ``hi``).
+        """The ranks ``lo..hi-1`` (all by default) in blocks of about ``states``
+        ranks, as ranges of first-chunk indices for :meth:`block` (the first
+        and the last may reach past ``lo`` and ``hi``).
 
         >>> r = MultisetRanking([4, 4, 4, 4])
         >>> r.block_bounds(40_000_000)
@@ -324,7 +281,7 @@ class MultisetRanking:
 
 
 def _code_table(counts: Sequence[int]) -> list[tuple[int, ...]]:
-    """The histogram of every mixed-radix code (first colour varies fastest)."""
+    """The histogram of every code (first colour fastest)."""
     hists = [()]
     for c in counts:
         hists = [h + (v,) for v in range(c + 1) for h in hists]
@@ -345,12 +302,8 @@ def _expand(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class WordMove:
-    """A permutation of cells acting on packed words by masks and shifts.
-
-    The colour at cell ``i`` moves to cell ``perm[i]`` (the convention of
-    :func:`permgroup.perm.act`).  Cells that move by the same offset share a
-    mask, so a cyclic shift of some cells costs two masks plus one for the rest.
-    Words keep their integer type.
+    """A permutation of cells acting on packed words by masks and shifts: the
+    colour at cell ``i`` moves to cell ``perm[i]`` (as :func:`permgroup.perm.act`).
 
     >>> m = WordMove((1, 2, 0, 3), bits=2)
     >>> r = MultisetRanking([1, 1, 1, 1])
@@ -383,12 +336,8 @@ class WordMove:
 
 
 class ColouringSpace:
-    """Colourings with the colour counts of ``solved``, and moves on them.
-
-    Colours are numbered by first appearance in ``solved``.  ``step`` and
-    ``back_step`` act on ranks (for :func:`permgroup.tables.bfs.bfs`);
-    ``apply`` and ``unapply`` act on packed words (for
-    :mod:`permgroup.search.meet` and the table builder).
+    """Colourings with the colour counts of ``solved``, and moves on them:
+    ``step`` and ``back_step`` on ranks, ``apply`` and ``unapply`` on words.
 
     >>> s = ColouringSpace("xxyy", {"rot": (1, 2, 3, 0)})
     >>> s.decode(s.unapply(s.apply(s.encode("xyxy"), 0), 0))
@@ -454,18 +403,14 @@ class ColouringSpace:
         return self.ranking.unrank(ranks)
 
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks after move ``m``."""
         return self.rank(self.apply(self.unrank(ranks), m))
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks from which move ``m`` leads to ``ranks``."""
         return self.rank(self.unapply(self.unrank(ranks), m))
 
     def states_of(self, lo: int, hi: int, offsets: np.ndarray) -> np.ndarray:
         """Words of the ranks ``lo + offsets`` (all below ``hi``): the range is
-        listed in order when they are a good share of it, else they are unranked
-        (for builders that walk the rank range in blocks, with
-        :meth:`step_states` and :meth:`back_step_states`).
+        listed in order when they are a good share of it, else they are unranked.
 
         >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
         >>> s.states_of(2, 6, np.array([0, 3])).tolist() == s.unrank(np.array([2, 5])).tolist()
@@ -487,9 +432,7 @@ class ColouringSpace:
         return out
 
     def step_states(self, words: np.ndarray, m: int) -> np.ndarray:
-        """Ranks after move ``m`` from words."""
         return self.rank(self.apply(words, m))
 
     def back_step_states(self, words: np.ndarray, m: int) -> np.ndarray:
-        """Ranks from which move ``m`` leads to the words."""
         return self.rank(self.unapply(words, m))

@@ -1,20 +1,12 @@
-"""States of groups too large for one rank: rows of digits with small move tables.
+"""States of groups too large for one rank: columns of digits with small move tables.
 
-A :class:`permgroup.spaces.product.FactorSpace` ranks a state as one integer, which needs
-the whole group to fit a dense table (and a rank below 2⁶³).  For larger
-groups a state is kept as a column of *digits*, one per
-:class:`~permgroup.spaces.element.Factor`, and a move is one gather per digit.
-A batch of ``N`` states is a ``(k, N)`` array, one row per digit, so every
-step is a handful of vectorized table look-ups.
-
-The digits of one kind of piece come from its
-:class:`~permgroup.spaces.element.PieceCoordinate`: the permutation digit (the
-Lehmer rank of which piece sits in each slot) and the twist digit, or, when the
-permutation digit would need too large a table (12! entries for twelve
-pieces), one *placement* digit per group of pieces: the slots those pieces
-occupy, ranked as a partial permutation (12·11·10·9 = 11,880 values for four
-pieces out of twelve).  Together the groups determine the permutation, so no information is
-lost.
+A batch of ``N`` states is a ``(k, N)`` array, one row per digit, and a move
+is one gather per digit.  The digits of one kind of piece are its
+:class:`~permgroup.spaces.element.PieceCoordinate`'s permutation and twist
+digits or, where the permutation's table would be too large (12! entries for
+twelve pieces), one *placement* digit per group of pieces: the slots those
+pieces occupy (12·11·10·9 = 11,880 values for four pieces out of twelve).
+Together the groups determine the permutation.
 
 States are compared through *packed keys*: the digits' bits laid side by side
 in as few 64-bit words as needed (:meth:`DigitSpace.keys`), exact, never hashed.
@@ -72,11 +64,9 @@ def piece_digits(coordinate: PieceCoordinate,
 
 
 class DigitSpace:
-    """States as columns of digits; see the module docstring.
-
-    ``digits`` are in key order: the first word of a packed key holds the
-    first digits, so the puzzle puts the most varied digits first (a search
-    compares first words and looks at the rest only on a tie).
+    """States as columns of digits, ``digits`` in key order: the first word
+    of a packed key holds the first digits, so the most varied go first (a
+    search compares first words and looks at the rest only on a tie).
 
     >>> from permgroup.perm import from_cycles
     >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
@@ -170,9 +160,8 @@ def _pack_layout(bits: Sequence[int]) -> list[list[tuple[int, int]]]:
 
 
 def ring_space(n: int) -> tuple[DigitSpace, Perm]:
-    """The smallest digit space worth an example: ``n`` cells on a ring, turned
-    one step forward (move ``t``) or back (``t'``).  Returns the space and the
-    turn ``t``; the examples of the search modules use it.
+    """The space of ``n`` cells on a ring turned forward (``t``) or back
+    (``t'``), and the turn ``t``: the search modules' examples use it.
 
     >>> space, t = ring_space(4)
     >>> space.move_names, t
@@ -189,8 +178,7 @@ def ring_space(n: int) -> tuple[DigitSpace, Perm]:
 def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: dict,
                      name: str, cache: bool = True) -> DigitSpace:
     """The space of ``digits`` with its move tables read from the cache, or
-    built and saved there.  ``key`` identifies the puzzle and metric (its
-    fingerprint); the digits and moves are added here.
+    built and saved there; ``key`` identifies the puzzle and metric.
 
     >>> import os, tempfile
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()

@@ -1,24 +1,17 @@
 """Coordinates: a bijection between normalized elements and ``0..N-1``.
 
-(numpy is imported inside the vectorized functions only, so that a process
-that ranks a few elements to look them up in a cached table never loads it.)
-
 A *piece* is a tuple of sticker positions that every move carries onto another
 piece, shifting the tuple cyclically (a corner's three stickers in clockwise
-order).  For one kind of piece, an element is described in *slot form*:
+order).  For one kind of piece, an element's *slot form* is ``at[j]``, the
+piece in slot ``j`` (piece ``j``'s home), and ``tw[j]``, its twist: the place
+within slot ``j``'s tuple of that piece's first sticker.  A move sends slot
+``j`` to slot ``M[j]`` adding ``d[j]`` to the twist, whatever piece is there,
+so the permutation and the twist each get a small move table.  The rank is the
+Lehmer code of ``at`` times the twist digits (the last dropped when every move
+keeps the twist sum).  Pieces no move displaces are left out.
 
-* ``at[j]``: which piece sits in slot ``j`` (slot ``j`` is piece ``j``'s home);
-* ``tw[j]``: its twist, the place within slot ``j``'s tuple where that piece's
-  first sticker sits.
-
-A move sends slot ``j`` to slot ``M[j]`` adding ``d[j]`` to the twist, whatever
-piece is there, so the permutation part and the twist part each get a small
-move table of their own, derived from the moves themselves.  The rank is the
-Lehmer code of ``at`` times the twist digits (the last digit is dropped when
-every move keeps the twist sum fixed, as face turns do for cube corners).
-
-Pieces that no move displaces (the anchor corner, centres) carry no
-information and are left out.
+numpy is imported inside the vectorized functions only: a process that ranks a
+few elements to read a cached table never loads it.
 
 >>> from permgroup.perm import from_cycles
 >>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)  # three 2-sticker pieces, cycled
@@ -45,10 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class PieceCoordinate:
-    """The coordinate of one kind of piece (see the module docstring).
-
-    Build it with :meth:`from_moves`, which drops pieces no move displaces and
-    finds whether the twist sum is invariant.
+    """The coordinate of one kind of piece (see the module docstring); build
+    it with :meth:`from_moves`.
 
     Three two-sticker bars: ``t`` cycles them, ``f`` flips the first two
     together, so the flip sum stays even and one flip digit is dropped;
@@ -91,7 +82,8 @@ class PieceCoordinate:
     @classmethod
     def from_moves(cls, kind: str, pieces: Sequence[Sequence[int]], moves: dict[str, Perm]
                    ) -> PieceCoordinate:
-        """The coordinate of ``pieces`` under ``moves``, fixed pieces left out."""
+        """The coordinate of ``pieces`` under ``moves``, fixed pieces left out,
+        the twist sum found invariant or not."""
         moved = [
             tuple(p) for p in pieces
             if any(m[x] != x for m in moves.values() for x in p)
@@ -153,8 +145,7 @@ class PieceCoordinate:
         return at, tw
 
     def twist_defect(self, element: Sequence[int]) -> int:
-        """The twist sum mod the modulus: 0 for every element of the group
-        when the twist is invariant."""
+        """The twist sum mod the modulus (0 in the group when it is invariant)."""
         _, tw = self.slot_form(element)
         return sum(tw) % self.modulus if self.twist_invariant else 0
 
@@ -184,14 +175,7 @@ class PieceCoordinate:
 
     def ranks(self, at: np.ndarray, tw: np.ndarray) -> np.ndarray:
         """Ranks of many slot forms (rows of ``at`` and ``tw``)."""
-        return lehmer_ranks(at) * self.twist_size + self.twist_ranks(tw)
-
-    def unranks(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Slot forms ``(at, tw)`` of many ranks."""
-        import numpy as np
-
-        perm, twist = np.divmod(np.asarray(ranks, dtype=np.int64), self.twist_size)
-        return lehmer_unranks(perm, self.count), self.twist_unranks(twist)
+        return self._perm_ranks(at) * self.twist_size + self.twist_ranks(tw)
 
     def factors(self) -> list[Factor]:
         """The permutation and twist digits with their move tables."""
@@ -202,9 +186,7 @@ class PieceCoordinate:
 
         With ``where`` the inverse of ``at`` (the slot of each piece), the slot
         form of ``c = p⁻¹ q`` is ``at_c[j] = where_p[at_q[j]]`` and
-        ``tw_c[j] = tw_q[j] - tw_p[at_c[j]]``.  Rows come from lookup tables
-        indexed by the permutation and twist digits, so the work is a handful
-        of gathers over ``count`` small integers per pair.
+        ``tw_c[j] = tw_q[j] - tw_p[at_c[j]]``, rows read from lookup tables.
         """
         import numpy as np
 
@@ -220,7 +202,7 @@ class PieceCoordinate:
         c_tw = twists[q_twist] - twists[p_twist].ravel()[c_at_flat]
         c_tw += self.modulus
         c_tw %= self.modulus
-        return self._perm_ranks(c_at_flat - offsets) * self.twist_size + self.twist_ranks(c_tw)
+        return self.ranks(c_at_flat - offsets, c_tw)
 
     def _lookup_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         import numpy as np
@@ -249,18 +231,17 @@ class PieceCoordinate:
     def _perm_ranks(self, perms: np.ndarray) -> np.ndarray:
         import numpy as np
 
-        if hasattr(self, "_code_rank"):
-            return self._code_rank[self._perm_codes(perms)].astype(np.int64)
-        return lehmer_ranks(perms)
+        if self.count > 7:
+            return lehmer_ranks(perms)
+        self._lookup_tables()
+        return self._code_rank[self._perm_codes(perms)].astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
 class Digit:
-    """One digit of a state: a part of one kind of piece's coordinate.
-
-    ``part`` is ``"permutation"`` (the Lehmer rank of which piece sits in each
-    slot), ``"twist"`` (the twist digits) or ``"placement"`` (the slots of the
-    pieces listed in ``placement``).
+    """One digit of a state: the ``"permutation"`` (Lehmer rank of ``at``),
+    ``"twist"`` or ``"placement"`` (the slots of the pieces listed in
+    ``placement``) of one kind of piece's coordinate.
 
     Three two-sticker bars, cycled by ``t``, the first two flipped by ``f``:
 
@@ -335,10 +316,8 @@ class Digit:
 
 
 class ElementRanking:
-    """Ranks of elements over several kinds of piece (corners and edges...).
-
-    The rank is mixed radix over each kind's permutation and twist digits, in
-    the order the kinds are given.
+    """Ranks of elements over several kinds of piece (corners and edges...):
+    mixed radix over each kind's permutation and twist digits, in order.
 
     Three points turned by ``a`` and one bar flipped by ``b``:
 
@@ -358,9 +337,7 @@ class ElementRanking:
 
     def __init__(self, coordinates: Sequence[PieceCoordinate]):
         self.coordinates = list(coordinates)
-        self.size = 1
-        for c in self.coordinates:
-            self.size *= c.size
+        self.size = prod(c.size for c in self.coordinates)
 
     def rank(self, element: Sequence[int]) -> int:
         """The rank of one element in array form."""
@@ -385,8 +362,8 @@ class ElementRanking:
         return parts[::-1]
 
     def elements(self, ranks: np.ndarray, degree: int) -> np.ndarray:
-        """The elements (rows in array form, ``degree`` positions) of many
-        ranks; positions of no ranked piece stay in place.
+        """The elements (rows in array form) of many ranks; positions of no
+        ranked piece stay in place.
 
         >>> import numpy as np
         >>> from permgroup.perm import from_cycles
@@ -412,8 +389,7 @@ class ElementRanking:
         return out
 
     def ranks_of(self, elements: np.ndarray) -> np.ndarray:
-        """Ranks of many elements given as rows in array form (inverse of
-        :meth:`elements`).
+        """Ranks of many elements in array form (inverse of :meth:`elements`).
 
         >>> import numpy as np
         >>> from permgroup.perm import from_cycles
@@ -426,9 +402,7 @@ class ElementRanking:
 
         result = np.zeros(len(elements), dtype=np.int64)
         for c in self.coordinates:
-            at, tw = c.slot_forms(elements)
-            c._lookup_tables()
-            result = result * c.size + (c._perm_ranks(at) * c.twist_size + c.twist_ranks(tw))
+            result = result * c.size + c.ranks(*c.slot_forms(elements))
         return result
 
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -451,12 +425,9 @@ class ElementSpace:
 
     An element is normalized first (:class:`permgroup.normalize.Normalizer`:
     the one element of its symmetry class fixing the anchor sticker); ``moves``
-    are the metric's moves in normalized form (moves that coincide keep one
-    name), in the order of ``move_names``; ``ranking`` ranks normalized
-    elements piece by piece.  Moves act on the digits of the ranking (one move
-    table per digit, :class:`~permgroup.spaces.product.FactorSpace`, built the
-    first time many ranks are moved: a process that only ranks a few
-    elements to read a cached table never imports numpy).
+    are the metric's moves normalized (moves that coincide keep one name).
+    Moves act on the ranking's digits (:attr:`digits`, built the first time
+    many ranks are moved).
 
     >>> from permgroup.perm import from_cycles
     >>> from permgroup.puzzle import Puzzle

@@ -7,16 +7,13 @@ one block ``a`` into the hole at block ``b`` (its guard is "block ``b`` is the
 hole"), permuting the piece's positions on the way, and leaves every other
 block alone.  Pieces are told apart only by their local state.
 
-All of this is read off the moves, the guards and the solved colouring:
-the hole's colouring comes from the guards, the local states are the closure
-of the solved pieces under the moves' carrying maps.
-
-The rank of a state is ``hole * K**(n-1) + sum(d[s] * K**s)``, where ``d``
-lists the local states of the other ``n - 1`` blocks in block order.  A move
-then changes only the digits between ``a`` and ``b``: they shift by one place,
-and the carried piece's digit goes through the move's local table; so
-:meth:`HoleSpace.step` is a few integer operations on numpy arrays, ``-1``
-where the hole is elsewhere (the move is illegal).
+The hole's colouring is read off the guards, the local states are the
+closure of the solved pieces under the moves' carrying maps.  The rank of a
+state is ``hole * K**(n-1) + sum(d[s] * K**s)``, ``d`` the local states of the
+other ``n - 1`` blocks in block order: a move shifts the digits between ``a``
+and ``b`` by one place and sends the carried piece's digit through its local
+table, a few integer operations on numpy arrays (``-1`` where the hole is
+elsewhere: the move is illegal).
 
 numpy is imported inside the methods that use it: ranking a handful of states
 (answering from a cached table) then starts without it.
@@ -66,7 +63,6 @@ class HoleSpace:
     def __init__(self, partial: PartialPuzzle, blocks: Sequence[Sequence[int]]):
         puzzle = partial.puzzle
         self.partial = partial
-        self._fingerprint: str | None = None
         self.blocks = tuple(tuple(b) for b in blocks)
         self.n = len(self.blocks)
         self.width = len(self.blocks[0])
@@ -157,21 +153,17 @@ class HoleSpace:
         return tuple(state)
 
     def fingerprint(self) -> str:
-        """A hash of the puzzle, its guards and the blocks (computed once)."""
-        if self._fingerprint is None:
-            text = json.dumps({"partial": self.partial.definition(), "blocks": self.blocks},
-                              sort_keys=True, separators=(",", ":"))
-            self._fingerprint = hashlib.sha256(text.encode()).hexdigest()
-        return self._fingerprint
+        """A hash of the puzzle, its guards and the blocks."""
+        text = json.dumps({"partial": self.partial.definition(), "blocks": self.blocks},
+                          sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     # --- many states (numpy) ---------------------------------------------------
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks after move ``m``; ``-1`` where it is illegal."""
         a, b, _ = self.carries[m]
         return self._slide(ranks, a, b, self.tables[m])
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks from which move ``m`` leads to ``ranks``; ``-1`` where none does."""
         a, b, _ = self.carries[m]
         inverse = [0] * self.k
         for i, j in enumerate(self.tables[m]):
@@ -209,16 +201,14 @@ class HoleSpace:
         return out
 
     def view(self, positions: Sequence[int]) -> View:
-        """What a pattern shows: the colours at ``positions`` (the same places
-        in every block)."""
+        """The patterns of the colours at ``positions`` (the same places in
+        every block)."""
         return View(self, positions)
 
 
 class View:
-    """Patterns: the colours a state shows at some positions of every block.
-
-    A pattern stands for all states showing it.  Its rank is
-    ``hole * L**(n-1) + sum(label[s] * L**s)``, with the ``L`` labels (what a
+    """Patterns: the colours a state shows at some positions of every block,
+    ranked ``hole * L**(n-1) + sum(label[s] * L**s)``, the ``L`` labels (what a
     piece shows) numbered in the order the local states first show them.
 
     >>> s = _demo_space()
@@ -240,17 +230,18 @@ class View:
         #: for each block, the indices into ``positions`` in place order
         self.slots = [[k for _, k in sorted(by_block[j])] for j in range(space.n)]
         self.hole_label = tuple(space.hole[u] for u in self.places)
-        self.labels: list[tuple] = []
+        self.label_index: dict[tuple, int] = {}
         self.label_of: list[int] = []
         for c in space.local_states:
             label = tuple(c[u] for u in self.places)
             if label == self.hole_label:
                 raise ValueError(f"a piece can show the hole's pattern {label}")
-            if label not in self.labels:
-                self.labels.append(label)
-            self.label_of.append(self.labels.index(label))
-        self.label_index = {label: i for i, label in enumerate(self.labels)}
+            self.label_of.append(self.label_index.setdefault(label, len(self.label_index)))
+        self.labels = list(self.label_index)
         self.n_labels = len(self.labels)
+        #: the local states showing each label
+        self.members = [[i for i, lab in enumerate(self.label_of) if lab == label]
+                        for label in range(self.n_labels)]
         self.weight = self.n_labels ** (space.n - 1)
         self.size = space.n * self.weight
 
@@ -285,7 +276,7 @@ class View:
         choices = []
         for _ in range(self.space.n - 1):
             rest, label = divmod(rest, self.n_labels)
-            choices.append([i for i, lab in enumerate(self.label_of) if lab == label])
+            choices.append(self.members[label])
         return sorted(hole * self.space.weight + _number(digits, self.space.k)
                       for digits in product(*choices))
 
@@ -296,11 +287,9 @@ class View:
 
         space = self.space
         table = np.asarray(depths).reshape((space.n,) + (space.k,) * (space.n - 1))
-        members = [[i for i, lab in enumerate(self.label_of) if lab == label]
-                   for label in range(self.n_labels)]
         for axis in range(1, space.n):
             table = np.concatenate(
-                [table.take(m, axis=axis).min(axis=axis, keepdims=True) for m in members],
+                [table.take(m, axis=axis).min(axis=axis, keepdims=True) for m in self.members],
                 axis=axis)
         return table.reshape(-1)
 
@@ -339,8 +328,7 @@ def _closure(start: list[LocalState], maps: list[tuple[int, ...]]) -> list[Local
 
 
 def _rank_blocks(labels: list, hole, index: dict, weight: int, what: str) -> int:
-    """The rank of what each block shows: the hole's block, then the other
-    blocks' labels as digits (``index``: label to digit)."""
+    """The rank of what each block shows (``index``: label to digit)."""
     holes = [j for j, label in enumerate(labels) if label == hole]
     if len(holes) != 1:
         raise ValueError(f"{what} {len(holes)} holes, expected one")

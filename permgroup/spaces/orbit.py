@@ -1,37 +1,28 @@
 """The ranked state space of a puzzle defined piece by piece (:mod:`permgroup.formats.definition`).
 
 A position splits into *factors*: for each orbit, the arrangement of its pieces
-(a permutation, or a multiset arrangement when pieces are identical) and the
-vector of their orientations.  A move acts on each factor on its own (the new
-arrangement depends only on the old arrangement, the new orientations only on
-the old orientations), so every factor gets a move table of its own and the
-rank of a position is mixed radix over the factors, as in
-:class:`permgroup.spaces.product.FactorSpace`.
-
+and the vector of their orientations.  A move acts on each factor on its own,
+so every factor gets a move table and the rank is mixed radix over the factors.
 Ranks are *tight*: every rank below :attr:`OrbitSpace.size` is a reachable
 position as far as the factors can tell.
 
-* A factor small enough to list (at most :data:`LIST_LIMIT` raw values) is
-  listed by a breadth-first search of its own values, so parity and
-  orientation-sum laws drop out by themselves, whatever they are.
+* A factor of at most :data:`LIST_LIMIT` raw values is listed by a
+  breadth-first search of its own values, so parity and orientation-sum laws
+  drop out by themselves, whatever they are.
 * Two such factors whose joint reachable set is smaller than the product of
-  their own (the corner arrangements of two orbits that always move
-  together, orientation sums tied across orbits, parities tied) are merged into
-  one factor listing the reachable pairs.
-* A permutation too large to list (twelve pieces: 479,001,600 values) is split
-  into two digits: where pieces ``0..h-1`` sit (the *placement*, an ordered
-  choice of ``h`` slots), and the order of the remaining pieces in the
-  remaining slots (a permutation of ``r = n - h``, ranked by Lehmer code, and
-  halved when every move is even on the orbit: the parity of the whole
-  arrangement then fixes the parity of that remainder).  A move sends the
-  placement through a table, and the remainder through a permutation of its
-  ``r`` places that depends on the placement only, so both remain table look-ups.
+  their own (orbits that move together, orientation sums or parities tied) are
+  merged into one factor listing the reachable pairs.
+* A permutation too large to list (twelve pieces: 479,001,600 values) is two
+  digits: the *placement* of pieces ``0..h-1`` (an ordered choice of ``h``
+  slots) and the order of the other ``r`` pieces in the other slots (Lehmer
+  code, halved when every move is even on the orbit).  A move sends the
+  placement through a table, the remainder through a permutation of its ``r``
+  places that depends on the placement only.
 
 The rank is ``outer * inner_size + inner``: the *inner* digit (one small factor,
-or the remainder of a split permutation) varies fastest, so a block of ranks is
-a block of whole rows and a move maps a row onto one row, its entries permuted
-by a small table (:meth:`OrbitSpace.row_pull`).  That is what lets a level of
-the breadth-first search run row by row in bounded memory.
+or the remainder of a split permutation) varies fastest, so a move maps a row
+onto one row, its entries permuted by a small table (:meth:`OrbitSpace.row_pull`):
+a level of the breadth-first search runs row by row in bounded memory.
 
 Moves are named as twsearch and cubing.js write them: every power ``X^j`` of a
 generator of order ``n`` as ``Xj`` or, when ``n - j`` is smaller, ``X(n-j)'``
@@ -86,21 +77,16 @@ REMAINDER = 6
 METRICS = ("qtm", "htm", "gens")
 
 
-
-
 def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple[str, int]]:
-    """The moves that count as one in ``metric``: name -> (generator, power).
+    """The moves that count as one in ``metric``: name -> (generator, power);
+    ``"gens"`` counts the generators alone (a directed graph: its table is a
+    growth function, not a way back to solved).
 
     >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
     >>> d = Definition("c4", (Orbit("P", 4),), {"P": OrbitState((0, 1, 2, 3), (0,) * 4)},
     ...                {"T": {"P": OrbitState((1, 2, 3, 0), (0,) * 4)}})
     >>> metric_moves(d, "htm"), metric_moves(d, "qtm")
     ({'T': ('T', 1), 'T2': ('T', 2), "T'": ('T', 3)}, {'T': ('T', 1), "T'": ('T', 3)})
-
-    ``"gens"`` counts the generators alone, not their inverses: the Cayley graph
-    is directed, and its table is a growth function (depths from solved), not
-    a way back to solved.
-
     >>> metric_moves(d, "gens")
     {'T': ('T', 1)}
     """
@@ -118,12 +104,9 @@ def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple
 
 # --- factors: a move table over tight indices, and positions <-> indices ------------
 class ListedFactor:
-    """One orbit's arrangement (``part == "pieces"``) or orientations, every
-    reachable value listed in order of its raw key.
-
-    ``values[i]`` is the raw array of value ``i``; ``table[m, i]`` the index
-    after move ``m``.
-    """
+    """One orbit's arrangement (``part == "pieces"``) or orientations: raw
+    value ``values[i]`` for every reachable ``i`` (in order of raw keys),
+    ``table[m, i]`` the index after move ``m``."""
 
     def __init__(self, orbit: str, part: str, values: np.ndarray, radix: int,
                  table_of) -> None:
@@ -139,9 +122,7 @@ class ListedFactor:
 
     def index(self, raw: np.ndarray) -> np.ndarray:
         """Indices of raw rows, ``-1`` for a row that is not listed."""
-        keys = raw.astype(np.int64) @ self.weights
-        found = np.minimum(np.searchsorted(self.keys, keys), self.size - 1)
-        return np.where(self.keys[found] == keys, found, -1)
+        return _find(self.keys, raw.astype(np.int64) @ self.weights)
 
     def encode(self, raws: dict) -> np.ndarray:
         return self.index(raws[self.orbit, self.part])
@@ -167,9 +148,7 @@ class MergedFactor:
 
     def encode(self, raws: dict) -> np.ndarray:
         a, b = self.first.encode(raws), self.second.encode(raws)
-        keys = a * self.second.size + b
-        found = np.minimum(np.searchsorted(self.members, keys), self.size - 1)
-        return np.where((a >= 0) & (b >= 0) & (self.members[found] == keys), found, -1)
+        return np.where((a >= 0) & (b >= 0), _find(self.members, a * self.second.size + b), -1)
 
     def decode(self, index: np.ndarray, raws: dict) -> None:
         a, b = np.divmod(self.members[index], self.second.size)
@@ -177,14 +156,17 @@ class MergedFactor:
         self.second.decode(b, raws)
 
 
-class SplitPermutation:
-    """A permutation of ``n`` distinct pieces too large to list, as two digits:
-    the placement of pieces ``0..h-1`` and the order of the other ``r`` pieces
-    in the other slots (see the module docstring).
+def _find(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Where ``wanted`` stand in the sorted ``keys``, ``-1`` where they do not."""
+    found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where(keys[found] == wanted, found, -1)
 
-    ``placement_table[m, a]``: the placement after move ``m``;
-    ``remainder_table[select[m, a], b]``: the remainder after move ``m`` from
-    placement ``a``; ``even``: only even arrangements (the remainder halved).
+
+class SplitPermutation:
+    """A permutation of ``n`` distinct pieces too large to list (see the
+    module docstring): ``placement_table[m, a]`` is the placement after move
+    ``m``, ``remainder_table[select[m, a], b]`` the remainder after move ``m``
+    from placement ``a``; ``even``: only even arrangements (the remainder halved).
     """
 
     def __init__(self, orbit: str, n: int, move_slots: list[np.ndarray], even: bool) -> None:
@@ -198,7 +180,8 @@ class SplitPermutation:
         self.size = self.size_a * self.size_b
         # the slot of each piece 0..h-1, per placement
         slots = placement_unranks(np.arange(self.size_a), self.n, self.h).astype(np.int8)
-        self.parity = self._parity(slots)  # parity of the arrangement with remainder 0..r-1
+        # the parity of each placement's arrangement with the remainder in order 0..r-1
+        self.parity = parities(self._arrangements(slots, np.arange(self.r)[None, :]))
         rest = self._rest(slots)
         orders = lehmer_unranks(np.arange(factorial(self.r)), self.r)
         order_parity = parities(orders)
@@ -241,27 +224,24 @@ class SplitPermutation:
         np.put_along_axis(labels, self._rest(slots), orders + self.h, axis=1)
         return labels
 
-    def _parity(self, slots: np.ndarray) -> np.ndarray:
-        base = np.arange(self.r)[None, :].repeat(len(slots), 0)
-        return parities(self._arrangements(slots, base))
-
-    def encode_digits(self, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def encode(self, raws: dict) -> np.ndarray:
+        labels = raws[self.orbit, "pieces"]
         slots = np.argsort(labels, axis=1)[:, :self.h]
         a = placement_ranks(slots, self.n)
         rest = np.take_along_axis(labels, self._rest(slots), axis=1) - self.h
         b = lehmer_ranks(rest)
         if self.even:
-            ok = parities(rest) == self.parity[a]
-            b = np.where(ok, b // 2, -1)
-        return a, b
+            b = np.where(parities(rest) == self.parity[a], b // 2, -1)
+        return np.where(b < 0, -1, a * self.size_b + b)
 
-    def decode_digits(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def decode(self, index: np.ndarray, raws: dict) -> None:
+        a, b = np.divmod(index, self.size_b)
         slots = placement_unranks(a, self.n, self.h)
         if self.even:
             rows = np.where(self.parity[a][:, None] == 0, self.half[0][b], self.half[1][b])
         else:
             rows = self.orders[b]
-        return self._arrangements(slots, rows)
+        raws[self.orbit, "pieces"] = self._arrangements(slots, rows)
 
 
 class RawAction:
@@ -278,9 +258,8 @@ class RawAction:
 
 
 def _list_values(start: np.ndarray, act: RawAction, radix: int) -> np.ndarray:
-    """Every value reachable from ``start`` under the moves, by BFS.  Values
-    of distinct pieces are marked seen by Lehmer rank in ``n!`` flags (a level
-    costs its own size); others are merged into a sorted array of keys.
+    """Every value reachable from ``start`` under the moves, by BFS: seen
+    values are ``n!`` flags by Lehmer rank for distinct pieces, else sorted keys.
 
     >>> turn = RawAction([np.array([1, 2, 0]), np.array([1, 0, 2])], None, 1)
     >>> len(_list_values(np.arange(3), turn, 3)), len(_list_values(np.array([0, 0, 1]), turn, 2))
@@ -324,45 +303,42 @@ def _implied_twists(solved: OrbitState, slots: list[np.ndarray], twists: list[np
     True
     """
     n = len(solved.pieces)
-    labels = max(solved.pieces) + 1
-    twist = np.full((labels, n), -1, dtype=np.int64)
+    twist = np.full((max(solved.pieces) + 1, n), -1, dtype=np.int64)
+    goes_to = [np.argsort(perm) for perm in slots]  # the piece in slot j goes to goes_to[j]
+
+    def images(keys: np.ndarray):  # keys: slot * k + twist
+        slot, t = np.divmod(keys, k)
+        return (to[slot] * k + (t + add[to[slot]]) % k for to, add in zip(goes_to, twists))
+
     for start in range(n):
-        # where the piece starting in slot ``start`` can be, and in which twist
-        at = np.full(n, -1, dtype=np.int64)
-        at[start] = solved.orientation[start]
-        frontier = [start]
-        while frontier:
-            new = []
-            for j in frontier:
-                for perm, add in zip(slots, twists):
-                    for i in np.flatnonzero(perm == j):  # the piece in slot j goes to slot i
-                        t = (at[j] + int(add[i])) % k
-                        if at[i] < 0:
-                            at[i] = t
-                            new.append(int(i))
-                        elif at[i] != t:
-                            return None
-            frontier = new
-        label = solved.pieces[start]
-        seen = at >= 0
-        clash = (twist[label] >= 0) & seen & (twist[label] != at)
-        if clash.any():
+        at, t = np.divmod(_reachable(start * k + solved.orientation[start], images, n * k), k)
+        known = twist[solved.pieces[start], at]
+        if len(np.unique(at)) < len(at) or ((known >= 0) & (known != t)).any():
             return None
-        twist[label, seen] = at[seen]
+        twist[solved.pieces[start], at] = t
     return np.where(twist < 0, 0, twist).astype(np.int8)
 
 
 def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
-    """Pair keys ``i * sb + j`` reachable from the solved pair ``(sa, sb)``."""
-    seen = np.zeros(a.size * b.size, dtype=bool)
-    frontier = np.array([sa * b.size + sb], dtype=np.int64)
-    seen[frontier] = True
+    """Pair keys ``i * b.size + j`` reachable from the solved pair ``(sa, sb)``."""
+    def images(keys: np.ndarray):
+        i, j = np.divmod(keys, b.size)
+        return (a_m[i].astype(np.int64) * b.size + b_m[j] for a_m, b_m in zip(a.table, b.table))
+
+    return _reachable(sa * b.size + sb, images, a.size * b.size)
+
+
+def _reachable(start: int, images, size: int) -> np.ndarray:
+    """The keys below ``size`` reached from ``start`` by ``images(keys)``, the
+    keys each move leads to, in order."""
+    seen = np.zeros(size, dtype=bool)
+    seen[start] = True
+    frontier = np.array([start], dtype=np.int64)
     while len(frontier):
-        i, j = np.divmod(frontier, b.size)
         # a mask, not np.unique: marking is linear, hashing the images was most of the cost
         fresh = np.zeros_like(seen)
-        for m in range(a.table.shape[0]):
-            fresh[a.table[m][i].astype(np.int64) * b.size + b.table[m][j]] = True
+        for image in images(frontier):
+            fresh[image] = True
         fresh &= ~seen
         seen |= fresh
         frontier = np.flatnonzero(fresh)
@@ -372,10 +348,6 @@ def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
 # --- the space ---------------------------------------------------------------------
 class OrbitSpace:
     """Tight ranks of the positions of ``definition`` under ``metric``'s moves.
-
-    See the module docstring.  ``step(ranks, m)`` and ``back_step(ranks, m)``
-    make it a space for :func:`permgroup.tables.bfs.bfs`;
-    :meth:`row_pull` serves the row-by-row levels of a large search.
 
     A gear: two wheels of three teeth turned together, so the pair of
     arrangements has 3 values, not 9:
@@ -466,13 +438,11 @@ class OrbitSpace:
             if f.size == 1:  # moved, but always back to the same value
                 self.fixed[f.orbit, f.part] = f.values[0]
         factors = [f for f in factors if f.size > 1]
-        self.factors = _merge_tied(factors, self._solved_indices)
-
-    def _solved_indices(self, factor) -> int:
-        return int(factor.encode(self._raws([self.definition.solved]))[0])
+        solved = self._raws([d.solved])
+        self.factors = _merge_tied(factors, lambda f: int(f.encode(solved)[0]))
 
     def _build_rows(self) -> None:
-        """Choose the inner digit and build the row tables (see :meth:`row_step`)."""
+        """Choose the inner digit and build the row tables."""
         factors = self.factors
         if self.split is not None:
             inner, outer = [], factors
@@ -481,7 +451,8 @@ class OrbitSpace:
             inner = _best_inner(factors)
             outer = [f for f in factors if f not in inner]
             self.inner_size = prod(f.size for f in inner)
-        self.outer_factors, self.inner_factors = outer, inner
+        # in rank order: a split permutation's two digits sit between outer and inner
+        self.digit_factors = outer + ([self.split] if self.split else []) + inner
         self.outer_size = prod(f.size for f in outer) * (self.split.size_a if self.split else 1)
         self.size = self.outer_size * self.inner_size
         if self.size > 2**40:
@@ -495,35 +466,23 @@ class OrbitSpace:
                 f"{', '.join(f'{f.name} {f.size:,}' for f in factors)}; {self.size:,} ranks), "
                 f"and their move tables would take {row_bytes / 2**30:.1f} GiB")
         self.dtype = rank_dtype(self.size)
-        digits = [Factor(f.name, f.size, f.table) for f in outer]
-        if self.split:
-            digits.append(Factor(self.split.name, self.split.size_a, self.split.placement_table))
-        outer_space = FactorSpace(digits) if digits else None
-        all_outer = np.arange(self.outer_size)
+        placement = [Factor(self.split.name, self.split.size_a, self.split.placement_table)
+                     ] if self.split else []
         # row indices fit 32 bits (see MAX_ROW_BYTES): half the memory of intp
-        self.row_next = np.zeros((tables, self.outer_size), dtype=np.int32)
-        if outer_space:
-            for m in range(tables):
-                self.row_next[m] = outer_space.step(all_outer, m)
+        self.row_next = _product_table(outer + placement, tables, np.int32)
+        self.row_select = None
         if self.split:
             if self.outer_size == self.split.size_a:  # the placement is the whole row index
                 self.row_select = self.split.select
             else:
-                self.row_select = self.split.select[:, all_outer % self.split.size_a]
+                self.row_select = self.split.select[:, np.arange(self.outer_size)
+                                                    % self.split.size_a]
             self.inner_table = self.split.remainder_table.astype(np.intp)
         else:
-            self.row_select = None
-            if inner:
-                inner_space = FactorSpace([Factor(f.name, f.size, f.table) for f in inner])
-                cells = np.arange(self.inner_size)
-                self.inner_table = np.stack([inner_space.step(cells, m)
-                                             for m in range(tables)]).astype(np.intp)
-            else:
-                self.inner_table = np.zeros((tables, 1), dtype=np.intp)
+            self.inner_table = _product_table(inner, tables, np.intp)
 
     # --- stepping ---------------------------------------------------------------------
     def step(self, ranks: np.ndarray | Sequence[int], m: int) -> np.ndarray:
-        """Ranks after move ``m``."""
         ranks = np.asarray(ranks).astype(self.dtype, copy=False)
         outer, inner = np.divmod(ranks, self.dtype(self.inner_size))
         row = m if self.row_select is None else self.row_select[m][outer]
@@ -531,14 +490,11 @@ class OrbitSpace:
                 + self.inner_table[row, inner].astype(self.dtype))
 
     def back_step(self, ranks: np.ndarray | Sequence[int], m: int) -> np.ndarray:
-        """Ranks from which move ``m`` leads to ``ranks``."""
         return self.step(ranks, self.inverse[m])
 
     def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
-        """``values`` (an array of shape ``(outer_size, inner_size)``, a depth
-        table say) read at the predecessors by move ``m`` of every state in rows
-        ``first..last-1``: one gather of whole rows, then the cells of each row
-        permuted by a small table (see :class:`permgroup.tables.bfs.RowSpace`)."""
+        """``values`` (shape ``(outer_size, inner_size)``) read at the
+        predecessors by move ``m`` of every state in rows ``first..last-1``."""
         back = self.inverse[m]
         rows = values[self.row_next[back][first:last]]
         if self.row_select is None:
@@ -570,15 +526,7 @@ class OrbitSpace:
             bad |= (pieces < 0).any(axis=1) | (pieces >= twist.shape[0]).any(axis=1)
             expected = twist[np.clip(pieces, 0, twist.shape[0] - 1), np.arange(pieces.shape[1])]
             bad |= (raws[name, "orientation"] != expected).any(axis=1)
-        for f in self.outer_factors:
-            i = f.encode(raws)
-            bad |= i < 0
-            rank = rank * f.size + i
-        if self.split:
-            a, b = self.split.encode_digits(raws[self.split.orbit, "pieces"])
-            bad |= b < 0
-            rank = (rank * self.split.size_a + a) * self.split.size_b + b
-        for f in self.inner_factors:
+        for f in self.digit_factors:
             i = f.encode(raws)
             bad |= i < 0
             rank = rank * f.size + i
@@ -604,14 +552,7 @@ class OrbitSpace:
         """The positions of many ranks."""
         rest = np.asarray(ranks, dtype=np.int64)
         raws = {key: np.repeat(value[None, :], len(rest), 0) for key, value in self.fixed.items()}
-        for f in reversed(self.inner_factors):
-            rest, i = np.divmod(rest, f.size)
-            f.decode(i, raws)
-        if self.split:
-            rest, b = np.divmod(rest, self.split.size_b)
-            rest, a = np.divmod(rest, self.split.size_a)
-            raws[self.split.orbit, "pieces"] = self.split.decode_digits(a, b)
-        for f in reversed(self.outer_factors):
+        for f in reversed(self.digit_factors):
             rest, i = np.divmod(rest, f.size)
             f.decode(i, raws)
         for name, twist in self.implied.items():
@@ -634,8 +575,7 @@ class OrbitSpace:
 
 
 def _merge_tied(factors: list, solved_index) -> list:
-    """Merge pairs of factors whose joint reachable set is smaller than the
-    product of their sizes, until no pair is tied (smallest products first)."""
+    """Merge tied pairs of factors, smallest products first, until none is tied."""
     factors = list(factors)
     tried: set = set()
     while True:
@@ -654,9 +594,19 @@ def _merge_tied(factors: list, solved_index) -> list:
             return factors
 
 
+def _product_table(factors: list, moves: int, dtype: type) -> np.ndarray:
+    """``table[m, r]``: the rank after move ``m`` from rank ``r`` of the factors' product."""
+    out = np.zeros((moves, prod(f.size for f in factors)), dtype=dtype)
+    if factors:
+        space, ranks = FactorSpace(factors), np.arange(out.shape[1])
+        for m in range(moves):
+            out[m] = space.step(ranks, m)
+    return out
+
+
 def _best_inner(factors: list) -> list:
-    """The factors whose product makes the inner digit: the largest product of at
-    most two factors within :data:`INNER_LIMIT` (one factor if it is alone)."""
+    """The inner digit's factors: the largest product of at most two within
+    :data:`INNER_LIMIT`."""
     best: list = []
     best_size = 1
     for count in (1, 2):

@@ -1,15 +1,10 @@
 """Puzzles whose moves apply only in some states (partial moves).
 
-A move is still a permutation of positions (array form, :mod:`permgroup.perm`),
-so the group the moves generate is there for algebra.  A *guard* says when the
-move is legal: every position it names must show the given colour.  The guards
-cut the group's action down to the puzzle's state graph: from a state, the
-legal moves are those whose guard holds, and a move carries the colouring as
-its permutation says.
-
-This module works on whole colourings, one state at a time, in plain Python:
-it is the reference the vectorized spaces (:mod:`permgroup.spaces.hole`) are
-checked against.
+A move is still a permutation of positions (array form), so the group the
+moves generate is there for algebra; a *guard* says when the move is legal:
+every position it names must show the given colour.  This module works on
+whole colourings one state at a time in plain Python: the reference the
+vectorized :mod:`permgroup.spaces.hole` is checked against.
 
 >>> from permgroup.puzzle import Puzzle
 >>> slide = Puzzle("slide", 2, {"L": (1, 0)}, solved=("x", "."))
@@ -35,9 +30,8 @@ Guard = dict[int, Hashable]
 
 @dataclass(frozen=True, eq=False)
 class PartialPuzzle:
-    """A puzzle and, for each of its moves, the guard that makes it legal.
-
-    Every generator needs a guard (an empty guard means "always legal").
+    """A puzzle and, for each of its moves, the guard that makes it legal
+    (an empty guard: always legal).
 
     >>> from permgroup.puzzle import Puzzle
     >>> slide = Puzzle("slide", 2, {"L": (1, 0)})
@@ -116,7 +110,7 @@ class PartialPuzzle:
 def plain_bfs(partial: PartialPuzzle, sources: Iterable[Sequence], max_depth: int
               ) -> dict[tuple, int]:
     """Depth of every state within ``max_depth`` moves of the sources, one
-    state at a time (slow; a reference for the vectorized searches).
+    state at a time (a slow reference for the vectorized searches).
 
     >>> from permgroup.puzzle import Puzzle
     >>> p = PartialPuzzle(Puzzle("s", 2, {"L": (1, 0)}), {"L": {}})

@@ -1,14 +1,10 @@
 """The product of mixed-radix digits, each with its own move table: the space
 most spaces are made of (elements of a puzzle, projections onto some pieces,
-the outer digits of a definition's space).
-
->>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0]]))])
->>> ring.size, ring.step(np.array([0, 5]), 0).tolist(), DENSE_STEP in ring.capabilities
-(6, [1, 0], True)
-"""
+the outer digits of a definition's space)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 import numpy as np
 
@@ -16,10 +12,8 @@ from permgroup.spaces.space import DENSE_STEP, STEP_ONE, Factor, rank_dtype
 
 
 class FactorSpace:
-    """The product of mixed-radix factors, each with its own move table.
-
-    The rank is ``sum(digit_i * stride_i)`` with the last factor varying
-    fastest; a move acts on each digit through that factor's table.
+    """The product of mixed-radix factors, the last varying fastest; a move
+    acts on each digit through that factor's table.
 
     A three-cell ring times a two-sided flip: move 0 turns the ring, move 1 flips.
 
@@ -41,16 +35,10 @@ class FactorSpace:
         self.factors = list(factors)
         self.n_moves = self.factors[0].table.shape[0]
         self.sizes = [f.size for f in self.factors]
-        strides = []
-        stride = 1
-        for size in reversed(self.sizes):
-            strides.append(stride)
-            stride *= size
-        self.strides = list(reversed(strides))
-        self.size = stride
-        dtype = rank_dtype(self.size)
-        self.dtype = dtype
-        self.tables = [f.table.astype(dtype) for f in self.factors]
+        self.size = prod(self.sizes)
+        self.strides = [prod(self.sizes[i + 1:]) for i in range(len(self.sizes))]
+        self.dtype = rank_dtype(self.size)
+        self.tables = [f.table.astype(self.dtype) for f in self.factors]
         self._inverse_tables: list[np.ndarray] | None = None
         self._inverse_lists: list[list[list[int]]] | None = None
 
@@ -75,7 +63,6 @@ class FactorSpace:
         return result
 
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks after move ``m``."""
         return self._apply(self.tables, ranks, m)
 
     @property
@@ -85,12 +72,11 @@ class FactorSpace:
         return self._inverse_tables
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks from which move ``m`` leads to ``ranks``."""
         return self._apply(self.inverse_tables, ranks, m)
 
     def back_step_one(self, rank: int, m: int) -> int:
-        """:meth:`back_step` of a single rank in plain integers (numpy's
-        per-call overhead would dominate a walk down one state at a time)."""
+        """:meth:`back_step` of one rank in plain integers (numpy's per-call
+        overhead would dominate a walk down one state at a time)."""
         if self._inverse_lists is None:
             self._inverse_lists = [t.tolist() for t in self.inverse_tables]
         result = 0
@@ -100,8 +86,8 @@ class FactorSpace:
         return result
 
     def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
-        """The set reached by move ``m`` from the set ``mask`` (a boolean array
-        over all ranks): one gather along each factor's axis."""
+        """The set move ``m`` reaches from the boolean set ``mask`` of all
+        ranks: one gather along each factor's axis."""
         image = mask.reshape(self.sizes)
         for axis, table in enumerate(self.inverse_tables):
             image = np.take(image, table[m], axis=axis)

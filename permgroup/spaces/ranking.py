@@ -1,16 +1,8 @@
-"""The ranking kernel: arrangements numbered ``0..N-1``, one at a time in plain
-Python or many at once in numpy, for every space of the engine.
-
-* permutations of ``n`` distinct pieces by Lehmer code (:func:`lehmer_rank`,
-  :func:`lehmer_ranks`, :func:`lehmer_unranks`);
-* placements, the slots of ``k`` pieces among ``n`` (a partial permutation:
-  :func:`placement_ranks`, :func:`placement_unranks`);
-* arrangements of a multiset in lexicographic order (:func:`multinomial`,
-  :func:`multiset_rank`; many at once on packed words:
-  :class:`permgroup.spaces.colouring.MultisetRanking`);
-* orientations, digits base ``k`` with the last one dropped when every move
-  keeps their sum (:func:`orientation_ranks`, :func:`orientation_unranks`);
-* :func:`parities` of permutations.
+"""The ranking kernel: permutations (Lehmer codes), placements (partial
+permutations), multisets in lexicographic order (many at once on packed words:
+:class:`permgroup.spaces.colouring.MultisetRanking`), orientations and
+parities, numbered ``0..N-1`` one at a time in plain Python or many at once in
+numpy, for every space of the engine.
 
 numpy is imported by the functions that use it: ranking one arrangement (to
 read one entry of a cached table) never loads it.
@@ -43,8 +35,7 @@ def lehmer_rank(perm: Sequence[int]) -> int:
 
 
 def lehmer_ranks(perms: np.ndarray) -> np.ndarray:
-    """Lehmer ranks of the rows of ``perms`` (each a permutation of ``0..n-1``):
-    the placement of all ``n`` pieces.
+    """Lehmer ranks of the rows of ``perms`` (permutations of ``0..n-1``).
 
     >>> import numpy as np
     >>> lehmer_ranks(np.array([[0, 1, 2], [2, 1, 0]])).tolist()
@@ -64,8 +55,7 @@ def lehmer_unranks(ranks: np.ndarray, n: int) -> np.ndarray:
 
 
 def placement_ranks(slots: np.ndarray, n: int) -> np.ndarray:
-    """Ranks of rows of distinct slots among ``0..n-1`` (partial permutations):
-    the Lehmer code restricted to the first ``k`` places, digit ``i`` the
+    """Ranks of rows of ``k`` distinct slots among ``0..n-1``: digit ``i`` the
     number of unused slots below ``slots[i]``, radices ``n, n-1, ...``.
 
     >>> import numpy as np

@@ -1,28 +1,17 @@
-"""State spaces: what the tables and searches need of a space, and the product
-of digits with move tables that most spaces are made of.
+"""What a state space is: the :class:`StateSpace` protocol, the capabilities a
+space declares in ``capabilities`` (the drivers read that set, never guess from
+attributes), and the :class:`Factor` digit most spaces are products of.
 
-A *state space* (:class:`StateSpace`) numbers its states ``0..size-1`` (the
-*ranks*) and moves many ranks at once: ``step(ranks, m)`` gives the ranks move
-``m`` leads to, ``back_step(ranks, m)`` those it leads from (``-1`` where the
-move is not legal, for puzzles whose moves depend on the state).  A space
-declares what more it can do in ``capabilities``, and the drivers read that
-set, never guess from attributes:
-
-* :data:`DENSE_STEP`: ``dense_step(mask, m)`` moves a boolean set of every rank
-  at once (:class:`permgroup.spaces.product.FactorSpace`: one gather per digit);
+* :data:`DENSE_STEP`: ``dense_step(mask, m)`` moves a boolean set of every rank;
 * :data:`ROW_PULL`: ranks are rows of ``inner_size`` cells and
   ``row_pull(values, first, last, m)`` reads ``values`` at the predecessors of
-  whole rows (:class:`permgroup.spaces.orbit.OrbitSpace`);
-* :data:`STATES_OF`: states have a form of their own, listed for a range of
-  ranks by ``states_of(lo, hi, offsets)`` faster than unranking, moved by
-  ``step_states``/``back_step_states`` to ranks, ranked back by ``rank``
-  (:class:`permgroup.spaces.colouring.ColouringSpace`);
-* :data:`STEP_ONE`: ``back_step_one(rank, m)`` in plain integers, for walks
-  one state at a time.
+  whole rows;
+* :data:`STATES_OF`: ``states_of(lo, hi, offsets)`` lists the states of a rank
+  range faster than unranking, ``step_states``/``back_step_states`` move them
+  to ranks, ``rank`` ranks them back;
+* :data:`STEP_ONE`: ``back_step_one(rank, m)`` in plain integers.
 
-Most spaces are products of :class:`Factor` digits, each with a move table
-(:class:`permgroup.spaces.product.FactorSpace`); numpy is imported by the
-code that moves many ranks, never by this module.
+numpy is imported by the code that moves many ranks, never by this module.
 
 >>> rank_dtype(2**31).__name__, rank_dtype(2**31 + 1).__name__
 ('int32', 'int64')
@@ -89,8 +78,8 @@ class Factor:
 
 
 def rank_dtype(size: int) -> type:
-    """The integer type of ranks below ``size``: 32 bits where they fit, since
-    half the bytes make stepping and gathering faster.
+    """The integer type of ranks below ``size``: 32 bits where they fit (half
+    the bytes make stepping and gathering faster).
 
     >>> rank_dtype(6).__name__
     'int32'
@@ -101,9 +90,8 @@ def rank_dtype(size: int) -> type:
 
 
 class Reversed:
-    """``space`` with every move run backwards (``step`` and ``back_step``
-    exchanged): a breadth-first search of it finds each state's distance *to*
-    the sources.
+    """``space`` with every move run backwards: a breadth-first search of it
+    finds each state's distance *to* the sources.
 
     >>> import numpy as np
     >>> line = GraphSpace(3, 1, lambda r, m: np.minimum(r + 1, 2), lambda r, m: np.maximum(r - 1, 0))
