@@ -31,7 +31,7 @@ from permgroup.perm import Perm
 from permgroup.spaces.ranking import (lehmer_rank, lehmer_ranks, lehmer_unranks,
                                       orientation_ranks, orientation_unranks, placement_ranks,
                                       placement_unranks)
-from permgroup.spaces.space import DENSE_STEP, STEP_ONE, Factor
+from permgroup.spaces.space import DENSE_STEP, Factor
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -440,7 +440,7 @@ class ElementSpace:
     True
     """
 
-    capabilities = frozenset({DENSE_STEP, STEP_ONE})
+    capabilities = frozenset({DENSE_STEP})
 
     def __init__(self, puzzle, metric="qtm", anchor: int | None = None):
         from permgroup.metric import metric_moves
@@ -492,9 +492,6 @@ class ElementSpace:
 
     def back_step(self, ranks, m: int) -> np.ndarray:
         return self.digits.back_step(ranks, m)
-
-    def back_step_one(self, rank: int, m: int) -> int:
-        return self.digits.back_step_one(rank, m)
 
     def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
         return self.digits.dense_step(mask, m)

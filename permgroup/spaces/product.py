@@ -8,7 +8,7 @@ from math import prod
 
 import numpy as np
 
-from permgroup.spaces.space import DENSE_STEP, STEP_ONE, Factor, rank_dtype
+from permgroup.spaces.space import DENSE_STEP, Factor, rank_dtype
 
 
 class FactorSpace:
@@ -25,11 +25,9 @@ class FactorSpace:
     ([2, 3], [1])
     >>> s.back_step(np.array([2]), 0).tolist(), s.dense_step(np.arange(6) == 0, 0).tolist()
     ([0], [False, False, True, False, False, False])
-    >>> s.back_step_one(2, 0), s.back_step_one(3, 1)
-    (0, 2)
     """
 
-    capabilities = frozenset({DENSE_STEP, STEP_ONE})
+    capabilities = frozenset({DENSE_STEP})
 
     def __init__(self, factors: Sequence[Factor]):
         self.factors = list(factors)
@@ -40,7 +38,6 @@ class FactorSpace:
         self.dtype = rank_dtype(self.size)
         self.tables = [f.table.astype(self.dtype) for f in self.factors]
         self._inverse_tables: list[np.ndarray] | None = None
-        self._inverse_lists: list[list[list[int]]] | None = None
 
     def digits(self, ranks: np.ndarray) -> list[np.ndarray]:
         out = []
@@ -73,17 +70,6 @@ class FactorSpace:
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         return self._apply(self.inverse_tables, ranks, m)
-
-    def back_step_one(self, rank: int, m: int) -> int:
-        """:meth:`back_step` of one rank in plain integers (numpy's per-call
-        overhead would dominate a walk down one state at a time)."""
-        if self._inverse_lists is None:
-            self._inverse_lists = [t.tolist() for t in self.inverse_tables]
-        result = 0
-        for table, stride in zip(self._inverse_lists, self.strides):
-            digit, rank = divmod(rank, stride)
-            result += table[m][digit] * stride
-        return result
 
     def dense_step(self, mask: np.ndarray, m: int) -> np.ndarray:
         """The set move ``m`` reaches from the boolean set ``mask`` of all

@@ -8,8 +8,7 @@ attributes), and the :class:`Factor` digit most spaces are products of.
   whole rows;
 * :data:`STATES_OF`: ``states_of(lo, hi, offsets)`` lists the states of a rank
   range faster than unranking, ``step_states``/``back_step_states`` move them
-  to ranks, ``rank`` ranks them back;
-* :data:`STEP_ONE`: ``back_step_one(rank, m)`` in plain integers.
+  to ranks, ``rank`` ranks them back.
 
 numpy is imported by the code that moves many ranks, never by this module.
 
@@ -26,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 #: the capabilities a space may declare (see the module docstring)
-DENSE_STEP, ROW_PULL, STATES_OF, STEP_ONE = "dense_step", "row_pull", "states_of", "step_one"
+DENSE_STEP, ROW_PULL, STATES_OF = "dense_step", "row_pull", "states_of"
 
 
 class StateSpace(Protocol):  # pragma: no cover - a description, not code
