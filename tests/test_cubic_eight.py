@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from permgroup.cli import main
-from permgroup.spaces.partial import plain_bfs
 from permgroup.perm import act
 from permgroup.tables.store import UNSEEN
 from puzzles import cubic_eight as ce
 from puzzles.formats import poj3131
 from tests.conftest import DATA
+from tests.plain import plain_partial_bfs
 
 SAMPLE = DATA / "poj3131" / "sample-01.in"
 SAMPLE_ANSWERS = (DATA / "poj3131" / "sample-01.ans").read_text().split()
@@ -163,7 +163,7 @@ def test_reachable_counts(empty, expected):
 
 def test_first_levels_match_a_plain_bfs():
     t = ce.table(empty=CORNER)
-    plain = plain_bfs(ce.PARTIAL, [ce.start_state(CORNER)], 13)
+    plain = plain_partial_bfs(ce.PARTIAL, [ce.start_state(CORNER)], 13)
     counts = Counter(plain.values())
     assert [counts[d] for d in range(14)] == t.distribution()[:14]
     for state, depth in list(plain.items())[::37]:

@@ -99,6 +99,20 @@ def test_bottom_up_and_top_down_agree():
     assert (both != UNSEEN).sum() == _twisty_puzzle().group().order() == 24
 
 
+def test_reversed_space_runs_dense_levels_backwards_too(monkeypatch):
+    import permgroup.tables.bfs as bfs_module
+    from permgroup.spaces.space import Factor, GraphSpace, Reversed
+
+    # one move, so the graph is directed: distances to the source differ from distances from it
+    space = FactorSpace([Factor("a", 7, np.array([(np.arange(7) + 1) % 7])),
+                         Factor("b", 5, np.array([(np.arange(5) + 2) % 5]))])
+    backwards = GraphSpace(space.size, 1, space.back_step, space.step)
+    expected = bfs(backwards, [0]).depths
+    monkeypatch.setitem(bfs_module.COSTS, "dense", 0)  # dense levels wherever the space has them
+    assert (bfs(Reversed(space), [0]).depths == expected).all()
+    assert (bfs(space, [0]).depths != expected).any()
+
+
 def test_cache_rejects_truncated_and_foreign(tmp_path):
     path = tmp_path / "t.bin"
     data = np.arange(1000, dtype=np.uint8) % 7

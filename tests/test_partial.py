@@ -9,11 +9,12 @@ import pytest
 
 from permgroup.spaces.hole import HoleSpace
 from permgroup.search.meet import search
-from permgroup.spaces.partial import PartialPuzzle, plain_bfs
+from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
 from permgroup.tables.statetable import load_state_table
 from permgroup.tables.store import UNSEEN
+from tests.plain import plain_partial_bfs
 
 
 def meet_distance(space, sources, targets, max_depth: int) -> int:
@@ -80,7 +81,7 @@ def test_step_and_back_step_match_the_guards(board):
 def test_table_matches_plain_bfs(board):
     partial, space = board
     table = load_state_table(space, [space.rank(partial.puzzle.solved)], "board", cache=False)
-    plain = plain_bfs(partial, [partial.puzzle.solved], 100)
+    plain = plain_partial_bfs(partial, [partial.puzzle.solved], 100)
     assert table.reachable == len(plain)
     for state, depth in plain.items():
         assert table.depth(space.rank(state)) == depth

@@ -24,10 +24,8 @@ or the remainder of a split permutation) varies fastest, so a move maps a row
 onto one row, its entries permuted by a small table (:meth:`OrbitSpace.row_pull`):
 a level of the breadth-first search runs row by row in bounded memory.
 
-Moves are named as twsearch and cubing.js write them: every power ``X^j`` of a
-generator of order ``n`` as ``Xj`` or, when ``n - j`` is smaller, ``X(n-j)'``
-(``X2``, ``X'``, ``X2'``; the exponent 1 is not written).  The metric ``"htm"``
-counts each power as one move, ``"qtm"`` the generator and its inverse.
+Moves are named as twsearch writes them (:func:`permgroup.metric.power_name`);
+``"htm"`` counts each power as one move, ``"qtm"`` the generator and its inverse.
 
 >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
 >>> swap = Definition(

@@ -105,28 +105,3 @@ class PartialPuzzle:
         """A hash of :meth:`definition`, stable across runs."""
         text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
-
-
-def plain_bfs(partial: PartialPuzzle, sources: Iterable[Sequence], max_depth: int
-              ) -> dict[tuple, int]:
-    """Depth of every state within ``max_depth`` moves of the sources, one
-    state at a time (a slow reference for the vectorized searches).
-
-    >>> from permgroup.puzzle import Puzzle
-    >>> p = PartialPuzzle(Puzzle("s", 2, {"L": (1, 0)}), {"L": {}})
-    >>> sorted(plain_bfs(p, ["x."], 5).values())
-    [0, 1]
-    """
-    depths = {tuple(s): 0 for s in sources}
-    frontier = list(depths)
-    for depth in range(1, max_depth + 1):
-        nxt = []
-        for state in frontier:
-            for _, after in partial.successors(state):
-                if after not in depths:
-                    depths[after] = depth
-                    nxt.append(after)
-        if not nxt:
-            break
-        frontier = nxt
-    return depths

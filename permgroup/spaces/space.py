@@ -11,9 +11,6 @@ attributes), and the :class:`Factor` digit most spaces are products of.
   to ranks, ``rank`` ranks them back.
 
 numpy is imported by the code that moves many ranks, never by this module.
-
->>> rank_dtype(2**31).__name__, rank_dtype(2**31 + 1).__name__
-('int32', 'int64')
 """
 from __future__ import annotations
 
@@ -80,8 +77,8 @@ def rank_dtype(size: int) -> type:
     """The integer type of ranks below ``size``: 32 bits where they fit (half
     the bytes make stepping and gathering faster).
 
-    >>> rank_dtype(6).__name__
-    'int32'
+    >>> rank_dtype(2**31).__name__, rank_dtype(2**31 + 1).__name__
+    ('int32', 'int64')
     """
     import numpy as np
 
@@ -103,6 +100,11 @@ class Reversed:
 
     def __getattr__(self, name: str):
         return getattr(self.space, name)
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        # only the states' steps are turned around here: dense and row steps would run forwards
+        return self.space.capabilities & {STATES_OF}
 
     def step(self, ranks, m: int):
         return self.space.back_step(ranks, m)
