@@ -39,7 +39,7 @@ from pathlib import Path
 from permgroup.cache import cached_array
 from permgroup.drawing import Drawing
 from permgroup.errors import InputError
-from permgroup.spaces.hole import HoleSpace
+from permgroup.spaces.hole import HoleSpace, View
 from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
@@ -137,7 +137,7 @@ PARTIAL = PartialPuzzle(PUZZLE, GUARDS)
 SPACE = HoleSpace(PARTIAL, [tuple(range(6 * c, 6 * c + 6)) for c in range(CELLS)])
 #: the top face slot of each cell, in cell order: what a goal pattern shows
 TOP_SLOTS = [6 * c + TOP for c in range(CELLS)]
-VIEW = SPACE.view(TOP_SLOTS)
+VIEW = View(SPACE, TOP_SLOTS)
 
 
 #: how the colours look in pictures (the empty cell pale)

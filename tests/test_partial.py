@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from permgroup.spaces.hole import HoleSpace
+from permgroup.spaces.hole import HoleSpace, View
 from permgroup.search.meet import search
 from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import act
@@ -94,7 +94,7 @@ def test_table_matches_plain_bfs(board):
 
 def test_view_minimum_and_states_against_brute_force(board):
     partial, space = board
-    view = space.view([2 * c for c in range(6)])  # the top side of every cell
+    view = View(space, [2 * c for c in range(6)])  # the top side of every cell
     table = load_state_table(space, [space.rank(partial.puzzle.solved)], "board", cache=False)
     minimum = view.minimum(table.depths)
     assert view.size == 6 * 2 ** 5 == len(minimum)

@@ -200,19 +200,14 @@ class HoleSpace:
         out[legal] = src * self.weight + rest + (moved - segment) * low
         return out
 
-    def view(self, positions: Sequence[int]) -> View:
-        """The patterns of the colours at ``positions`` (the same places in
-        every block)."""
-        return View(self, positions)
-
 
 class View:
-    """Patterns: the colours a state shows at some positions of every block,
-    ranked ``hole * L**(n-1) + sum(label[s] * L**s)``, the ``L`` labels (what a
-    piece shows) numbered in the order the local states first show them.
+    """Patterns: the colours a state shows at ``positions`` (the same places
+    in every block), ranked ``hole * L**(n-1) + sum(label[s] * L**s)``, the
+    ``L`` labels (what a piece shows) numbered as the local states first show them.
 
     >>> s = _demo_space()
-    >>> v = s.view([0, 2, 4])
+    >>> v = View(s, [0, 2, 4])
     >>> v.labels, v.rank("x.o")
     ([('x',), ('o',)], 6)
     """
@@ -254,7 +249,7 @@ class View:
     def unrank(self, pattern_rank: int) -> tuple:
         """The colours a pattern shows at the view's positions, in their order.
 
-        >>> v = _demo_space().view([0, 2, 4])
+        >>> v = View(_demo_space(), [0, 2, 4])
         >>> v.unrank(v.rank("x.o"))
         ('x', '.', 'o')
         """
@@ -269,7 +264,7 @@ class View:
         """Ranks of all states showing the pattern.
 
         >>> s = _demo_space()
-        >>> [s.unrank(r) for r in s.view([0, 2, 4]).states(6)]
+        >>> [s.unrank(r) for r in View(s, [0, 2, 4]).states(6)]
         [('x', 'o', '.', '.', 'o', 'x')]
         """
         hole, rest = divmod(pattern_rank, self.weight)
