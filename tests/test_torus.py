@@ -27,8 +27,7 @@ from permgroup.tables.store import UNSEEN
 from permgroup.cli import main
 from permgroup.spaces.ranking import multinomial
 from permgroup.spaces.ranking import multiset_rank as lookup_rank
-from permgroup.tables.colouring_lookup import cache_path
-from permgroup.tables.registry import load_or_build
+from permgroup.tables.registry import cache_path, load_or_build
 from permgroup.tables.colouring_table import build_colouring_table, colouring_depths
 from permgroup.errors import InputError
 from permgroup.search import meet

@@ -4,12 +4,12 @@ A process that answers one question from a cached table (``permgroup solve``)
 should not pay for importing numpy and setting up the vectorized ranking: it
 ranks its one colouring in plain Python (the lexicographic multiset rank of
 :mod:`permgroup.spaces.colouring`), checks the cache file's header against the
-puzzle's definition, and reads one byte (:func:`cached_entry`).  The cache key
-and file name of a colouring table are defined here, so that the builder
-(:mod:`permgroup.tables.colouring_table`) and this reader agree.
+puzzle's definition, and reads one byte (:func:`cached_distance`).  The cache
+key and file name of a colouring table are defined here, so that the builder
+(:mod:`permgroup.tables.registry`) and this reader agree.
 
->>> source_renaming("abba", "baab")
-{'a': 'b', 'b': 'a'}
+>>> renamed("abba", "baab", "abba")
+['b', 'a', 'a', 'b']
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 from permgroup.cache import load_byte
+from permgroup.errors import InputError
 from permgroup.metric import Metric, metric_label
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.ranking import multinomial, multiset_rank, palette_and_counts
@@ -24,12 +25,14 @@ from permgroup.tables.statetable import puzzle_cache_file
 from permgroup.tables.store import UNSEEN
 
 
-def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict | None:
-    """The renaming of colours that turns ``b`` into ``source``, if there is one.
+def renamed(a: Sequence[Hashable], b: Sequence[Hashable], source: Sequence[Hashable]
+            ) -> list | None:
+    """``a`` with its colours renamed the way that turns ``b`` into ``source``;
+    ``None`` if no renaming does.
 
-    >>> source_renaming("yyxx", "aabb")
-    {'y': 'a', 'x': 'b'}
-    >>> source_renaming("xyxy", "aabb") is None
+    >>> renamed("xyyx", "yyxx", "aabb")
+    ['b', 'a', 'a', 'b']
+    >>> renamed("xyyx", "xyxy", "aabb") is None
     True
     """
     forward: dict = {}
@@ -39,7 +42,10 @@ def source_renaming(b: Sequence[Hashable], source: Sequence[Hashable]) -> dict |
     for x, y in zip(b, source):
         if forward.setdefault(x, y) != y or backward.setdefault(y, x) != x:
             return None
-    return forward
+    try:
+        return [forward[c] for c in a]
+    except KeyError as exc:
+        raise InputError(f"colour {exc.args[0]!r} is not used by the target") from None
 
 
 def cache_key(puzzle: Puzzle, metric: Metric) -> dict:
@@ -68,49 +74,20 @@ def cache_file(puzzle: Puzzle, metric: Metric = "qtm") -> tuple[Path, dict]:
                              multinomial(palette_and_counts(puzzle.solved)[1]))
 
 
-def cache_path(puzzle: Puzzle, metric: Metric = "qtm") -> Path:
-    """Where the colouring table of ``puzzle`` in ``metric`` is cached."""
-    return cache_file(puzzle, metric)[0]
-
-
-def cached_entry(puzzle: Puzzle, metric: Metric, index: int) -> int | None:
-    """Entry ``index`` of the cached table, reading one byte of the file; ``None``
-    if there is no valid file.
-
-    The header must carry this puzzle's definition and the file its full length
-    (:func:`permgroup.cache.load_byte`): a table built for another definition,
-    or cut short, is refused.  The CRC-32 is checked when the whole table is
-    loaded (:func:`permgroup.tables.registry.load_or_build`).
-
-    >>> import os, tempfile, warnings
-    >>> from permgroup.tables.registry import load_or_build
-    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
-    >>> cached_entry(p, "qtm", 19) is None  # nothing cached yet
-    True
-    >>> _ = load_or_build(p)
-    >>> cached_entry(p, "qtm", 0), cached_entry(p, "qtm", 19)  # aaabbb, bbbaaa
-    (0, 3)
-    >>> with open(cache_path(p), "r+b") as f:  # cut off the last entry
-    ...     _ = f.truncate(f.seek(0, os.SEEK_END) - 1)
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     print(cached_entry(p, "qtm", 0), "truncated" in str(caught[0].message))
-    None True
-    """
-    return load_byte(*cache_file(puzzle, metric), index)
-
-
 def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
                     b: Sequence[Hashable]) -> int | None:
-    """Moves from colouring ``a`` to ``b`` read from the cached table, when there
-    is one and ``b`` is the solved colouring up to renaming colours; ``None``
-    otherwise (the caller then searches).  ``-1`` if unreachable.
+    """Moves from colouring ``a`` to ``b`` read from one byte of the cached
+    table, when there is one and ``b`` is the solved colouring up to renaming
+    colours; ``None`` otherwise (the caller then searches), also when the file
+    was built for another definition or is cut short
+    (:func:`permgroup.cache.load_byte`).  ``-1`` if unreachable.
 
     >>> import os, tempfile, warnings
     >>> from permgroup.tables.registry import load_or_build
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    >>> cached_distance(p, "qtm", "baaabb", "aaabbb") is None  # nothing cached yet
+    True
     >>> _ = load_or_build(p)
     >>> [cached_distance(p, "qtm", a, b) for a, b in [("baaabb", "aaabbb"), ("yxxxyy", "xxxyyy")]]
     [1, 1]
@@ -119,12 +96,12 @@ def cached_distance(puzzle: Puzzle, metric: Metric, a: Sequence[Hashable],
     >>> cached_distance(p, "qtm", "ababab", "bababa") is None  # target not the source
     True
     """
-    renaming = source_renaming(b, puzzle.solved)
-    if renaming is None:
+    colours = renamed(a, b, puzzle.solved)
+    if colours is None:
         return None
     index, counts = palette_and_counts(puzzle.solved)
-    depth = cached_entry(puzzle, metric,
-                         multiset_rank([index[renaming[c]] for c in a], counts))
+    depth = load_byte(*cache_file(puzzle, metric), multiset_rank([index[c] for c in colours],
+                                                                 counts))
     if depth is None:
         return None
     return -1 if depth == UNSEEN else depth

@@ -31,8 +31,8 @@ from permgroup.spaces.space import Reversed
 from permgroup.tables.bfs import bfs
 from permgroup.tables.store import UNSEEN, DepthTable
 from permgroup.tables.walk import descend
-from permgroup.tables.colouring_lookup import source_renaming
-from permgroup.errors import InputError, UnreachableError
+from permgroup.tables.colouring_lookup import renamed
+from permgroup.errors import UnreachableError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.spaces.colouring import ColouringSpace
 from permgroup.puzzle import Puzzle
@@ -78,7 +78,7 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
 
 
 class ColouringTable(DepthTable):
-    """A colouring space, its source word and the depth of every rank.
+    """A colouring space and the depth of every rank from its solved word.
 
     >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -95,10 +95,9 @@ class ColouringTable(DepthTable):
     permgroup.errors.UnreachableError: no sequence of moves reaches the solved state
     """
 
-    def __init__(self, space: ColouringSpace, depths: np.ndarray, source: int | None = None):
+    def __init__(self, space: ColouringSpace, depths: np.ndarray):
         self.space = space
         self.depths = depths
-        self.source = space.solved if source is None else source
 
     def word_depths(self, words: np.ndarray) -> np.ndarray:
         """Depths of many packed words (``UNSEEN`` where unreachable)."""
@@ -120,13 +119,8 @@ class ColouringTable(DepthTable):
 
     def as_source(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
         """``a`` with colours renamed so that ``b`` becomes the source, if it can."""
-        renaming = source_renaming(b, self.space.decode(self.source))
-        if renaming is None:
-            return None
-        try:
-            return [renaming[c] for c in a]
-        except KeyError as exc:
-            raise InputError(f"colour {exc.args[0]!r} is not used by the target") from None
+        return renamed(a, b, self.space.decode(self.space.solved))
+
 
 def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                           progress: Progress | None = None) -> ColouringTable:

@@ -1,12 +1,6 @@
-"""God's algorithm for a puzzle defined piece by piece: the depth of every position.
-
-:func:`build_orbit_table` runs one breadth-first search from the solved
-position over the tight ranks of :class:`permgroup.spaces.orbit.OrbitSpace`
-(:func:`permgroup.tables.bfs.bfs`, small levels top-down, large ones pulled row
-block by row block), one byte per position.  :func:`permgroup.tables.registry.load_or_build`
-keeps the result in the cache, keyed by the definition's fingerprint and the
-metric.  A table answers the distance of a position to
-solved and an optimal move sequence solving it, one position or many at once.
+"""God's algorithm for a puzzle defined piece by piece: the depth of every position
+(one byte each) over the ranks of :class:`permgroup.spaces.orbit.OrbitSpace`,
+from the solved position; :func:`permgroup.tables.registry.load_or_build` caches it.
 
 >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
 >>> turn = OrbitState((1, 2, 3, 0), (1, 0, 0, 0))
@@ -76,10 +70,8 @@ class OrbitTable(DepthTable):
 
 
 def build_orbit_table(definition: Definition, metric: str = "qtm", *,
-                      progress: Progress | None = None, space: OrbitSpace | None = None
-                      ) -> OrbitTable:
-    """The table by one breadth-first search (no cache), over ``space`` when
-    the caller has made it already.
+                      progress: Progress | None = None) -> OrbitTable:
+    """The table by one breadth-first search (no cache).
 
     >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
     >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
@@ -87,6 +79,6 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
     >>> build_orbit_table(flip, "qtm").distribution()
     [1, 2, 1]
     """
-    space = space or OrbitSpace(definition, metric)
+    space = OrbitSpace(definition, metric)
     return OrbitTable(space, bfs(space, [space.rank(definition.solved)],
                                  progress=progress).depths)

@@ -1,14 +1,10 @@
-"""The one route from a puzzle to its table, and the one way tables are cached.
-
-* the puzzle the tables see (:func:`working_puzzle`), its space and size before
-  anything is built (:func:`table_space`, :func:`element_space`,
-  :func:`table_size`), the form of its table chosen from a memory budget
-  (:func:`choose_form`), and the table itself, kept in memory and cached on
-  disk (:func:`load_or_build`): the command line, :mod:`permgroup.explore`,
-  :mod:`permgroup.oracle`, :mod:`permgroup.optimal` and the widget all come here;
-* every cached table, pattern database or ball is a file (or files) named and
-  checked one way (:func:`permgroup.cache.table_file`,
-  :func:`permgroup.cache.cached_array`), which ``permgroup cache`` lists.
+"""The one route from a puzzle to its table: the puzzle the tables see
+(:func:`working_puzzle`), its space and size before anything is built
+(:func:`table_space`, :func:`table_size`), the form of its table chosen from a
+memory budget (:func:`choose_form`), and the table itself, kept in memory and
+cached on disk (:func:`load_or_build`), for the command line,
+:mod:`permgroup.explore`, :mod:`permgroup.oracle`, :mod:`permgroup.optimal` and
+the widget alike.
 """
 from __future__ import annotations
 
@@ -66,13 +62,10 @@ def state_count(puzzle: Puzzle) -> int:
 
 
 def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
-    """The normalization anchor for the tables built here.
-
-    First choice: a sticker every move fixes (the table then ranks only the
-    pieces the subgroup moves).  Second: a sticker for which the table's move
-    names are exact, that is, every normalized move is kept under the name of
-    a move that already fixes the anchor, so optimal words need no
-    re-orientation between moves.  Else the engine's default (``None``).
+    """The normalization anchor for the tables built here: a sticker every move
+    fixes (the table then ranks only the pieces the subgroup moves), else one
+    for which every normalized move keeps its own name (optimal words need no
+    re-orientation between moves), else the engine's default (``None``).
 
     >>> choose_anchor(Puzzle("p", 4, {"A": (1, 0, 2, 3)}, symmetries={"s": (0, 1, 3, 2)}))
     2
@@ -96,10 +89,8 @@ def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
 
 def working_puzzle(puzzle: Puzzle) -> Puzzle:
     """The puzzle as the tables and graphs here see it: without its symmetries
-    when none of them lies in the group (each class of states then holds
-    exactly one element, so normalizing would only pick another name for
-    it), and with each position a piece of its own
-    when it declares no pieces.
+    when none of them lies in the group (normalizing would only rename each
+    element), and with each position a piece of its own when it declares none.
 
     >>> p = working_puzzle(Puzzle("p", 3, {"A": (1, 0, 2)}, symmetries={"S": (0, 2, 1)}))
     >>> p.symmetries, p.pieces
@@ -182,21 +173,22 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str
     (20, 1, 'colourings')
     """
     states = states or _states(puzzle)
+    if states == "elements":
+        space = element_space(puzzle, metric)
+        return space, [space.identity], element_key(space)
     if states == "positions":
         from permgroup.spaces.orbit import OrbitSpace
 
         space = OrbitSpace(puzzle, metric)
-        return space, [space.rank(puzzle.solved)], space_key(puzzle, metric, states)
-    if states == "colourings":
+        sources = [space.rank(puzzle.solved)]
+    else:
         import numpy as np
 
         from permgroup.tables.colouring_table import colouring_space
 
         space = colouring_space(puzzle, metric)
         sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
-        return space, [int(s) for s in sources], space_key(puzzle, metric, states)
-    space = element_space(puzzle, metric)
-    return space, [space.identity], element_key(space)
+    return space, sources, space_key(puzzle, metric, states)
 
 
 def space_key(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
@@ -240,9 +232,7 @@ def choose_form(space, memory: int | str | None = None) -> str:
     >>> choose_form(space), choose_form(space, "4GB"), choose_form(space, "1MB")
     ('byte', '2bit', 'shards')
     """
-    if memory is None:
-        return "byte"
-    return "2bit" if rows_fit(space, memory) else "shards"
+    return "byte" if memory is None else "2bit" if rows_fit(space, memory) else "shards"
 
 
 _TABLES: dict[tuple[str, str], CayleyTable] = {}
@@ -256,11 +246,9 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     """The table of ``puzzle`` (a :class:`~permgroup.puzzle.Puzzle`, or a
     :class:`~permgroup.formats.definition.Definition`; ``puzzles.resolve`` turns
     a name, a family member or a file into one) in ``metric``, from the cache
-    or built and cached there; ``None`` when it is not cached and ``build`` is
-    false.  One route for the command line, :mod:`permgroup.explore`, the
-    oracle, ``optimal`` and the widget; one file scheme
-    (:func:`~permgroup.tables.statetable.puzzle_cache_file`).  Its states are
-    ``states`` (``"elements"``, ``"colourings"``, ``"positions"``), else as
+    (:func:`~permgroup.tables.statetable.puzzle_cache_file`) or built and cached
+    there; ``None`` when it is not cached and ``build`` is false.  Its states
+    are ``states`` (``"elements"``, ``"colourings"``, ``"positions"``), else as
     :func:`table_space` infers them.
 
     ``form`` is ``"byte"`` (a :class:`~permgroup.tables.table.CayleyTable`,
@@ -306,23 +294,18 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     from permgroup.tables.packed import PackedTable
 
     path, file_key = puzzle_cache_file(puzzle.name, key, "2bit", space.size)
-    length = (space.size + 3) // 4
-    header, packed = cached_array(path, file_key, length, None, title="")
+    in_memory = (lambda report: _two_bits(space, sources, path, file_key, memory, dask, workers,
+                                          scheduler, stream, report))
+    header, packed = cached_array(
+        path, file_key, (space.size + 3) // 4, in_memory if build and form == "2bit" else None,
+        size=space.size, title=f"{puzzle.name} {key['metric']} table at 2 bits",
+        progress=progress)
     if packed is None and form == "shards":
         from permgroup.tables.outofcore import build_out_of_core
 
         return build_out_of_core(space, sources, path.with_suffix(".outofcore"),
                                  memory=memory or "1GB", key=key, progress=progress)
-    if packed is None and build:
-        header, packed = cached_array(
-            path, file_key, length,
-            lambda report: _two_bits(space, sources, path, file_key, memory, dask, workers,
-                                     scheduler, stream, report),
-            size=space.size, title=f"{puzzle.name} {key['metric']} table at 2 bits",
-            progress=progress)
-    if packed is None:
-        return None
-    return PackedTable(space, sources, packed, header["levels"])
+    return None if packed is None else PackedTable(space, sources, packed, header["levels"])
 
 
 def table(puzzle: Puzzle, metric: Metric = "qtm", **options) -> CayleyTable:
@@ -342,8 +325,7 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
     if key in _TABLES:
         return _TABLES[key]
     m = element_space(puzzle, metric)
-    size = m.size
-    if size > max_entries:
+    if (size := m.size) > max_entries:
         if size // 4 <= MAX_TIGHT_BYTES:  # a 2-bit table on disk is within reach
             advice = (f"build it at 2 bits a state ({_bytes(-(-size // 4))} on disk) with "
                       "permgroup.tables.registry.load_or_build(puzzle, memory='4GB') "
@@ -361,29 +343,25 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
         return None
     # cache files carry the anchor, so a table normalized at another anchor
     # (the puzzle module's own) is never mistaken for this one
-    result = load_table(m.puzzle, m.metric, progress=progress, anchor=m.normalizer.anchor,
-                        bits=bits)
-    _TABLES[key] = result
-    return result
+    _TABLES[key] = load_table(m.puzzle, m.metric, progress=progress,
+                              anchor=m.normalizer.anchor, bits=bits)
+    return _TABLES[key]
 
 
 def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
     """The one-byte table of a definition's positions or of colourings."""
     from permgroup.spaces.space import Reversed
+    from permgroup.tables.colouring_table import ColouringTable
+    from permgroup.tables.orbit_table import OrbitTable
 
+    colourings = key["kind"] == "colourings"
     # a colouring table holds distances *to* the source: its search runs the moves backwards
-    walked = Reversed(space) if key["kind"] == "colourings" else space
-    depths = cached_depths(walked, sources, *puzzle_cache_file(puzzle.name, key, "byte", space.size),
+    depths = cached_depths(Reversed(space) if colourings else space, sources,
+                           *puzzle_cache_file(puzzle.name, key, "byte", space.size),
                            f"{puzzle.name} {key['metric']} table", progress, build)
     if depths is None:
         return None
-    if key["kind"] == "colourings":
-        from permgroup.tables.colouring_table import ColouringTable
-
-        return ColouringTable(space, depths)
-    from permgroup.tables.orbit_table import OrbitTable
-
-    return OrbitTable(space, depths)
+    return (ColouringTable if colourings else OrbitTable)(space, depths)
 
 
 def _two_bits(space, sources, path: Path, key: dict, memory, dask: bool, workers: int,

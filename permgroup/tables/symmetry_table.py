@@ -11,35 +11,23 @@ under inverses (Rokicki's and twsearch's "antisymmetry").
 
 No closed formula for ``sigma`` on ranks is needed: since the space is
 reached from the source by moves, ``sigma`` follows from ``pi`` alone by one
-BFS (:func:`symmetry_maps`), checked on random edges (on every edge for a
-stage's digits, whose maps may fail to exist).  Classes
-are the orbits of the group the maps generate (:func:`symmetry_classes`),
-labelled by their least rank; the table (:func:`class_depths`, the one
-BFS of :mod:`permgroup.tables.bfs` over classes) holds one depth per class,
-and each class's size weights it in the distribution.
-
-The class map (rank to class) is one 4-byte entry per rank at build time; the
-table itself is one entry per class.  What each reduction buys, on each
-puzzle, is measured by ``benchmarks/bench_scale.py``.
+BFS (:func:`symmetry_maps`).  Classes are the orbits of the group the maps
+generate (:func:`symmetry_classes`), labelled by their least rank; the table
+(:func:`class_depths`) holds one depth per class, weighted by its size in the
+distribution.  What each reduction buys is measured by ``benchmarks/bench_scale.py``.
 
 *Rows of classes* (:func:`build_symmetric_table`, Kociemba's phase-1 table,
-generically): a whole-puzzle symmetry ``r`` (a sticker permutation with every
-``r⁻¹ m r`` a move of a subgroup chain's stage, and ``r⁻¹ H r = H`` for the
-stage's target subgroup ``H``) conjugates a coset ``H g`` to ``H r⁻¹ g r``,
-which is as far from ``H`` as ``H g`` is, so a stage's exact table need
-only hold one *row* per class.
-
-The stage's digits split into an *inner* digit (the corner twist of the
-3x3x3's first stage) and the *row* digits (edge flip and middle-layer
-placement together, 1,013,760 values).  A digit group's conjugation table
-``C[s, v]`` is found by breadth-first search from the identity, whose
-conjugate is itself: ``C[s, step(v, m)] = step(C[s, v], m_s)`` with ``m_s``
-the move ``r⁻¹ m r``.  A conflict means the group's conjugate is not a
-function of its own digits, and the split is refused.  The row values fall
-into classes (the least conjugate stands for its class: 64,430 for the
-cube under the 16 symmetries keeping the U-D axis), and a state is stored as
-``(class, inner digit conjugated like the rows)``: 140,908,410 entries for
-the cube instead of 2,217,093,120.
+generically): a whole-puzzle symmetry ``r`` with every ``r⁻¹ m r`` a move of a
+subgroup chain's stage and ``r⁻¹ H r = H`` for its target subgroup ``H``
+conjugates a coset ``H g`` to ``H r⁻¹ g r``, as far from ``H``, so the stage's
+exact table need only hold one *row* per class.  The stage's digits split into
+an *inner* digit (the 3x3x3's corner twist) and the *row* digits (edge flip
+and middle-layer placement, 1,013,760 values).  A digit group's conjugation
+table ``C[s, v]`` comes from :func:`symmetry_maps` with every edge checked: a
+conflict means the group's conjugate is not a function of its own digits, and
+the split is refused.  A state is stored as ``(class of its rows, inner digit
+conjugated like the rows)``: 140,908,410 entries for the cube (64,430 classes
+under the 16 symmetries keeping the U-D axis) instead of 2,217,093,120.
 
 When a symmetry besides the identity fixes a class's representative (a
 symmetric class), several of the class's entries are conjugate positions:
@@ -86,7 +74,7 @@ import numpy as np
 from permgroup.perm import Perm, closure, compose, inverse
 from permgroup.spaces.digits import DigitSpace
 from permgroup.spaces.product import FactorSpace
-from permgroup.spaces.space import ROW_PULL, Factor, GraphSpace, rank_dtype
+from permgroup.spaces.space import ROW_PULL, GraphSpace, rank_dtype
 from permgroup.tables.bfs import bfs
 from permgroup.tables.packed import distinct
 from permgroup.tables.store import UNSEEN, depth_distribution
@@ -97,31 +85,29 @@ ROW_LIMIT = 1 << 22
 ENTRY_LIMIT = 1 << 28
 
 
-def conjugate_moves(moves: Sequence[Sequence[int]], symmetries: Sequence[Perm],
-                    normalize: Callable | None = None) -> list[list[int]] | None:
+def conjugate_moves(moves: Sequence[Sequence[int]], symmetries: Sequence[Perm]
+                    ) -> list[list[int]] | None:
     """For each symmetry ``r``, the index of the move ``r⁻¹ m r`` for each move
-    ``m`` (normalized first when ``normalize`` is given, for spaces of classes
-    of elements); ``None`` if some conjugate is not a move.
+    ``m``; ``None`` if some conjugate is not a move.
 
     >>> conjugate_moves([(1, 2, 0), (2, 0, 1)], [(0, 2, 1)])   # a mirror swaps them
     [[1, 0]]
     """
+    out = [_move_indices(moves, [compose(compose(inverse(tuple(r)), m), tuple(r))
+                                 for m in moves]) for r in symmetries]
+    return None if None in out else out
+
+
+def _move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
+                  ) -> list[int] | None:
+    """The index among ``moves`` of each of ``perms``; ``None`` if one is no move."""
     index = {tuple(int(x) for x in m): j for j, m in enumerate(moves)}
-    out = []
-    for r in symmetries:
-        r_inv = inverse(tuple(r))
-        images = []
-        for m in moves:
-            image = compose(compose(r_inv, tuple(int(x) for x in m)), tuple(r))
-            images.append(index.get(tuple(normalize(image) if normalize else image)))
-        if None in images:
-            return None
-        out.append(images)
-    return out
+    found = [index.get(tuple(int(x) for x in p)) for p in perms]
+    return None if None in found else found
 
 
 def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
-                  check: int | None = 4096, seed: int = 0) -> np.ndarray:
+                  check: int | None = 4096) -> np.ndarray:
     """For each relabelling ``pi``, the rank map ``sigma`` with ``sigma(source)
     == source`` and ``sigma(step(r, m)) == step(sigma(r), pi[m])``, by one BFS
     from the source: an ``(S, size)`` array, ``-1`` on ranks not reached.
@@ -163,7 +149,7 @@ def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
         frontier = distinct(np.concatenate(fresh)) if fresh else frontier[:0]
     if check is not None:
         reached = np.flatnonzero(sigma[0] >= 0)
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(0)
         sample = reached[rng.integers(0, len(reached), min(check, len(reached)))].astype(dtype)
         for row, pi in zip(sigma, relabellings):
             ok = len(distinct(row[reached])) == len(reached)
@@ -202,15 +188,12 @@ def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
     >>> c.class_of.tolist(), c.sizes.tolist()
     ([0, 0, 1, 1], [2, 2])
     """
-    size = len(maps[0])
-    dtype = maps[0].dtype
-    reached = np.ones(size, dtype=bool)
-    for sigma in maps:
+    size, dtype = len(maps[0]), maps[0].dtype
+    reached = maps[0] >= 0
+    for sigma in maps[1:]:
         reached &= sigma >= 0
-    labels = np.where(reached, np.arange(size, dtype=dtype), dtype.type(-1))
     safe = [np.where(reached, sigma, 0).astype(dtype) for sigma in maps]
-    big = np.iinfo(dtype).max
-    keyed = np.where(reached, labels, big)
+    keyed = np.where(reached, np.arange(size, dtype=dtype), np.iinfo(dtype).max)
     changed = True
     while changed:  # least label over each orbit, one generator step at a time
         changed = False
@@ -397,35 +380,8 @@ def stage_symmetries(symmetries: Sequence[Perm], moves: Sequence[Sequence[int]],
     >>> stage_symmetries([(0, 2, 1)], [(1, 2, 0), (2, 0, 1)], [], 3)
     [(0, 1, 2), (0, 2, 1)]
     """
-    group = closure([tuple(r) for r in symmetries], degree)
-    out = []
-    for r in group:
-        if conjugate_moves(moves, [r]) is None:
-            continue
-        if kept and conjugate_moves(kept, [r]) is None:
-            continue
-        out.append(r)
-    return out
-
-
-def conjugation_table(tables: Sequence[np.ndarray], goal: Sequence[int],
-                      renames: np.ndarray) -> np.ndarray | None:
-    """``C[s, v]``: the value of the digits ``tables`` (move tables, one per
-    digit, their values mixed radix) at the ``s``-th conjugate of a position
-    of value ``v`` (:func:`symmetry_maps` from ``goal``, every edge checked);
-    ``-1`` where unreached, ``None`` when the conjugate is not a function of
-    these digits.
-
-    >>> conjugation_table([np.array([[1, 2, 0], [2, 0, 1]])], [0],
-    ...                   np.array([[0, 1], [1, 0]])).tolist()
-    [[0, 1, 2], [0, 2, 1]]
-    """
-    digits = FactorSpace([Factor(str(i), t.shape[1], t) for i, t in enumerate(tables)])
-    start = sum(int(g) * w for g, w in zip(goal, digits.strides))
-    try:
-        return symmetry_maps(digits, start, renames.tolist(), check=None)
-    except ValueError:
-        return None
+    return [r for r in closure([tuple(r) for r in symmetries], degree)
+            if conjugate_moves(moves, [r]) is not None and conjugate_moves(kept, [r]) is not None]
 
 
 class SymmetricTable:
@@ -454,7 +410,7 @@ class SymmetricTable:
             return cls
         s = self.sym_of[raw].astype(np.int64)
         cell = self.inner_conj[s * self.inner_size + states[self.inner]]
-        return cls * self.inner_size + canonical_cells(self.symmetric, self.canonical, cls, cell)
+        return cls * self.inner_size + _canonical(self.symmetric, self.canonical, cls, cell)
 
     def __call__(self, states: np.ndarray) -> np.ndarray:
         """The exact moves from each state to the stage's goal (``UNSEEN`` where
@@ -466,19 +422,16 @@ class SymmetricTable:
         return depth_distribution(self.depths)
 
 
-def canonical_cells(symmetric: np.ndarray, canonical: np.ndarray, classes: np.ndarray,
-                    cells: np.ndarray) -> np.ndarray:
-    """The canonical inner value of each ``(class, cell)``: unchanged in a class
-    whose representative no symmetry but the identity fixes; else the least
-    value the representative's stabilizer conjugates ``cell`` to
-    (``canonical[symmetric[class], cell]``), so that conjugate positions share
-    one entry."""
+def _canonical(symmetric: np.ndarray, canonical: np.ndarray, classes: np.ndarray,
+               cells: np.ndarray) -> np.ndarray:
+    """The canonical cell of each class's ``cells`` (one or a row each): the least
+    its representative's stabilizer conjugates it to."""
     which = symmetric[classes]
     fix = which >= 0
     if not fix.any():
         return cells
     cells = cells.copy()
-    cells[fix] = canonical[which[fix], cells[fix]]
+    cells[fix] = canonical[which[fix].reshape((-1,) + (1,) * (cells.ndim - 1)), cells[fix]]
     return cells
 
 
@@ -510,8 +463,8 @@ class _ClassRows:
         ranks = np.asarray(ranks, dtype=np.int64)
         row, cell = np.divmod(ranks, self.inner_size)
         nxt = self.row_next[m][row].astype(np.int64)
-        cell = canonical_cells(self.symmetric, self.canonical, nxt,
-                               self.cells[m, self.row_sym[m][row], cell])
+        cell = _canonical(self.symmetric, self.canonical, nxt,
+                          self.cells[m, self.row_sym[m][row], cell])
         return nxt * self.inner_size + cell
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
@@ -520,14 +473,9 @@ class _ClassRows:
     def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
         back = self.inverse[m]
         nxt = self.row_next[back][first:last]
-        rows = values[nxt]
-        cells = self.cells[back][self.row_sym[back][first:last]]
-        which = self.symmetric[nxt]
-        fix = which >= 0
-        if fix.any():  # rows of symmetric classes: read the canonical cells
-            cells = cells.copy()
-            cells[fix] = np.take_along_axis(self.canonical[which[fix]], cells[fix], axis=1)
-        return np.take_along_axis(rows, cells, axis=1)
+        cells = _canonical(self.symmetric, self.canonical, nxt,
+                           self.cells[back][self.row_sym[back][first:last]])
+        return np.take_along_axis(values[nxt], cells, axis=1)
 
 
 def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
@@ -544,12 +492,8 @@ def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
     degree = len(move_arrays[0])
     symmetries = list(dict.fromkeys([tuple(range(degree))] + [tuple(r) for r in symmetries]))
     renames = conjugate_moves(move_arrays, symmetries)
-    if renames is None:
-        return None
-    renames = np.array(renames, dtype=np.int64)
-    index = {tuple(int(x) for x in m): j for j, m in enumerate(move_arrays)}
-    inverse_move = [index.get(inverse(tuple(int(x) for x in m))) for m in move_arrays]
-    if None in inverse_move:
+    inverse_move = _move_indices(move_arrays, [inverse(m) for m in move_arrays])
+    if renames is None or inverse_move is None:
         return None
     sizes = space.sizes
     k = len(sizes)
@@ -563,34 +507,38 @@ def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
             continue
         if row_values // len(symmetries) * inner_values > ENTRY_LIMIT:
             continue  # too many entries even if every class were as large as can be
-        if chosen is not None:
-            inner_conj = conjugation_table([space.factors[chosen].table], [goal[chosen]],
-                                           renames)
-            if inner_conj is None or (inner_conj < 0).any():
-                continue
-        else:
-            inner_conj = np.zeros((len(symmetries), 1), dtype=np.int64)
-        row_tables = [space.factors[i].table for i in rows]
-        row_conj = conjugation_table(row_tables, [goal[i] for i in rows], renames)
-        if row_conj is None:
+        inner_conj = (np.zeros((len(symmetries), 1), dtype=np.int64) if chosen is None else
+                      _conjugation_table(space, [chosen], goal, renames))
+        if inner_conj is None or (inner_conj < 0).any():
             continue
-        return _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj,
-                      inverse_move, progress)
+        row_conj = _conjugation_table(space, rows, goal, renames)
+        if row_conj is not None:
+            return _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
+                          progress)
     return None
 
 
-def _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj, inverse_move,
+def _conjugation_table(space: DigitSpace, which: list[int], goal: Sequence[int],
+                       renames: list[list[int]]) -> np.ndarray | None:
+    """``C[s, v]``: the value of the digits ``which`` at the ``s``-th conjugate of
+    value ``v``; ``None`` when that is no function of these digits."""
+    digits = FactorSpace([space.factors[i] for i in which])
+    start = sum(int(goal[i]) * w for i, w in zip(which, digits.strides))
+    try:
+        return symmetry_maps(digits, start, renames, check=None)
+    except ValueError:
+        return None
+
+
+def _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
            progress) -> SymmetricTable:
-    sizes = space.sizes
     reached = row_conj[0] >= 0
     # the least conjugate stands for the class; unreached values are their own class
     least = np.where(reached, row_conj.min(axis=0), np.arange(row_conj.shape[1]))
     reps = np.unique(least)
     class_of = np.searchsorted(reps, least).astype(np.int32)
     sym_of = np.where(reached, np.argmax(row_conj == least[None, :], axis=0), 0).astype(np.uint8)
-    row_digits = FactorSpace([Factor(str(i), t.shape[1], t) for i, t in zip(rows, row_tables)])
-    row_step, weights = row_digits.step, row_digits.strides
-
+    row_digits = FactorSpace([space.factors[i] for i in rows])
     inner_table = (space.factors[chosen].table.astype(np.int64) if chosen is not None else
                    np.zeros((len(inverse_move), 1), dtype=np.int64))
     inner_conj = np.where(inner_conj < 0, 0, inner_conj)
@@ -601,20 +549,20 @@ def _build(space, goal, chosen, rows, row_tables, row_conj, inner_conj, inverse_
     symmetric[many] = np.arange(len(many))
     canonical = np.stack([inner_conj[fixed_by[:, c]].min(axis=0) for c in many]) if len(many) \
         else np.zeros((0, inner_conj.shape[1]), dtype=np.int64)
-    space_rows = _ClassRows(row_step, inner_table, inverse_move, reps, class_of, sym_of,
+    space_rows = _ClassRows(row_digits.step, inner_table, inverse_move, reps, class_of, sym_of,
                             inner_conj, symmetric, canonical)
-    start_raw = sum(int(goal[i]) * w for i, w in zip(rows, weights))
+    start_raw = sum(int(goal[i]) * w for i, w in zip(rows, row_digits.strides))
     start_class = np.array([class_of[start_raw]], dtype=np.int64)
     start_cell = np.array([inner_conj[sym_of[start_raw], goal[chosen]] if chosen is not None
                            else 0])
     start = int(start_class[0]) * space_rows.inner_size + int(
-        canonical_cells(symmetric, canonical, start_class, start_cell)[0])
+        _canonical(symmetric, canonical, start_class, start_cell)[0])
     depths = bfs(space_rows, [start], progress=progress).depths
     # the other cells of a symmetric class are the same positions: same depths
     table = depths.reshape(len(reps), -1)
     for k, c in enumerate(many):
         table[c] = table[c][canonical[k]]
-    return SymmetricTable(chosen, rows, list(sizes), class_of, sym_of, inner_conj, depths,
+    return SymmetricTable(chosen, rows, list(space.sizes), class_of, sym_of, inner_conj, depths,
                           symmetric, canonical)
 
 

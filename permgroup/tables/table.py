@@ -67,13 +67,10 @@ def cache_file(space: ElementSpace, bits: int = 8) -> tuple[Path, dict]:
 
 
 class CayleyTable(DepthTable):
-    """An :class:`~permgroup.spaces.element.ElementSpace` and its entries; see
-    the module docstring.
-
-    ``entries`` may be raw bytes (a table read from the cache by a process that
-    only looks entries up); they are viewed as a numpy array the first time
-    array work needs it, so such a process never imports numpy.  A 2-bit
-    table carries its distribution (``levels``), which its codes do not tell.
+    """An :class:`~permgroup.spaces.element.ElementSpace` and its entries, which
+    may be raw bytes (read from the cache by a process that only looks entries
+    up, and so never imports numpy).  A 2-bit table carries its distribution
+    (``levels``), which its codes do not tell.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -107,8 +104,8 @@ class CayleyTable(DepthTable):
 
     @property
     def depths(self) -> np.ndarray:
-        """The table as a ``uint8`` numpy array indexed by rank (a 4-bit table
-        is unpacked to it the first time array work needs it)."""
+        """The table as a ``uint8`` numpy array indexed by rank, made the first
+        time array work needs it."""
         if self._array is None:
             import numpy as np
 
@@ -127,7 +124,7 @@ class CayleyTable(DepthTable):
         return self._packed.distribution() if self.bits == 2 else super().distribution()
 
     def raw(self) -> np.ndarray:
-        """The entries as they are stored (bytes of 8, 4 or 2 bits an entry)."""
+        """The entries as they are stored (8, 4 or 2 bits an entry)."""
         import numpy as np
 
         if self.bits == 2:
@@ -152,7 +149,7 @@ class CayleyTable(DepthTable):
 
     def depths_of(self, ranks: np.ndarray) -> np.ndarray:
         """Entries of many ranks (``UNSEEN``, or ``-1`` from a 2-bit table, where
-        unreachable); a 2-bit table walks them all down together."""
+        unreachable)."""
         return self._packed.depths_of(ranks) if self.bits == 2 else self.depths[ranks]
 
     def distance(self, p: Sequence[int], q: Sequence[int]) -> int:
@@ -182,9 +179,8 @@ class CayleyTable(DepthTable):
 def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
                 anchor: int | None = None, bits: int = 8, space: ElementSpace | None = None
                 ) -> CayleyTable:
-    """Build the table by breadth-first search from the identity (no cache),
-    over ``space`` when the caller has made it already; a 2-bit table is
-    built at 2 bits, never holding the one-byte one.
+    """Build the table by breadth-first search from the identity (no cache), over
+    ``space`` when the caller has made it; a 2-bit table never holds a byte a state.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -226,8 +222,8 @@ def _nibbles(full: CayleyTable) -> CayleyTable:
 
 def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | None = None,
                anchor: int | None = None, cache: bool = True, bits: int = 8) -> CayleyTable:
-    """The table from the cache if a valid file is there, else built and cached;
-    a 4-bit table is made from the one-byte one (cached too).
+    """The table from the cache, else built and cached (a 4-bit table from the
+    one-byte one, cached too).
 
     >>> import os, tempfile
     >>> from permgroup.perm import from_cycles
@@ -254,9 +250,7 @@ def load_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | N
             table = build_table(puzzle, metric, progress=report, anchor=anchor, bits=bits,
                                 space=space)
         built.append(table)
-        if bits == 2:
-            return table._packed.packed, {"levels": table.distribution()}
-        return table.depths if bits == 8 else table.raw()
+        return table.raw(), {"levels": table.distribution()} if bits == 2 else {}
 
     header, data = cached_array(*cache_file(space, bits), -(-space.size * bits // 8), build,
                                 title=f"{puzzle.name} {metric_label(metric)} table",
