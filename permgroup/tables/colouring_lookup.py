@@ -1,12 +1,7 @@
-"""One entry of a cached colouring table, looked up without numpy.
-
-A process that answers one question from a cached table (``permgroup solve``)
-should not pay for importing numpy and setting up the vectorized ranking: it
-ranks its one colouring in plain Python (the lexicographic multiset rank of
-:mod:`permgroup.spaces.colouring`), checks the cache file's header against the
-puzzle's definition, and reads one byte (:func:`cached_distance`).  The cache
-key and file name of a colouring table are defined here, so that the builder
-(:mod:`permgroup.tables.registry`) and this reader agree.
+"""One entry of a cached colouring table, looked up without numpy: a process that
+answers one question (``permgroup solve``) ranks its colouring in plain Python,
+checks the file's header and reads one byte (:func:`cached_distance`).  The key
+and file of a colouring table are defined here, for the builder and this reader.
 
 >>> renamed("abba", "baab", "abba")
 ['b', 'a', 'a', 'b']

@@ -1,18 +1,9 @@
-"""Distance tables over colourings with repeated colours.
-
-A :class:`ColouringTable` holds, for every colouring (by its rank, see
-:mod:`permgroup.spaces.colouring`), the least number of moves taking it to one source
-colouring, the puzzle's solved state.  Why it cannot answer ``p⁻¹q`` questions
-as a Cayley table does is told in :mod:`permgroup.spaces.colouring`; here a
-distance is a lookup when the target is the source up to renaming colours
-(:meth:`ColouringTable.as_source`); other targets are searched
-(:func:`permgroup.search.meet.search_distance`), as they are when no table
-has been built.
-
-The builder (:func:`colouring_depths`) is the engine's breadth-first search
-(:func:`permgroup.tables.bfs.bfs`) with the moves run backwards; its bottom-up
-levels list each block's words in order without unranking
-(:meth:`~permgroup.spaces.colouring.MultisetRanking.block`).
+"""Distance tables over colourings with repeated colours: for every colouring (by
+its rank, :mod:`permgroup.spaces.colouring`) the least number of moves taking it
+to the puzzle's solved colouring, by the engine's breadth-first search with the
+moves run backwards.  A distance is a lookup when the target is solved up to
+renaming colours (:meth:`ColouringTable.as_source`); other targets are searched
+(:func:`permgroup.search.meet.search_distance`).
 
 >>> from permgroup.puzzle import Puzzle
 >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
@@ -33,16 +24,14 @@ from permgroup.tables.store import UNSEEN, DepthTable
 from permgroup.tables.walk import descend
 from permgroup.tables.colouring_lookup import renamed
 from permgroup.errors import UnreachableError
-from permgroup.metric import Metric, metric_label, metric_moves
+from permgroup.metric import Metric, metric_moves
 from permgroup.spaces.colouring import ColouringSpace
 from permgroup.puzzle import Puzzle
-
 
 
 def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
     """The colourings of the puzzle's solved state, moved by the metric's moves.
 
-    >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> s = colouring_space(p)
     >>> s.size, s.move_names, s.decode(s.solved)
@@ -62,7 +51,6 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
     """Moves from every colouring (by rank) to the nearest source word;
     ``UNSEEN`` where none is reached within ``max_depth``.
 
-    >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> s = colouring_space(p)
     >>> depths = colouring_depths(s, [s.solved])
@@ -72,7 +60,6 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
     >>> int((colouring_depths(s, [s.solved], max_depth=1) < UNSEEN).sum())
     3
     """
-    # the table holds distances *to* the sources: the search runs the moves backwards
     start = space.rank(np.asarray(sources, dtype=space.dtype))
     return bfs(Reversed(space), start, progress=progress, max_depth=max_depth).depths
 
@@ -80,7 +67,6 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
 class ColouringTable(DepthTable):
     """A colouring space and the depth of every rank from its solved word.
 
-    >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> t = build_colouring_table(p)
     >>> t.depth("baaabb"), t.depth("aababb"), t.path("bbaaab")
@@ -126,7 +112,6 @@ def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
                           progress: Progress | None = None) -> ColouringTable:
     """Build the table by BFS from the solved colouring (no cache).
 
-    >>> from permgroup.puzzle import Puzzle
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> levels = []
     >>> t = build_colouring_table(p, progress=lambda depth, count: levels.append(count))

@@ -152,14 +152,10 @@ def _states(puzzle: Puzzle | Definition) -> str:
 
 def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
                 ) -> tuple[object, list[int], dict]:
-    """``(space, sources, key)`` of the puzzle's table; ``key`` identifies it
-    (files, build folders):
-
-    * a definition read piece by piece: its positions
-      (:class:`~permgroup.spaces.orbit.OrbitSpace`) from solved;
-    * a puzzle without pieces whose solved colouring repeats colours: its
-      colourings (:mod:`permgroup.spaces.colouring`), the solved one the source;
-    * otherwise normalized elements (:func:`element_space`) from the identity.
+    """``(space, sources, key)`` of the puzzle's table, ``key`` naming its files: a
+    definition's positions from solved, the colourings from solved of a puzzle
+    without pieces whose solved state repeats colours, else normalized elements
+    (:func:`element_space`) from the identity.
 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
@@ -188,17 +184,12 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str
 
         space = colouring_space(puzzle, metric)
         sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
-    return space, sources, space_key(puzzle, metric, states)
+    return space, sources, _space_key(puzzle, metric, states)
 
 
-def space_key(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
-              ) -> dict:
-    """What identifies the puzzle's table (:func:`table_space`'s key), found
-    without building its space.
-
-    >>> space_key(Puzzle("p", 2, {"A": (1, 0)}))["kind"]
-    'elements'
-    """
+def _space_key(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
+               ) -> dict:
+    """:func:`table_space`'s key, found without building the space."""
     states = states or _states(puzzle)
     if states == "positions":
         return {"definition": puzzle.fingerprint(), "metric": metric_label(metric),
@@ -216,14 +207,13 @@ def cache_path(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str = 
     >>> cache_path(Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")).name
     'necklace-qtm-51cf5b55a093e321.colourings'
     """
-    return puzzle_cache_file(puzzle.name, space_key(puzzle, metric, states), form, 0)[0]
+    return puzzle_cache_file(puzzle.name, _space_key(puzzle, metric, states), form, 0)[0]
 
 
 def choose_form(space, memory: int | str | None = None) -> str:
     """The form of the table of ``space`` within ``memory`` bytes (as twsearch's
-    ``-g`` chooses): one byte a state when no budget is given; two bits a
-    state, built by rows in memory, where a byte a state fits beside them
-    (:func:`rows_fit`); else two bits a state in shards out of core.
+    ``-g`` chooses): a byte a state without a budget, else 2 bits built by rows
+    in memory where :func:`rows_fit`, else 2 bits in shards out of core.
 
     >>> from permgroup.formats.definition import Orbit, OrbitState
     >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
@@ -366,8 +356,7 @@ def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
 
 def _two_bits(space, sources, path: Path, key: dict, memory, dask: bool, workers: int,
               scheduler, stream, report):
-    """A 2-bit table built in memory: by rows (a byte a state fits in
-    ``memory``), on Dask workers, or by the 2-bit BFS."""
+    """A 2-bit table built by rows in ``memory``, on Dask workers, or by the 2-bit BFS."""
     if memory is not None:
         # the row-by-row BFS in memory is several times faster than shards on disk
         table = rows_in_memory(space, sources, path.with_suffix(".checkpoint"),
@@ -402,8 +391,7 @@ ROW_BFS_HEADROOM = 512 * 2**20
 
 
 def rows_fit(space, memory: int | str) -> bool:
-    """Whether the one-byte row-by-row BFS of ``space`` (an
-    :class:`~permgroup.spaces.orbit.OrbitSpace`) and its 2-bit result fit
+    """Whether the one-byte row-by-row BFS of ``space`` and its 2-bit result fit
     in ``memory`` bytes.
 
     >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
@@ -429,11 +417,10 @@ CHECKPOINT_SECONDS = 30.0
 
 
 def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None):
-    """The 2-bit table of ``space`` by the row-by-row BFS over a one-byte
-    array, packed at the end.  After a level, when ``CHECKPOINT_SECONDS`` have
-    passed since the last checkpoint, the table so far is written in 2 bits to
-    ``checkpoint`` (atomically, with ``key`` and the levels); a build killed at
-    any point goes on from the last checkpoint (:func:`~permgroup.tables.packed.unpack_depths`).
+    """The 2-bit table of ``space`` by the row-by-row BFS over a byte a state.
+    After a level, at most every ``CHECKPOINT_SECONDS``, the table so far is
+    written in 2 bits to ``checkpoint`` (with ``key`` and the levels), from which
+    a build killed at any point goes on.
 
     >>> import tempfile
     >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
@@ -456,12 +443,10 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
     store = resume = None
     loaded = load_bytes(checkpoint, key)
     if loaded is not None:
-        header, data = loaded
-        resume = list(header["levels"])
-        levels = list(resume)
-        store = ByteStore(space.size, unpack_depths(np.frombuffer(data, dtype=np.uint8),
+        resume, levels = loaded[0]["levels"], list(loaded[0]["levels"])
+        store = ByteStore(space.size, unpack_depths(np.frombuffer(loaded[1], dtype=np.uint8),
                                                     space.size, len(resume) - 1))
-        del data, loaded
+        del loaded
         if progress:
             for d, count in enumerate(levels):  # the levels the checkpoint holds
                 progress(d, count)
@@ -478,8 +463,8 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
             save_array(checkpoint, dict(key, levels=levels), pack_depths(store.depths))
             last = time.monotonic()
 
-    store = bfs(space, sources, store, progress=counted, levels=resume, level_done=level_done)
-    packed = pack_depths(store.depths)
+    packed = pack_depths(bfs(space, sources, store, progress=counted, levels=resume,
+                             level_done=level_done).depths)
     del store
     checkpoint.unlink(missing_ok=True)
     return PackedTable(space, sources, packed, levels)

@@ -76,6 +76,7 @@ from permgroup.spaces.digits import DigitSpace
 from permgroup.spaces.product import FactorSpace
 from permgroup.spaces.space import ROW_PULL, GraphSpace, rank_dtype
 from permgroup.tables.bfs import bfs
+from permgroup.tables.colouring_lookup import renamed
 from permgroup.tables.packed import distinct
 from permgroup.tables.store import UNSEEN, depth_distribution
 
@@ -108,12 +109,10 @@ def _move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
 
 def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
                   check: int | None = 4096) -> np.ndarray:
-    """For each relabelling ``pi``, the rank map ``sigma`` with ``sigma(source)
-    == source`` and ``sigma(step(r, m)) == step(sigma(r), pi[m])``, by one BFS
-    from the source: an ``(S, size)`` array, ``-1`` on ranks not reached.
-    ``ValueError`` if a relabelling is no symmetry: checked on every edge the
-    BFS crosses when ``check`` is ``None``, else on ``check`` random edges and
-    on being a permutation.
+    """For each relabelling ``pi``, the rank map ``sigma`` of the module docstring,
+    by one BFS from the source (``-1`` on ranks not reached).  ``ValueError`` if
+    a relabelling is no symmetry: checked on every edge when ``check`` is
+    ``None``, else on ``check`` random edges and on being a permutation.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -125,9 +124,8 @@ def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
     ...
     ValueError: the move relabelling [1, 1] is not a symmetry of the space
     """
-    size, count = space.size, len(relabellings)
-    dtype = np.int64 if check is None else rank_dtype(size)
-    sigma = np.full((count, size), -1, dtype=dtype)
+    dtype = np.int64 if check is None else rank_dtype(space.size)
+    sigma = np.full((len(relabellings), space.size), -1, dtype=dtype)
     sigma[:, source] = source
     frontier = np.array([source], dtype=dtype)
     while len(frontier):
@@ -209,7 +207,7 @@ def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
 
 
 class ClassTable:
-    """BFS depths of symmetry classes (one byte per class) and their sizes.
+    """BFS depths of symmetry classes (a byte each) and their sizes.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -251,12 +249,10 @@ class ClassTable:
 
 def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
                  also_from: np.ndarray | None = None) -> ClassTable:
-    """BFS over classes (:func:`~permgroup.tables.bfs.bfs`, top-down): a class's
-    neighbours are the classes one move from its representative.  When the
-    classes merge elements with their inverses, a member's neighbours are not
-    all one move from the representative (only its right neighbours are);
-    pass the inversion map as ``also_from`` and the representative's inverse
-    is stepped too, which covers the rest.
+    """BFS over classes: a class's neighbours are the classes one move from its
+    representative.  When the classes merge elements with their inverses, pass
+    the inversion map as ``also_from``: the representative's inverse is stepped
+    too, which reaches the members' left neighbours.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -279,11 +275,10 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
 
 
 def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
-    """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g``
-    of an :class:`permgroup.spaces.element.ElementSpace`, normalized again: unlike
-    :func:`symmetry_maps` this serves symmetries that move the normalization's
-    anchor (whose relabelling of the moves depends on the state), such as all
-    48 symmetries of a cube held by one corner.
+    """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g`` of an
+    :class:`~permgroup.spaces.element.ElementSpace`, normalized again: this serves
+    symmetries that move the anchor (whose relabelling of the moves depends on
+    the state, so :func:`symmetry_maps` cannot), such as all 48 of a cube.
 
     >>> from permgroup.perm import from_cycles
     >>> from permgroup.puzzle import Puzzle
@@ -300,8 +295,7 @@ def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     degree = space.puzzle.degree
     s = np.asarray(symmetry, dtype=np.int16)
     s_inv = np.asarray(inverse(symmetry), dtype=np.int64)
-    identity = tuple(range(degree))
-    rotation = np.array([r if r is not None else identity for r in normalizer.rotation_at],
+    rotation = np.array([r or tuple(range(degree)) for r in normalizer.rotation_at],
                         dtype=np.int16)
     size = ranking.size
     out = np.empty(size, dtype=rank_dtype(size))
@@ -315,11 +309,9 @@ def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
 
 
 def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarray:
-    """:func:`symmetry_maps` computed directly for a space of colourings
-    (:class:`permgroup.spaces.colouring.ColouringSpace`): the cells are permuted by
-    ``cells`` and the colours renamed so that the solved colouring stays
-    solved; ``ValueError`` if no renaming does that.  One pass over the ranks,
-    no BFS.
+    """:func:`symmetry_maps` of a :class:`~permgroup.spaces.colouring.ColouringSpace`
+    in one pass over the ranks: the cells permuted by ``cells``, the colours
+    renamed so that solved stays solved (``ValueError`` if no renaming does).
 
     >>> from permgroup.spaces.colouring import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "rot'": (3, 0, 1, 2)})
@@ -330,14 +322,11 @@ def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarr
     ranking = space.ranking
     solved = ranking.unpack(np.array([space.solved], dtype=space.dtype))[0]
     where = np.asarray(inverse(cells))
-    moved = solved[where]
-    rename = np.full(len(space.counts), -1, dtype=np.int64)
-    for old, new in zip(moved.tolist(), solved.tolist()):
-        if rename[old] not in (-1, new):
-            raise ValueError("the cell permutation does not keep the solved colouring, "
-                             "up to renaming colours")
-        rename[old] = new
-    rename = rename.astype(np.uint8)
+    rename = renamed(range(len(space.counts)), solved[where].tolist(), solved.tolist())
+    if rename is None:
+        raise ValueError("the cell permutation does not keep the solved colouring, "
+                         "up to renaming colours")
+    rename = np.array(rename, dtype=np.uint8)
     size = space.size
     out = np.empty(size, dtype=rank_dtype(size))
     for lo in range(0, size, block):
@@ -373,9 +362,9 @@ def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
 
 def stage_symmetries(symmetries: Sequence[Perm], moves: Sequence[Sequence[int]],
                      kept: Sequence[Sequence[int]], degree: int) -> list[Perm]:
-    """The group the ``symmetries`` generate, cut down to the elements carrying
-    the stage's ``moves`` onto its moves and the target subgroup's generators
-    ``kept`` onto its generators (so they fix the subgroup); identity first.
+    """The elements of the group ``symmetries`` generate that carry the stage's
+    ``moves`` onto its moves and the target subgroup's generators ``kept`` onto
+    its generators; identity first.
 
     >>> stage_symmetries([(0, 2, 1)], [(1, 2, 0), (2, 0, 1)], [], 3)
     [(0, 1, 2), (0, 2, 1)]
@@ -391,7 +380,7 @@ class SymmetricTable:
 
     def __init__(self, inner: int | None, rows: list[int], sizes: list[int],
                  class_of: np.ndarray, sym_of: np.ndarray, inner_conj: np.ndarray,
-                 depths: np.ndarray, symmetric: np.ndarray, canonical: np.ndarray):
+                 depths: np.ndarray | None, symmetric: np.ndarray, canonical: np.ndarray):
         self.inner, self.rows = inner, rows
         self.symmetric, self.canonical = symmetric, canonical
         self.row_weights = [prod(sizes[j] for j in rows[i + 1:]) for i in range(len(rows))]
@@ -399,7 +388,10 @@ class SymmetricTable:
         self.class_of, self.sym_of = class_of, sym_of
         self.inner_conj = inner_conj.reshape(-1)  # [s * inner_size + t]
         self.depths = depths
-        self.entries = len(depths)
+
+    @property
+    def entries(self) -> int:
+        return len(self.depths)
 
     def index(self, states: np.ndarray) -> np.ndarray:
         raw = np.zeros(states.shape[1], dtype=np.int64)
@@ -441,20 +433,17 @@ class _ClassRows:
 
     capabilities = frozenset({ROW_PULL})
 
-    def __init__(self, row_step: Callable, inner_table: np.ndarray, inverse_move: list[int],
-                 reps: np.ndarray, class_of: np.ndarray, sym_of: np.ndarray,
-                 inner_conj: np.ndarray, symmetric: np.ndarray, canonical: np.ndarray):
-        self.symmetric, self.canonical = symmetric, canonical
+    def __init__(self, table: SymmetricTable, row_step: Callable, inner_table: np.ndarray,
+                 inverse_move: list[int], reps: np.ndarray):
+        self.symmetric, self.canonical = table.symmetric, table.canonical
         self.n_moves = len(inverse_move)
         self.inverse = inverse_move
-        self.outer_size, self.inner_size = len(reps), inner_conj.shape[1]
+        self.outer_size, self.inner_size = len(reps), table.inner_size
         self.size = self.outer_size * self.inner_size
-        self.row_next = np.empty((self.n_moves, self.outer_size), dtype=np.int32)
-        self.row_sym = np.empty((self.n_moves, self.outer_size), dtype=np.int32)
-        for m in range(self.n_moves):
-            images = row_step(reps, m)
-            self.row_next[m] = class_of[images]
-            self.row_sym[m] = sym_of[images]
+        images = np.stack([row_step(reps, m) for m in range(self.n_moves)])
+        self.row_next = table.class_of[images].astype(np.int32)
+        self.row_sym = table.sym_of[images].astype(np.int32)
+        inner_conj = table.inner_conj.reshape(-1, self.inner_size)
         # cell t of a row, moved by m into a row reached with symmetry s: cell cells[m, s, t]
         self.cells = np.stack([inner_conj[:, inner_table[m]] for m in range(self.n_moves)]
                               ).astype(np.intp)
@@ -483,12 +472,10 @@ def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
                           inner: int | None | str = "auto",
                           progress: Callable[[int, int], None] | None = None
                           ) -> SymmetricTable | None:
-    """The exact table of a stage whose digits are ``space`` (moves
-    ``move_arrays``, goal digits ``goal``) over classes under ``symmetries``
-    (a group that keeps the stage, see :func:`stage_symmetries`; the identity
-    is added if missing).
-    ``inner`` picks the inner digit (``"auto"``: the largest that works,
-    ``None``: all digits are rows).  ``None`` when no split works."""
+    """The exact table of a stage (digits ``space``, moves ``move_arrays``, goal
+    digits ``goal``) over classes under the group ``symmetries`` (see
+    :func:`stage_symmetries`).  ``inner`` picks the inner digit (``"auto"``: the
+    largest that works, ``None``: all digits are rows).  ``None`` when no split works."""
     degree = len(move_arrays[0])
     symmetries = list(dict.fromkeys([tuple(range(degree))] + [tuple(r) for r in symmetries]))
     renames = conjugate_moves(move_arrays, symmetries)
@@ -549,21 +536,16 @@ def _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
     symmetric[many] = np.arange(len(many))
     canonical = np.stack([inner_conj[fixed_by[:, c]].min(axis=0) for c in many]) if len(many) \
         else np.zeros((0, inner_conj.shape[1]), dtype=np.int64)
-    space_rows = _ClassRows(row_digits.step, inner_table, inverse_move, reps, class_of, sym_of,
-                            inner_conj, symmetric, canonical)
-    start_raw = sum(int(goal[i]) * w for i, w in zip(rows, row_digits.strides))
-    start_class = np.array([class_of[start_raw]], dtype=np.int64)
-    start_cell = np.array([inner_conj[sym_of[start_raw], goal[chosen]] if chosen is not None
-                           else 0])
-    start = int(start_class[0]) * space_rows.inner_size + int(
-        _canonical(symmetric, canonical, start_class, start_cell)[0])
-    depths = bfs(space_rows, [start], progress=progress).depths
+    table = SymmetricTable(chosen, rows, list(space.sizes), class_of, sym_of, inner_conj, None,
+                           symmetric, canonical)
+    space_rows = _ClassRows(table, row_digits.step, inner_table, inverse_move, reps)
+    start = int(table.index(np.asarray(goal)[:, None])[0])  # the goal's own entry
+    table.depths = bfs(space_rows, [start], progress=progress).depths
     # the other cells of a symmetric class are the same positions: same depths
-    table = depths.reshape(len(reps), -1)
+    by_row = table.depths.reshape(len(reps), -1)
     for k, c in enumerate(many):
-        table[c] = table[c][canonical[k]]
-    return SymmetricTable(chosen, rows, list(space.sizes), class_of, sym_of, inner_conj, depths,
-                          symmetric, canonical)
+        by_row[c] = by_row[c][canonical[k]]
+    return table
 
 
 def table_key(space: DigitSpace, key: dict, symmetries: Sequence[Perm]) -> dict:

@@ -1,17 +1,11 @@
 """The Cayley-graph distance table of a puzzle group, built by BFS and cached.
 
 The table holds an entry per rank of a normalized element
-(:class:`permgroup.spaces.element.ElementSpace`): the least number of moves in the
-chosen metric whose product lies in that element's symmetry class.  Then
-
-* ``distance(p, q)`` is the entry of ``p⁻¹ q``: the moves that take the state of
-  ``p`` to the state of ``q`` are exactly the words equal to ``p⁻¹ q``;
-* ``word(g)`` walks the table down from ``g`` to the identity, one move per
-  level, giving an optimal word for ``g``.
-
-An entry takes one byte, four bits (groups of diameter at most 14: half the
-memory, still no walk) or two bits (the depth mod 3, :mod:`permgroup.tables.packed`:
-a quarter, a lookup walks down to the identity).
+(:class:`permgroup.spaces.element.ElementSpace`): the least number of moves whose
+product lies in that element's symmetry class.  ``distance(p, q)`` is the entry
+of ``p⁻¹ q`` (the words taking the state of ``p`` to that of ``q``), ``word(g)``
+walks the table down from ``g``.  An entry takes one byte, four bits (diameter
+at most 14) or two bits (the depth mod 3: a lookup walks down to the identity).
 
 >>> from permgroup.perm import from_cycles
 >>> from permgroup.puzzle import Puzzle
@@ -54,8 +48,7 @@ def element_key(space: ElementSpace) -> dict:
 
 
 def cache_file(space: ElementSpace, bits: int = 8) -> tuple[Path, dict]:
-    """The cache file of the table of ``space`` at ``bits`` an entry, and the
-    key its header must hold.
+    """The cache file of the table of ``space`` at ``bits`` an entry, and its key.
 
     >>> from permgroup.perm import from_cycles
     >>> gear = Puzzle("gear", 6, {"G": from_cycles([(0, 1, 2), (3, 4, 5)], 6)},
@@ -94,24 +87,18 @@ class CayleyTable(DepthTable):
             else entries
         self._packed = None
         if bits == 2:
-            import numpy as np
-
             from permgroup.tables.packed import PackedTable
 
-            packed = np.frombuffer(entries, dtype=np.uint8) if isinstance(entries, bytes) \
-                else entries
-            self._packed = PackedTable(space, [space.identity], packed, levels)
+            self._packed = PackedTable(space, [space.identity], self.raw(), levels)
 
     @property
     def depths(self) -> np.ndarray:
         """The table as a ``uint8`` numpy array indexed by rank, made the first
         time array work needs it."""
         if self._array is None:
-            import numpy as np
-
             if self.bits == 2:
                 raise ValueError("a 2-bit table keeps depths mod 3: walk it (depths_of)")
-            raw = np.frombuffer(self._entries, dtype=np.uint8)
+            raw = self.raw()
             if self.bits == 4:
                 from permgroup.tables.packed import unpack
 
@@ -127,11 +114,9 @@ class CayleyTable(DepthTable):
         """The entries as they are stored (8, 4 or 2 bits an entry)."""
         import numpy as np
 
-        if self.bits == 2:
+        if self._packed is not None:
             return self._packed.packed
-        if isinstance(self._entries, bytes):
-            return np.frombuffer(self._entries, dtype=np.uint8)
-        return self._entries
+        return np.frombuffer(self._entries, dtype=np.uint8)
 
     def depth_of_rank(self, rank: int) -> int:
         """The entry of one rank; ``-1`` if unreachable."""
@@ -163,7 +148,7 @@ class CayleyTable(DepthTable):
         return self.depths_of(self.space.quotient_ranks(p_ranks, q_ranks))
 
     def word(self, element: Sequence[int]) -> list[str]:
-        """An optimal word (move names) whose product is in ``element``'s class."""
+        """An optimal word whose product is in ``element``'s class."""
         rank = self.space.rank(element)
         if self.depth_of_rank(rank) < 0:
             raise ValueError("element is not reachable with these moves")
