@@ -4,12 +4,6 @@ to the puzzle's solved colouring, by the engine's breadth-first search with the
 moves run backwards.  A distance is a lookup when the target is solved up to
 renaming colours (:meth:`ColouringTable.as_source`); other targets are searched
 (:func:`permgroup.search.meet.search_distance`).
-
->>> from permgroup.puzzle import Puzzle
->>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
->>> t = build_colouring_table(p)
->>> t.distribution(), t.depth("bababa"), t.path("baaabb")
-([1, 2, 2, 1], -1, ["turn'"])
 """
 from __future__ import annotations
 

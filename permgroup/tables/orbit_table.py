@@ -1,17 +1,6 @@
 """God's algorithm for a puzzle defined piece by piece: the depth of every position
 (one byte each) over the ranks of :class:`permgroup.spaces.orbit.OrbitSpace`,
 from the solved position; :func:`permgroup.tables.registry.load_or_build` caches it.
-
->>> from permgroup.formats.definition import Definition, Orbit, OrbitState
->>> turn = OrbitState((1, 2, 3, 0), (1, 0, 0, 0))
->>> wheel = Definition("wheel", (Orbit("P", 4, 2),),
-...     {"P": OrbitState((0, 1, 2, 3), (0,) * 4)}, {"T": {"P": turn}})
->>> table = build_orbit_table(wheel, "htm")
->>> table.distribution(), table.diameter
-([1, 7], 1)
->>> scrambled = table.space.position_of(["T", "T2"])
->>> table.distance(scrambled), table.solve(scrambled)
-(1, ["T3'"])
 """
 from __future__ import annotations
 
@@ -45,8 +34,7 @@ class OrbitTable(DepthTable):
 
     def _ranks(self, positions: Sequence[Position]) -> np.ndarray:
         ranks = self.space.ranks(positions)
-        bad = ranks < 0
-        bad[~bad] = self.depths[ranks[~bad]] == UNSEEN
+        bad = (ranks < 0) | (self.depths[np.maximum(ranks, 0)] == UNSEEN)
         if bad.any():
             which = int(np.flatnonzero(bad)[0])
             raise InputError(f"{self.space.definition.name}: position {which + 1} is not "
@@ -73,11 +61,16 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
                       progress: Progress | None = None) -> OrbitTable:
     """The table by one breadth-first search (no cache).
 
-    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
-    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
-    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
-    >>> build_orbit_table(flip, "qtm").distribution()
-    [1, 2, 1]
+    >>> from permgroup.formats.definition import Orbit, OrbitState
+    >>> turn = OrbitState((1, 2, 3, 0), (1, 0, 0, 0))
+    >>> wheel = Definition("wheel", (Orbit("P", 4, 2),),
+    ...     {"P": OrbitState((0, 1, 2, 3), (0,) * 4)}, {"T": {"P": turn}})
+    >>> table = build_orbit_table(wheel, "htm")
+    >>> table.distribution(), table.diameter
+    ([1, 7], 1)
+    >>> scrambled = table.space.position_of(["T", "T2"])
+    >>> table.distance(scrambled), table.solve(scrambled)
+    (1, ["T3'"])
     """
     space = OrbitSpace(definition, metric)
     return OrbitTable(space, bfs(space, [space.rank(definition.solved)],

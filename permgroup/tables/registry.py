@@ -187,8 +187,7 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str
     return space, sources, _space_key(puzzle, metric, states)
 
 
-def _space_key(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str | None = None
-               ) -> dict:
+def _space_key(puzzle: Puzzle | Definition, metric: Metric, states: str | None) -> dict:
     """:func:`table_space`'s key, found without building the space."""
     states = states or _states(puzzle)
     if states == "positions":
@@ -199,15 +198,14 @@ def _space_key(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str 
     return element_key(element_space(puzzle, metric))
 
 
-def cache_path(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str = "byte",
-               states: str | None = None) -> Path:
-    """Where the puzzle's table in ``form`` is cached (:func:`load_or_build`).
+def cache_path(puzzle: Puzzle | Definition, metric: Metric = "qtm") -> Path:
+    """Where the puzzle's one-byte table is cached (:func:`load_or_build`).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> cache_path(Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")).name
     'necklace-qtm-51cf5b55a093e321.colourings'
     """
-    return puzzle_cache_file(puzzle.name, _space_key(puzzle, metric, states), form, 0)[0]
+    return puzzle_cache_file(puzzle.name, _space_key(puzzle, metric, None), "byte", 0)[0]
 
 
 def choose_form(space, memory: int | str | None = None) -> str:

@@ -9,12 +9,11 @@ image with mirrored moves, a shift of the torus's board) is one; it keeps
 depths.  So does *inversion* ``g -> g⁻¹`` in a group whose moves are closed
 under inverses (Rokicki's and twsearch's "antisymmetry").
 
-No closed formula for ``sigma`` on ranks is needed: since the space is
-reached from the source by moves, ``sigma`` follows from ``pi`` alone by one
-BFS (:func:`symmetry_maps`).  Classes are the orbits of the group the maps
-generate (:func:`symmetry_classes`), labelled by their least rank; the table
-(:func:`class_depths`) holds one depth per class, weighted by its size in the
-distribution.  What each reduction buys is measured by ``benchmarks/bench_scale.py``.
+Since the space is reached from the source by moves, ``sigma`` follows from
+``pi`` alone by one BFS (:func:`symmetry_maps`).  Classes are the orbits of the
+maps (:func:`symmetry_classes`); the table (:func:`class_depths`) holds a depth
+a class, weighted by its size in the distribution (``benchmarks/bench_scale.py``
+measures what each reduction buys).
 
 *Rows of classes* (:func:`build_symmetric_table`, Kociemba's phase-1 table,
 generically): a whole-puzzle symmetry ``r`` with every ``r⁻¹ m r`` a move of a
@@ -45,8 +44,8 @@ reached through one of them would be found a level late.
 >>> classes.representatives.tolist(), classes.sizes.tolist()
 ([0, 1, 2, 3], [1, 2, 2, 1])
 >>> t = class_depths(ring, [0], classes)
->>> t.distribution(), t.depth(5)
-([1, 2, 2, 1], 1)
+>>> t.entries, t.distribution(), t.depth(5), t.depths_of(np.array([2, 4])).tolist()
+(4, [1, 2, 2, 1], 1, [2, 2])
 
 >>> from permgroup.perm import from_cycles
 >>> from permgroup.spaces.digits import DigitSpace, piece_digits
@@ -207,16 +206,8 @@ def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
 
 
 class ClassTable:
-    """BFS depths of symmetry classes (a byte each) and their sizes.
-
-    >>> from permgroup.spaces.product import FactorSpace
-    >>> from permgroup.spaces.space import Factor
-    >>> ring = FactorSpace([Factor("cell", 4, np.array([[1, 2, 3, 0], [3, 0, 1, 2]]))])
-    >>> classes = symmetry_classes(symmetry_maps(ring, 0, [[1, 0]]))
-    >>> t = class_depths(ring, [0], classes)
-    >>> t.entries, t.distribution(), t.depths_of(np.array([0, 1, 2, 3])).tolist()
-    (3, [1, 2, 1], [0, 1, 2, 1])
-    """
+    """BFS depths of symmetry classes (a byte each) and their sizes (see the
+    module docstring's example)."""
 
     def __init__(self, classes: SymmetryClasses, depths: np.ndarray):
         self.classes = classes
@@ -351,11 +342,9 @@ def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
     >>> int(inv[r.rank((1, 2, 0))]) == r.rank((2, 0, 1))
     True
     """
-    size = ranking.size
-    dtype = rank_dtype(size)
-    out = np.empty(size, dtype=dtype)
-    for lo in range(0, size, block):
-        p = np.arange(lo, min(size, lo + block), dtype=np.int64)
+    out = np.empty(ranking.size, dtype=rank_dtype(ranking.size))
+    for lo in range(0, ranking.size, block):
+        p = np.arange(lo, min(ranking.size, lo + block), dtype=np.int64)
         out[lo:lo + len(p)] = ranking.quotient_ranks(p, np.full(len(p), identity))
     return out
 
@@ -402,7 +391,7 @@ class SymmetricTable:
             return cls
         s = self.sym_of[raw].astype(np.int64)
         cell = self.inner_conj[s * self.inner_size + states[self.inner]]
-        return cls * self.inner_size + _canonical(self.symmetric, self.canonical, cls, cell)
+        return cls * self.inner_size + self.canonical_cells(cls, cell)
 
     def __call__(self, states: np.ndarray) -> np.ndarray:
         """The exact moves from each state to the stage's goal (``UNSEEN`` where
@@ -413,18 +402,17 @@ class SymmetricTable:
         """Entries per depth (classes, not positions)."""
         return depth_distribution(self.depths)
 
-
-def _canonical(symmetric: np.ndarray, canonical: np.ndarray, classes: np.ndarray,
-               cells: np.ndarray) -> np.ndarray:
-    """The canonical cell of each class's ``cells`` (one or a row each): the least
-    its representative's stabilizer conjugates it to."""
-    which = symmetric[classes]
-    fix = which >= 0
-    if not fix.any():
+    def canonical_cells(self, classes: np.ndarray, cells: np.ndarray) -> np.ndarray:
+        """The canonical cell of each class's ``cells`` (one or a row each): the
+        least its representative's stabilizer conjugates it to."""
+        which = self.symmetric[classes]
+        fix = which >= 0
+        if not fix.any():
+            return cells
+        cells = cells.copy()
+        cells[fix] = self.canonical[which[fix].reshape((-1,) + (1,) * (cells.ndim - 1)),
+                                    cells[fix]]
         return cells
-    cells = cells.copy()
-    cells[fix] = canonical[which[fix].reshape((-1,) + (1,) * (cells.ndim - 1)), cells[fix]]
-    return cells
 
 
 class _ClassRows:
@@ -435,7 +423,7 @@ class _ClassRows:
 
     def __init__(self, table: SymmetricTable, row_step: Callable, inner_table: np.ndarray,
                  inverse_move: list[int], reps: np.ndarray):
-        self.symmetric, self.canonical = table.symmetric, table.canonical
+        self.table = table
         self.n_moves = len(inverse_move)
         self.inverse = inverse_move
         self.outer_size, self.inner_size = len(reps), table.inner_size
@@ -452,9 +440,8 @@ class _ClassRows:
         ranks = np.asarray(ranks, dtype=np.int64)
         row, cell = np.divmod(ranks, self.inner_size)
         nxt = self.row_next[m][row].astype(np.int64)
-        cell = _canonical(self.symmetric, self.canonical, nxt,
-                          self.cells[m, self.row_sym[m][row], cell])
-        return nxt * self.inner_size + cell
+        return nxt * self.inner_size + self.table.canonical_cells(
+            nxt, self.cells[m, self.row_sym[m][row], cell])
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         return self.step(ranks, self.inverse[m])
@@ -462,8 +449,7 @@ class _ClassRows:
     def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
         back = self.inverse[m]
         nxt = self.row_next[back][first:last]
-        cells = _canonical(self.symmetric, self.canonical, nxt,
-                           self.cells[back][self.row_sym[back][first:last]])
+        cells = self.table.canonical_cells(nxt, self.cells[back][self.row_sym[back][first:last]])
         return np.take_along_axis(values[nxt], cells, axis=1)
 
 
@@ -483,17 +469,15 @@ def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
     if renames is None or inverse_move is None:
         return None
     sizes = space.sizes
-    k = len(sizes)
-    choices = ([None] if inner is None else
-               sorted(range(k), key=lambda i: -sizes[i]) if inner == "auto" else [inner])
+    choices = ([None] if inner is None else [inner] if inner != "auto" else
+               sorted(range(len(sizes)), key=lambda i: -sizes[i]))
     for chosen in choices:
-        rows = [i for i in range(k) if i != chosen]
+        rows = [i for i in range(len(sizes)) if i != chosen]
         row_values = prod(sizes[i] for i in rows)
-        inner_values = sizes[chosen] if chosen is not None else 1
-        if not rows or row_values > ROW_LIMIT:
+        # too many entries even if every class were as large as can be
+        entries = row_values // len(symmetries) * (sizes[chosen] if chosen is not None else 1)
+        if not rows or row_values > ROW_LIMIT or entries > ENTRY_LIMIT:
             continue
-        if row_values // len(symmetries) * inner_values > ENTRY_LIMIT:
-            continue  # too many entries even if every class were as large as can be
         inner_conj = (np.zeros((len(symmetries), 1), dtype=np.int64) if chosen is None else
                       _conjugation_table(space, [chosen], goal, renames))
         if inner_conj is None or (inner_conj < 0).any():

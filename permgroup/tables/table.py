@@ -6,18 +6,6 @@ product lies in that element's symmetry class.  ``distance(p, q)`` is the entry
 of ``p⁻¹ q`` (the words taking the state of ``p`` to that of ``q``), ``word(g)``
 walks the table down from ``g``.  An entry takes one byte, four bits (diameter
 at most 14) or two bits (the depth mod 3: a lookup walks down to the identity).
-
->>> from permgroup.perm import from_cycles
->>> from permgroup.puzzle import Puzzle
->>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
->>> p = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
->>> t = build_table(p, "qtm")
->>> t.distribution(), t.diameter
-([1, 2], 1)
->>> t.word(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
-["G'"]
->>> [build_table(p, bits=b).distance(cyc, tuple(range(6))) for b in (8, 4, 2)]
-[1, 1, 1]
 """
 from __future__ import annotations
 
@@ -170,6 +158,11 @@ def build_table(puzzle: Puzzle, metric: Metric = "qtm", *, progress: Progress | 
     >>> from permgroup.perm import from_cycles
     >>> cyc = from_cycles([(0, 1, 2), (3, 4, 5)], 6)
     >>> gear = Puzzle("gear", 6, {"G": cyc}, pieces={"tooth": ((0, 3), (1, 4), (2, 5))})
+    >>> t = build_table(gear, "qtm")
+    >>> t.distribution(), t.diameter, t.word(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
+    ([1, 2], 1, ["G'"])
+    >>> [build_table(gear, bits=b).distance(cyc, tuple(range(6))) for b in (8, 4, 2)]
+    [1, 1, 1]
     >>> t = build_table(gear, ["G"])  # one way round only
     >>> t.distribution(), t.depth(from_cycles([(0, 2, 1), (3, 5, 4)], 6))
     ([1, 1, 1], 2)
