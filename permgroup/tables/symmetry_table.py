@@ -146,14 +146,12 @@ def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
         frontier = distinct(np.concatenate(fresh)) if fresh else frontier[:0]
     if check is not None:
         reached = np.flatnonzero(sigma[0] >= 0)
-        rng = np.random.default_rng(0)
-        sample = reached[rng.integers(0, len(reached), min(check, len(reached)))].astype(dtype)
+        picked = np.random.default_rng(0).integers(0, len(reached), min(check, len(reached)))
+        sample = reached[picked].astype(dtype)
         for row, pi in zip(sigma, relabellings):
-            ok = len(distinct(row[reached])) == len(reached)
-            for m in range(space.n_moves):
-                ok = ok and np.array_equal(row[space.step(sample, m)],
-                                           space.step(row[sample], pi[m]))
-            if not ok:
+            if len(distinct(row[reached])) < len(reached) or not all(
+                    np.array_equal(row[space.step(sample, m)], space.step(row[sample], pi[m]))
+                    for m in range(space.n_moves)):
                 raise _no_symmetry(pi)
     return sigma
 
