@@ -134,7 +134,7 @@ def test_phase_one_table_over_symmetry_classes_is_exact(chain):
     assert table.entries == 64_430 * 2187
     assert first.bound(first.goal).tolist() == [0]
     rng = np.random.default_rng(4)
-    states = first.of_elements(np.array([cube3.random_element(rng) for _ in range(300)]))
+    states = first.space.of_elements(np.array([cube3.random_element(rng) for _ in range(300)]))
     # short scrambles too, where the table's depths are small
     for length in range(1, 7):
         words = rng.integers(0, len(first.moves), (50, length))

@@ -65,7 +65,7 @@ class KeySet:
             order = lex_order(keys)
         rest = []
         for w in range(1, len(keys)):
-            dtype = _word_dtype(word_bits[w] if word_bits else 64)
+            dtype = np.min_scalar_type((1 << (word_bits[w] if word_bits else 64)) - 1)
             rest.append(keys[w][order].astype(dtype))
         return cls(keys[0][order], rest), order
 
@@ -95,17 +95,6 @@ class KeySet:
             hit &= found < 0
             found[hit] = index[hit]
         return found
-
-    def contains(self, keys: np.ndarray, ordered: bool = False) -> np.ndarray:
-        """Whether each key is in the set."""
-        return self.find(keys, ordered) >= 0
-
-
-def _word_dtype(bits: int) -> type:
-    for dtype, size in ((np.uint8, 8), (np.uint16, 16), (np.uint32, 32)):
-        if bits <= size:
-            return dtype
-    return np.uint64
 
 
 def _longest_run(sorted_words: np.ndarray) -> int:
@@ -280,7 +269,7 @@ def key_levels(space: DigitSpace, states: np.ndarray, keys: np.ndarray):
         keys = space.keys(children)
         first = unique_columns(keys)  # in sorted order, so the look-ups below are fast
         keys = keys[:, first]
-        new = ~(current.contains(keys, ordered=True) | previous.contains(keys, ordered=True))
+        new = (current.find(keys, ordered=True) < 0) & (previous.find(keys, ordered=True) < 0)
         first, keys = first[new], keys[:, new]
         states = children[:, first]
         previous = current

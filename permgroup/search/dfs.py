@@ -167,13 +167,9 @@ class Stage:
     ([0, 1], [False, False])
     """
 
-    ball = None
-
     def __init__(self, space: DigitSpace | None, goal: np.ndarray | None,
                  bounds: Sequence[Bound] = (), ball=None, moves: Sequence[int] | None = None):
-        self.space, self.goal = space, goal
-        if ball is not None:
-            self.ball = ball
+        self.space, self.goal, self.ball = space, goal, ball
         self.moves = np.asarray(range(space.n_moves) if moves is None else moves, dtype=np.int64)
         #: the pattern databases among the bounds, and the other bounds
         self.databases: list[PatternDatabase] = []

@@ -37,6 +37,7 @@ import numpy as np
 
 from permgroup.errors import Stopped, UnreachableError
 from permgroup.tables.packed import distinct
+from permgroup.tables.walk import descend
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 
@@ -164,31 +165,19 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
 def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
     """Moves from ``state`` (on the side's last level) down to the side's origin,
     found with ``undo`` (the opposite of the step the side grew by)."""
-    here = np.array([state], dtype=side.levels[0].dtype)
-    depth = len(side.levels) - 1
-    moves = []
-    while depth > 0:
-        for m in range(n_moves):
-            before = undo(here, m)
-            if contains(side.levels[depth - 1], before)[0]:
-                moves.append(m)
-                here, depth = before, depth - 1
-                break
-        else:  # pragma: no cover - a level always has a parent on the level below
-            raise RuntimeError("bidirectional search lost its way back")
-    return moves
+    def level(states: np.ndarray) -> np.ndarray:
+        out = np.full(len(states), len(side.levels), dtype=np.int64)
+        for depth, states_at in enumerate(side.levels):  # the levels are disjoint
+            out[contains(states_at, states)] = depth
+        return out
+
+    return descend(np.array([state], dtype=side.levels[0].dtype), n_moves, undo, level)[0]
 
 
 def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],
                       max_depth: int | None) -> SearchResult | None:
     return search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
                   max_depth=max_depth, dtype=space.dtype)
-
-
-def _looked_up(table, a: Sequence[Hashable], b: Sequence[Hashable]) -> list | None:
-    """``a`` renamed onto the table's source when ``b`` is that source up to
-    renaming colours (so the table answers), else ``None``."""
-    return None if table is None else table.as_source(a, b)
 
 
 def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
@@ -205,7 +194,7 @@ def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
     >>> search_distance(s, "aabb", "baab")
     1
     """
-    renamed = _looked_up(table, a, b)
+    renamed = None if table is None else table.as_source(a, b)
     if renamed is not None:
         d = table.depth(renamed)
         if d < 0:
@@ -228,7 +217,7 @@ def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
     >>> search_path(s, "aabb", "bbaa")
     ['rot', 'rot']
     """
-    renamed = _looked_up(table, a, b)
+    renamed = None if table is None else table.as_source(a, b)
     if renamed is not None:
         return table.path(renamed)
     result = _colouring_search(space, a, b, max_depth)

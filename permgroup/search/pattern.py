@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from permgroup.spaces.space import GraphSpace
+from permgroup.spaces.product import FactorSpace
+from permgroup.spaces.space import Factor, GraphSpace
 from permgroup.tables.bfs import bfs, weighted_depths
 from permgroup.tables.store import UNSEEN, depth_distribution
 from permgroup.tables.packed import pack, read_codes, unpack
@@ -117,21 +118,16 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     ...                        costs=[2, 2]).distribution()  # each turn costs 2
     [1, 0, 2, 0, 1]
     """
-    projection = space.projection(which)
-    sources = np.unique(space.project(goals, which))
-    step, back_step, n_moves = projection.step, projection.back_step, projection.n_moves
+    factors = [space.factors[i] for i in which]
     if moves is not None:
         chosen = [int(m) for m in moves]
         costs = None if costs is None else [costs[m] for m in chosen]
-        n_moves = len(chosen)
-
-        def step(ranks, m):
-            return projection.step(ranks, chosen[m])
-
-        def back_step(ranks, m):
-            return projection.back_step(ranks, chosen[m])
-
-    graph = GraphSpace(projection.size, n_moves, step, back_step)
+        factors = [Factor(f.name, f.size, f.table[chosen]) for f in factors]
+    projection = FactorSpace(factors)
+    # its steps alone (no dense steps): those cost more time and twice the memory here
+    graph = GraphSpace(projection.size, projection.n_moves, projection.step,
+                       projection.back_step)
+    sources = np.unique(space.project(goals, which))
     if weighted(costs):
         return PatternDatabase(space, which, weighted_depths(graph, sources, costs, progress),
                                wide=True)

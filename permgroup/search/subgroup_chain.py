@@ -63,8 +63,8 @@ from permgroup.spaces.orbit import ListedFactor, RawAction
 from permgroup.spaces.ranking import multinomial
 from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.search.pattern import load_pattern_database
+from permgroup.normalize import orbit
 from permgroup.perm import Perm, parity
-from permgroup.progress import building
 from permgroup.search.dfs import MovePruning, Stage as SearchStage, bounded_paths
 from permgroup.tables.store import UNSEEN
 
@@ -73,8 +73,6 @@ EXACT_LIMIT = 1 << 24
 #: otherwise: one pattern database per largest group of digits of at most this
 #: many values (pairs for the 3x3x3's second phase)
 GROUP_LIMIT = 1 << 25
-#: the bound of a state that cannot reach the goal at all
-NO_PATH = UNSEEN
 #: first stages longer than this without any answer mean the chain is broken
 FIRST_STAGE_LIMIT = 64
 
@@ -107,21 +105,12 @@ def slot_orbits(coordinate: PieceCoordinate) -> list[tuple[int, ...]]:
     >>> slot_orbits(c)
     [(0, 1), (2,), (3,)]
     """
-    parent = list(range(coordinate.count))
-
-    def root(j: int) -> int:
-        while parent[j] != j:
-            parent[j] = parent[parent[j]]
-            j = parent[j]
-        return j
-
-    for target, _ in coordinate.slot_moves:
-        for j, k in enumerate(target):
-            parent[root(j)] = root(k)
-    orbits: dict[int, list[int]] = {}
+    targets = [target for target, _ in coordinate.slot_moves]
+    orbits: list[tuple[int, ...]] = []
     for j in range(coordinate.count):
-        orbits.setdefault(root(j), []).append(j)
-    return sorted(tuple(o) for o in orbits.values())
+        if not any(j in o for o in orbits):
+            orbits.append(tuple(sorted(orbit(j, targets))))
+    return orbits
 
 
 def consistent_slots(slots: Sequence[Sequence[int]], moves: dict[str, Perm]
@@ -237,14 +226,10 @@ class Stage(SearchStage):
         #: the digits' sizes (known without their move tables)
         self.sizes = [d.size for d in digits]
         super().__init__(DigitSpace(digits, names) if tables else None, None, moves=moves)
-        self.goal = self.of_elements(np.arange(len(next(iter(coordinates.values())).slot_of)
-                                               )[None, :]) if tables else None
+        degree = len(next(iter(coordinates.values())).slot_of)
+        self.goal = self.space.of_elements(np.arange(degree)[None, :]) if tables else None
         #: exact depths over symmetry classes, when the chain was given symmetries
         self.exact = None
-
-    def of_elements(self, elements: np.ndarray) -> np.ndarray:
-        """The ``(k, N)`` digits of elements (rows of array forms)."""
-        return self.space.of_elements(elements)
 
     @property
     def size(self) -> int:
@@ -643,7 +628,7 @@ class SubgroupChain:
                 directions[i] = None
             seen.add(tuple(e.tolist()))
         directions = [d for d in directions if d is not None]
-        starts = [first.of_elements(e[None, :]) for e, _ in directions]
+        starts = [first.space.of_elements(e[None, :]) for e, _ in directions]
         lows = [int(first.bound(s)[0]) for s in starts]
         later_moves = np.zeros(len(self.move_names), dtype=bool)
         later_moves[self.stages[1].moves if len(self.stages) > 1 else []] = True
@@ -696,8 +681,8 @@ class SubgroupChain:
         budget = (self.cost(best) - 1) if best is not None else 255
         for stage in self.stages[1:-1]:
             costs, moves, tails, history = _per_column_optimal(
-                self.pruning, stage, stage.of_elements(elements), history, budget - spent, stop,
-                self.costs)
+                self.pruning, stage, stage.space.of_elements(elements), history, budget - spent,
+                stop, self.costs)
             keep = np.flatnonzero(costs >= 0)
             if not len(keep):
                 return None
@@ -710,7 +695,7 @@ class SubgroupChain:
             found = int(np.argmin(spent))
             word = words[:used[found], found].tolist()
             return word if best is None or self.cost(word) < self.cost(best) else None
-        states = last.of_elements(elements)
+        states = last.space.of_elements(elements)
         h = last.bound(states).astype(np.int64)
         cap = self.last_stage_cap if best is not None else self.first_answer_cap
         if cap is not None and length < 2 * cap:
