@@ -1,24 +1,9 @@
-"""A ball: every state within ``radius`` moves of the goal, as sorted packed keys.
-
-The ball is built by breadth-first search over a
-:class:`~permgroup.spaces.digits.DigitSpace`, one level at a time: the children of a
-level are keyed (:meth:`~permgroup.spaces.digits.DigitSpace.keys`), the ones already
-on this level or the one before are dropped (moves come with their inverses,
-so a child is one level up, on the same level or one level down), and the
-rest are deduplicated by sorting.  All keys end up in one array sorted
-lexicographically by word, with each state's depth beside it; a look-up is a
-``searchsorted`` on the first word and a comparison of the other words.
-
-Inside the ball the depth is the exact distance to the goal, so the ball
-answers short questions outright and ends every deeper search
-(:mod:`permgroup.search.exact`): :meth:`Ball.walk` follows the depths down to the
-goal, one move per level.
-
->>> from permgroup.spaces.digits import ring_space
->>> space, turn = ring_space(6)
->>> ball = build_ball(space, space.of_elements([tuple(range(6))]), radius=2)
->>> ball.distribution()
-[1, 2, 2]
+"""A ball: every state of a :class:`~permgroup.spaces.digits.DigitSpace`
+within ``radius`` moves of the goal, as sorted packed keys
+(:meth:`~permgroup.spaces.digits.DigitSpace.keys`) with each state's depth
+beside them.  Inside the ball the depth is the exact distance to the goal, so
+the ball answers short questions outright and ends every deeper search
+(:mod:`permgroup.search.exact`).
 """
 from __future__ import annotations
 
@@ -199,8 +184,7 @@ class Ball:
 
     def walk(self, space: DigitSpace, states: np.ndarray) -> list[list[int] | None]:
         """For each state, an optimal list of moves (indices) to the goal, or
-        ``None`` outside the ball.  All states advance together, one level per
-        round, each taking the first move that lowers its depth."""
+        ``None`` outside the ball."""
         inside = np.flatnonzero(self.depth(space, states) != UNSEEN)
         words: list[list[int] | None] = [None] * states.shape[1]
         paths = descend(states[:, inside], space.n_moves, space.step,
@@ -212,21 +196,16 @@ class Ball:
 
 def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
                progress: Progress | None = None) -> Ball:
-    """Breadth-first search from ``goals`` (columns of digits) to ``radius``.
+    """Breadth-first search from ``goals`` (columns of digits) to ``radius``;
+    ``progress(depth, count)`` hears each level's size.
 
-    ``progress(depth, count)`` is called with each level's size.
-
-    >>> from permgroup.spaces.element import PieceCoordinate
-    >>> from permgroup.spaces.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles
-    >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
-    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)), {"t": turn})
-    >>> space = DigitSpace(piece_digits(c), ["t"])  # one way round only
+    >>> from permgroup.spaces.digits import ring_space
+    >>> space, turn = ring_space(6)
     >>> levels = []
     >>> ball = build_ball(space, space.of_elements([tuple(range(6))]), radius=3,
     ...                   progress=lambda depth, count: levels.append((depth, count)))
     >>> ball.distribution(), levels
-    ([1, 1, 1, 1], [(0, 1), (1, 1), (2, 1), (3, 1)])
+    ([1, 2, 2, 1], [(0, 1), (1, 2), (2, 2), (3, 1)])
     """
     goal_keys = space.keys(goals)
     first = unique_columns(goal_keys)
@@ -287,14 +266,9 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
     The second call below reads the cache, so no level is searched:
 
     >>> import os, tempfile
-    >>> from permgroup.spaces.element import PieceCoordinate
-    >>> from permgroup.spaces.digits import DigitSpace, piece_digits
-    >>> from permgroup.perm import from_cycles
+    >>> from permgroup.spaces.digits import ring_space
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> turn = from_cycles([(0, 1, 2, 3, 4, 5)], 6)
-    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,), (4,), (5,)),
-    ...                                {"t": turn, "t'": from_cycles([(5, 4, 3, 2, 1, 0)], 6)})
-    >>> space = DigitSpace(piece_digits(c), ["t", "t'"])
+    >>> space, turn = ring_space(6)
     >>> goal = space.of_elements([tuple(range(6))])
     >>> levels = []
     >>> def note(depth, count):

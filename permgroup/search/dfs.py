@@ -1,15 +1,12 @@
 """One bounded depth-first search over batches of states, the canonical-sequence
 pruner every search shares, and the ``Bound`` protocol.
 
-:func:`bounded_paths` walks the move tree of a :class:`Stage` depth first, in
-batches of columns of digits (a :class:`~permgroup.spaces.digits.DigitSpace`
-batch), keeping only children whose lower bound leaves room within the limit
-and only canonical move sequences (:class:`MovePruning`).  At a leaf it asks
-the stage's ball (the last ``radius`` moves looked up, exact) or its goal test,
-and yields the paths that end there to the caller, whose loop is the hook: IDA*
-(:func:`permgroup.search.exact.ida_star`) returns the first, a subgroup chain
-(:mod:`permgroup.search.subgroup_chain`) continues each batch into its next
-stage.
+:func:`bounded_paths` walks the move tree of a :class:`Stage` depth first,
+keeping only canonical move sequences (:class:`MovePruning`) and children whose
+lower bound leaves room within the limit; what the caller's loop does with the
+paths it yields is the search: IDA* (:func:`permgroup.search.exact.ida_star`)
+returns the first, a subgroup chain (:mod:`permgroup.search.subgroup_chain`)
+continues each batch into its next stage.
 
 >>> from permgroup.search.ball import build_ball
 >>> from permgroup.spaces.digits import ring_space
@@ -43,10 +40,7 @@ BATCH = 1 << 14
 
 class Bound(Protocol):
     """A lower bound on the moves from each state of a ``(k, N)`` batch of
-    digits to the goal: pattern databases
-    (:class:`~permgroup.search.pattern.PatternDatabase`), exact tables over
-    symmetry classes (:class:`~permgroup.tables.symmetry_table.SymmetricTable`)
-    and a subgroup chain's stages are bounds."""
+    digits to the goal (pattern databases, symmetric tables, chain stages)."""
 
     def __call__(self, states: np.ndarray) -> np.ndarray: ...
 
@@ -151,12 +145,9 @@ class Stage:
     """What a bounded search walks: the ``space``'s moves (``moves``: their
     indices among the caller's moves, all of them by default), its ``goal``
     (a ``(k, 1)`` column), the ``bounds`` that prune, and a ``ball`` of exact
-    depths around the goal, if any (its last moves are looked up, not
-    searched).  :attr:`generated` and :attr:`lookups` count what searches did.
-
-    Pattern databases among the bounds are kept a byte an entry and asked
-    first, one after the other, each about the children the ones before let
-    through (a search looks entries up millions of times a second).
+    depths around the goal, if any.  :attr:`generated` and :attr:`lookups`
+    count what searches did.  Pattern databases are kept a byte an entry and
+    asked first (a search looks entries up millions of times a second).
 
     >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(4)
@@ -171,9 +162,10 @@ class Stage:
                  bounds: Sequence[Bound] = (), ball=None, moves: Sequence[int] | None = None):
         self.space, self.goal, self.ball = space, goal, ball
         self.moves = np.asarray(range(space.n_moves) if moves is None else moves, dtype=np.int64)
-        #: the pattern databases among the bounds, and the other bounds
-        self.databases: list[PatternDatabase] = []
-        self.others: list[Bound] = []
+        self.others: list[Bound] = []  # bounds that are not pattern databases
+        # 32-bit entries: digits come out ready for the databases' ranks
+        self._flat = [] if space is None else [np.ascontiguousarray(t, dtype=np.int32).ravel()
+                                               for t in space.tables]
         self._bytes: list[np.ndarray] = []
         self._weights: list[list[tuple[int, int]]] = []
         for bound in bounds:
@@ -186,7 +178,6 @@ class Stage:
         if not isinstance(bound, PatternDatabase):
             self.others.append(bound)
             return
-        self.databases.append(bound)
         # a projection the moves never reach from the goal (UNSEEN): no path at all
         self._bytes.append(bound.depths())
         self._weights.append([(i, int(prod(self.space.sizes[j] for j in bound.which[n + 1:])))
@@ -205,19 +196,15 @@ class Stage:
         by the stage's move ``local`` (int32 arrays)."""
         # flat move tables and np.take, index arrays rather than boolean masks:
         # several times faster than numpy's fancy indexing on these sizes
-        if not hasattr(self, "_flat"):
-            # 32-bit entries: digits come out ready for the databases' ranks
-            self._flat = [np.ascontiguousarray(t, dtype=np.int32).ravel()
-                          for t in self.space.tables]
         size = self.space.sizes[i]
         return np.take(self._flat[i], local * np.int32(size) + np.take(states[i], parent))
 
     def children(self, states: np.ndarray, parent: np.ndarray, local: np.ndarray,
                  room: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The children of columns ``parent`` of ``states`` by the stage's moves
-        ``local`` whose bound is at most ``room``: ``(which, their digits)``.
-        A digit is computed only for the children still in when a pattern
-        database first needs it."""
+        ``local`` whose bound is at most ``room``: ``(which, their digits)``;
+        each pattern database is asked only about the children the ones before
+        let through, and a digit is computed when one first needs it."""
         local = local.astype(np.int32)
         which = None
         digits: dict[int, np.ndarray] = {}
@@ -287,13 +274,9 @@ def bounded_paths(pruning: MovePruning, stage: Stage, states: np.ndarray, histor
     near = np.flatnonzero(limit <= radius)
     if len(near):
         if ball is not None:
-            depth = ball.depth(stage.space, states[:, near]).astype(np.int64)
-            inside = np.flatnonzero(depth <= limit[near])
-            if len(inside):
-                i = near[inside[0]]
-                tail = ball.walk(stage.space, states[:, i:i + 1])[0]
-                yield (np.array([i]), stage.moves[np.array(tail, dtype=np.int64)].astype(
-                    np.uint8).reshape(-1, 1), None)
+            hit = _in_ball(stage, states, near, limit[near])
+            if hit is not None:
+                yield np.array([hit[0]]), np.array(hit[1], dtype=np.uint8)[:, None], None
                 return
         else:
             at = near[stage.at_goal(states[:, near])]
@@ -324,22 +307,18 @@ def bounded_paths(pruning: MovePruning, stage: Stage, states: np.ndarray, histor
                 leaf = leaf[last_moves[move[leaf]]]
             if ball is not None:
                 stage.lookups += len(leaf)
-                depth = ball.depth(stage.space, children[:, leaf]).astype(np.int64)
-                leaf = leaf[depth <= radius]
-                if len(leaf):
-                    i = leaf[0]
-                    tail = ball.walk(stage.space, children[:, i:i + 1])[0]
-                    path = paths[:, parent[i]].tolist() + [int(move[i])] + \
-                        stage.moves[np.array(tail, dtype=np.int64)].tolist()
-                    yield (origin[parent[i:i + 1]], np.array(path, dtype=np.uint8)[:, None],
-                           None)
+                hit = _in_ball(stage, children, leaf, radius)
+                if hit is not None:
+                    i, tail = hit
+                    path = paths[:, parent[i]].tolist() + [int(move[i])] + tail
+                    yield origin[parent[i:i + 1]], np.array(path, dtype=np.uint8)[:, None], None
                     return
             else:
                 leaf = leaf[stage.at_goal(children[:, leaf])]
-            if len(leaf):
                 p = parent[leaf]
-                yield (origin[p], np.concatenate([paths[:, p], move[leaf][None, :].astype(
-                    np.uint8)]), pruning.after(history[p], move[leaf]))
+                if len(leaf):
+                    yield (origin[p], np.concatenate([paths[:, p], move[leaf][None, :].astype(
+                        np.uint8)]), pruning.after(history[p], move[leaf]))
         inner = np.flatnonzero(~done)
         if not len(inner):
             continue
@@ -350,3 +329,16 @@ def bounded_paths(pruning: MovePruning, stage: Stage, states: np.ndarray, histor
         # push batches last-first so the search goes on in move order
         for lo in reversed(range(0, len(inner), batch)):
             stack.append(tuple(a[..., lo:lo + batch] for a in child))
+
+
+def _in_ball(stage: Stage, states: np.ndarray, columns: np.ndarray, room
+             ) -> tuple[int, list[int]] | None:
+    """The first of ``columns`` of ``states`` within ``room`` moves of the goal
+    by the stage's ball, with an optimal tail of moves there; ``None`` if none."""
+    depth = stage.ball.depth(stage.space, states[:, columns]).astype(np.int64)
+    inside = columns[depth <= room]
+    if not len(inside):
+        return None
+    i = int(inside[0])
+    tail = stage.ball.walk(stage.space, states[:, i:i + 1])[0]
+    return i, stage.moves[np.array(tail, dtype=np.int64)].tolist()

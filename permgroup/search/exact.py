@@ -1,34 +1,10 @@
 """Exact search for groups too large for a table: meet in the middle and IDA*.
 
-Both searches run from a start state (a column of digits in a
-:class:`~permgroup.spaces.digits.DigitSpace`) towards a :class:`~permgroup.search.ball.Ball`
-of radius ``r`` around the goal, in which every depth is exact:
-
-* :func:`meet_in_the_middle` grows breadth-first levels from the start
-  (deduplicated by packed key) and looks each level up in the ball.  The first
-  level ``f`` holding a ball state is ``max(0, d - r)`` for the distance ``d``,
-  and the least ``f + depth`` on it is ``d``.
-* :func:`ida_star` deepens a bound ``L`` one move at a time and walks the move
-  tree depth first, in batches, keeping only children whose lower bounds
-  (pattern databases, :mod:`permgroup.search.pattern`) allow a solution within ``L``;
-  at depth ``L - r`` the survivors are looked up in the ball.  Since no bound
-  below ``L`` succeeded, a hit there is optimal.
-
-Both walk only *canonical* move sequences (:class:`~permgroup.search.dfs.MovePruning`), which
-loses no optimal solution, and both return ``None`` when more than
-``max_depth`` moves are needed: never a longer answer.
-
->>> from permgroup.search.ball import build_ball
->>> from permgroup.spaces.digits import ring_space
->>> space, t = ring_space(8)
->>> from permgroup.perm import from_cycles, power
->>> goal = space.of_elements([tuple(range(8))])
->>> ball = build_ball(space, goal, radius=1)
->>> start = space.of_elements([from_cycles([(0, 3, 6, 1, 4, 7, 2, 5)], 8)])
->>> ida_star(space, start, ball, max_depth=4, pruning=MovePruning.of([t, power(t, -1)]))
-[1, 1, 1]
->>> meet_in_the_middle(space, start, ball, max_depth=2) is None
-True
+Both run from a start state (a column of digits of a
+:class:`~permgroup.spaces.digits.DigitSpace`) towards a
+:class:`~permgroup.search.ball.Ball` of radius ``r`` around the goal, in which
+every depth is exact, and both return ``None`` when more than ``max_depth``
+moves are needed: never a longer answer.
 """
 from __future__ import annotations
 
@@ -47,20 +23,7 @@ from permgroup.spaces.digits import DigitSpace
 @dataclass
 class SearchStats:
     """What a search did: nodes generated per bound (IDA*) or level (meet in
-    the middle), and ball look-ups.
-
-    >>> from permgroup.search.ball import build_ball
-    >>> from permgroup.spaces.digits import ring_space
-    >>> space, t = ring_space(8)
-    >>> from permgroup.perm import power
-    >>> goal = space.of_elements([tuple(range(8))])
-    >>> ball = build_ball(space, goal, radius=1)
-    >>> stats = SearchStats()
-    >>> ida_star(space, space.of_elements([power(t, 3)]), ball, max_depth=4, stats=stats)
-    [1, 1, 1]
-    >>> stats  # bound 2 fails after 2 nodes, bound 3 succeeds
-    SearchStats(generated=[2, 6], lookups=6)
-    """
+    the middle), and ball look-ups (see :func:`ida_star`)."""
 
     generated: list[int] = field(default_factory=list)
     lookups: int = 0
@@ -71,15 +34,15 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     """An optimal word (move indices) from ``start`` (one column of digits) to
     the goal, or ``None`` if it needs more than ``max_depth`` moves.
 
-    Breadth-first levels from the start, deduplicated by key, each looked up
-    in the ball; see the module docstring.
+    Breadth-first levels from the start, each looked up in the ball: the
+    first level ``f`` holding a ball state is ``max(0, d - r)`` for the
+    distance ``d``, and the least ``f + depth`` on it is ``d``.
 
     >>> from permgroup.search.ball import build_ball
     >>> from permgroup.spaces.digits import ring_space
-    >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
-    >>> goal = space.of_elements([tuple(range(8))])
-    >>> ball = build_ball(space, goal, radius=1)
+    >>> space, t = ring_space(8)
+    >>> ball = build_ball(space, space.of_elements([tuple(range(8))]), radius=1)
     >>> meet_in_the_middle(space, space.of_elements([power(t, 5)]), ball, max_depth=3)
     [0, 0, 0]
     >>> meet_in_the_middle(space, space.of_elements([power(t, 4)]), ball, max_depth=3) is None
@@ -119,13 +82,16 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     :class:`~permgroup.errors.Stopped` once ``deadline`` (a
     ``time.monotonic()`` time) has passed.
 
-    Iterative deepening, depth first over batches of at most ``batch`` states;
-    see the module docstring.  ``bounds`` are admissible lower bounds.
+    Iterative deepening of a bound ``L`` over :func:`~permgroup.search.dfs.bounded_paths`
+    (batches of at most ``batch`` states, the sequences ``pruning`` allows,
+    children pruned by the admissible ``bounds``), looking the states ``r``
+    moves short of ``L`` up in the ball: no bound below ``L`` succeeded, so a
+    hit is optimal.
 
     >>> from permgroup.search.ball import build_ball
     >>> from permgroup.spaces.digits import ring_space
-    >>> space, t = ring_space(8)
     >>> from permgroup.perm import power
+    >>> space, t = ring_space(8)
     >>> goal = space.of_elements([tuple(range(8))])
     >>> ball = build_ball(space, goal, radius=1)
     >>> from permgroup.search.pattern import build_pattern_database
@@ -136,15 +102,18 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     [0, 0, 0, 0]
     >>> ida_star(space, start, ball, max_depth=3) is None
     True
+    >>> stats = SearchStats()
+    >>> ida_star(space, space.of_elements([power(t, 3)]), ball, max_depth=4, stats=stats)
+    [1, 1, 1]
+    >>> stats  # bound 2 fails after 2 nodes, bound 3 succeeds
+    SearchStats(generated=[2, 6], lookups=6)
     """
     stats = stats if stats is not None else SearchStats()
     d0 = int(ball.depth(space, start)[0])
     if d0 != UNSEEN:
         return ball.walk(space, start)[0] if d0 <= max_depth else None
-    lower = ball.radius + 1
-    for bound_fn in bounds:
-        lower = max(lower, int(bound_fn(start)[0]))
     stage = Stage(space, None, bounds, ball)
+    lower = max(ball.radius + 1, int(stage.bound(start)[0]) if bounds else 0)
     pruning = pruning or MovePruning.every(space.n_moves)
 
     def stop() -> bool:

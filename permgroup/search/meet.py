@@ -1,32 +1,28 @@
 """Bidirectional breadth-first search that returns a shortest word, in numpy.
 
-States are integers of any encoding (ranks, packed words); the graph is given,
-as for :func:`permgroup.tables.bfs.bfs_depths`, by ``step(states, m)`` (the states move
-``m`` leads to, ``-1`` where it is not legal) and ``back_step(states, m)`` (the
-states move ``m`` leads from).
-One side grows levels around the start with ``step``, the other around the goal
-with ``back_step``; each round grows the side whose last level is smaller by one
+States are integers of any encoding (ranks, packed words); the graph is given
+by ``step(states, m)`` (the states move ``m`` leads to, ``-1`` where it is not
+legal) and ``back_step(states, m)`` (the states it leads from).  One side grows
+levels around the start with ``step``, the other around the goal with
+``back_step``; each round grows the side whose last level is smaller by a
 whole level, and the search stops at the first level that meets the other
 side's last level.
 
-Why the first meeting is optimal: before a round that grows the start side to
-level ``k`` while the goal side has levels ``0..j``, the two balls (start up to
-``k-1``, goal up to ``j``) are disjoint, so the distance ``D`` is at least
-``k + j``; a state of the new level ``k`` lying in the goal ball at level
-``j' <= j`` shows ``D <= k + j'``.  Hence ``j' = j`` and ``D = k + j``: testing
-the new level against the other side's last level is enough.
+That first meeting is optimal: before a round that grows the start side to
+level ``k`` while the goal side has levels ``0..j``, the two balls (start up
+to ``k-1``, goal up to ``j``) are disjoint, so the distance ``D`` is at least
+``k + j``; a state of the new level in the goal ball at level ``j' <= j``
+shows ``D <= k + j'``, hence ``j' = j`` and ``D = k + j``.
 
-Every level is kept as a sorted array without repeats, for the walk back that
-turns the meeting state into a word of moves.  No table is needed: the work is
-about twice the ball of radius ``D/2`` (a few hundred thousand states for a
-12-move position among 63 million) instead of the whole state space.
-Either end may be a set of states (all goal states matching a pattern, say):
-the search then finds a shortest word from any start to any goal.
+The levels are kept, sorted, for the walk back from the meeting state; the
+work is about twice the ball of radius ``D/2`` (a few hundred thousand states
+for a 12-move position among 63 million) instead of the whole space.  Either
+end may be a set of states (all goals matching a pattern, say).
 
 >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
 >>> result = search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
->>> result.distance, result.moves
-(4, [0, 0, 0, 0])
+>>> result.distance, result.moves, result.reached
+(4, [0, 0, 0, 0], (5, 3))
 """
 from __future__ import annotations
 
@@ -45,13 +41,7 @@ Step = Callable[[np.ndarray, int], np.ndarray]
 @dataclass
 class SearchResult:
     """The distance, one optimal word (move indices from start to goal), and how
-    many states each side had stored before the meeting level.
-
-    >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10
-    >>> result = search(7, 0, 2, ring, lambda s, m: ring(s, 1 - m))
-    >>> result.distance, result.moves, result.reached
-    (3, [0, 0, 0], (3, 3))
-    """
+    many states each side had stored before the meeting level."""
 
     distance: int
     moves: list[int]
@@ -108,14 +98,12 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
            *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
            state_bytes: int | None = None) -> SearchResult | None:
     """A shortest word of moves from ``start`` to ``goal`` (each a state or a
-    set of states).
+    set of states), ``None`` if none within ``max_depth`` moves (or at all).
 
-    ``None`` if the goal is not reached within ``max_depth`` moves (or at all).
     ``stop()`` is asked before each move of a level: a reason (``"the time
     limit"``) ends the search with :class:`Stopped` (a slow ``step`` may raise
-    it too); so does a next level
-    whose states, at ``state_bytes`` each (the dtype's size by default),
-    would take the search past ``memory`` bytes.
+    it too); so does a next level whose states, at ``state_bytes`` each (the
+    dtype's size by default), would take the search past ``memory`` bytes.
 
     >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10
     >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m)).distance
@@ -175,9 +163,13 @@ def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
 
 
 def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],
-                      max_depth: int | None) -> SearchResult | None:
-    return search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
-                  max_depth=max_depth, dtype=space.dtype)
+                      max_depth: int | None) -> SearchResult:
+    result = search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
+                    max_depth=max_depth, dtype=space.dtype)
+    if result is None:
+        raise UnreachableError("no sequence of moves joins the two colourings"
+                               + (f" within {max_depth} moves" if max_depth is not None else ""))
+    return result
 
 
 def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
@@ -185,9 +177,8 @@ def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
     """Least number of moves from colouring ``a`` to colouring ``b`` of a
     :class:`~permgroup.spaces.colouring.ColouringSpace`: a lookup in ``table``
     (a :class:`~permgroup.tables.colouring_table.ColouringTable`) when ``b`` is
-    its source up to renaming colours, else by bidirectional search.
-
-    Raises :class:`UnreachableError` if none (within ``max_depth``).
+    its source up to renaming colours, else by bidirectional search;
+    :class:`UnreachableError` if none (within ``max_depth``).
 
     >>> from permgroup.spaces.colouring import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
@@ -200,11 +191,7 @@ def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
         if d < 0:
             raise UnreachableError("no sequence of moves joins the two colourings")
         return d
-    result = _colouring_search(space, a, b, max_depth)
-    if result is None:
-        raise UnreachableError("no sequence of moves joins the two colourings"
-                               + (f" within {max_depth} moves" if max_depth is not None else ""))
-    return result.distance
+    return _colouring_search(space, a, b, max_depth).distance
 
 
 def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
@@ -220,7 +207,4 @@ def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
     renamed = None if table is None else table.as_source(a, b)
     if renamed is not None:
         return table.path(renamed)
-    result = _colouring_search(space, a, b, max_depth)
-    if result is None:
-        raise UnreachableError("no sequence of moves joins the two colourings")
-    return [space.move_names[m] for m in result.moves]
+    return [space.move_names[m] for m in _colouring_search(space, a, b, max_depth).moves]

@@ -2,23 +2,12 @@
 
 A *projection* keeps some digits of a :class:`~permgroup.spaces.digits.DigitSpace`
 (one kind of piece alone, a few pieces...).  Every move acts on those digits by
-itself, so the projection is a smaller puzzle, and its distance to the
-projected goal never exceeds the distance of the whole state: an admissible
-bound for :func:`permgroup.search.exact.ida_star`.  Its table is built by the
-ordinary level-by-level BFS (:func:`permgroup.tables.bfs.bfs` over a
-:class:`~permgroup.spaces.product.FactorSpace` of those digits), then stored with two
-entries per byte (4 bits each); depths above 14 are stored as 14, still a
-lower bound, and 15 marks projections the moves never reach.  With move
-costs (least total costs, often past 14) the table keeps a byte per entry
-instead, ``UNSEEN`` (255) marking the projections never reached.
-
->>> from permgroup.spaces.digits import ring_space
->>> space, t = ring_space(4)
->>> pdb = build_pattern_database(space, [0], space.of_elements([tuple(range(4))]))
->>> pdb.distribution()
-[1, 2, 1]
->>> pdb(space.of_elements([t])).tolist()
-[1]
+itself, so the projection is a smaller puzzle whose distance to the projected
+goal never exceeds the whole state's: an admissible bound.  Its table, filled
+by :func:`permgroup.tables.bfs.bfs`, holds two entries per byte: depths above
+14 stored as 14 (still a lower bound), 15 for projections the moves never
+reach.  With move costs (least total costs, often past 14) it keeps a byte per
+entry, ``UNSEEN`` (255) for those never reached.
 """
 from __future__ import annotations
 
