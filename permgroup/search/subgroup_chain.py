@@ -609,18 +609,17 @@ class SubgroupChain:
                 if length < low or stop() or (best is not None and length >= self.cost(best)):
                     continue
                 chunk: list[tuple[np.ndarray, np.ndarray]] = []
-                pending, want = 0, 1
+                want = 1
                 hits = bounded_paths(self.pruning, first, start,
                                 np.array([self.pruning.start], dtype=np.int64),
                                 np.array([length]), ~later_moves if length else None, stop,
                                 self.costs)
                 for _, paths, history in hits:
                     chunk.append((paths, history))
-                    pending += paths.shape[1]
-                    if pending < want:
+                    if sum(p.shape[1] for p, _ in chunk) < want:
                         continue
                     best = finish(e, back, chunk)
-                    chunk, pending, want = [], 0, min(2 * want, 256)
+                    chunk, want = [], min(2 * want, 256)
                     if stop() or (best is not None and self.cost(best) <= length):
                         break
                 if chunk and not stop():
@@ -635,15 +634,14 @@ class SubgroupChain:
         such word, or ``None``."""
         pad = len(self.move_names)
         rows = max(p.shape[0] for p, _ in chunk)
-        paths = np.concatenate([np.pad(p, ((0, rows - p.shape[0]), (0, 0)), constant_values=pad)
+        words = np.concatenate([np.pad(p, ((0, rows - p.shape[0]), (0, 0)), constant_values=pad)
                                 for p, _ in chunk], axis=1)
         used = np.concatenate([np.full(p.shape[1], p.shape[0], dtype=np.int64)
                                for p, _ in chunk])  # moves of each column
         history = np.concatenate([h for _, h in chunk])
-        stats["candidates"] += paths.shape[1]
-        elements = self.replay(element, paths)
-        spent = np.full(paths.shape[1], length, dtype=np.int64)
-        words = paths
+        stats["candidates"] += words.shape[1]
+        elements = self.replay(element, words)
+        spent = np.full(words.shape[1], length, dtype=np.int64)
         budget = (self.cost(best) - 1) if best is not None else 255
         for stage in self.stages[1:-1]:
             costs, moves, tails, history = _per_column_optimal(
