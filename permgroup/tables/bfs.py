@@ -57,7 +57,7 @@ LISTED = 1 / 32
 class ByteStore:
     """One byte a state: the depth, ``UNSEEN`` where not reached.
 
-    >>> s = ByteStore(4); s.start(np.array([2])); s.depths.tolist()
+    >>> s = ByteStore(4); s.mark(np.array([2]), 0); s.depths.tolist()
     [255, 255, 0, 255]
     """
 
@@ -66,9 +66,6 @@ class ByteStore:
     def __init__(self, size: int, depths: np.ndarray | None = None):
         self.size = size
         self.depths = np.full(size, UNSEEN, dtype=np.uint8) if depths is None else depths
-
-    def start(self, ranks: np.ndarray) -> None:
-        self.depths[ranks] = 0
 
     def on(self, ranks: np.ndarray, depth: int) -> np.ndarray:
         return self.depths[ranks] == depth
@@ -107,7 +104,7 @@ class ByteStore:
 class PackedStore:
     """Two bits a state: the depth mod 3, ``UNSEEN_CODE`` where not reached.
 
-    >>> s = PackedStore(5); s.start(np.array([1])); s.packed.tolist()
+    >>> s = PackedStore(5); s.mark(np.array([1]), 0); s.packed.tolist()
     [243, 255]
     """
 
@@ -116,9 +113,6 @@ class PackedStore:
     def __init__(self, size: int, packed: np.ndarray | None = None):
         self.size = size
         self.packed = empty_packed(size) if packed is None else packed
-
-    def start(self, ranks: np.ndarray) -> None:
-        write_codes(self.packed, ranks, 0)
 
     def on(self, ranks: np.ndarray, depth: int) -> np.ndarray:
         # an unseen state's predecessors are at the last level or deeper, so
@@ -187,7 +181,7 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     frontier: np.ndarray | None = None
     if levels is None:
         frontier = distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)
-        store.start(frontier)
+        store.mark(frontier, 0)
         levels = [len(frontier)]
         if progress:
             progress(0, len(frontier))
@@ -265,11 +259,12 @@ def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> 
     return min(costs, key=costs.get)
 
 
-def _states(space, lo: int, hi: int, offsets: np.ndarray, dtype):
+def _states(space, lo: int, hi: int, offsets: np.ndarray):
     """The states of ranks ``lo + offsets`` (in the space's own form where it
     has :data:`~permgroup.spaces.space.STATES_OF`), their steps and ranks back."""
     if STATES_OF not in space.capabilities:
-        return (offsets + lo).astype(dtype), space.step, space.back_step, np.asarray
+        return ((offsets + lo).astype(rank_dtype(space.size)), space.step, space.back_step,
+                np.asarray)
     return (space.states_of(lo, hi, offsets), space.step_states, space.back_step_states,
             space.rank)
 
@@ -297,7 +292,7 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
         base, top = (lo, hi) if frontier is None else (0, size)
         for first in range(0, len(ranks), BLOCK // 4):
             states, step, _, _ = _states(space, base, top, ranks[first:first + BLOCK // 4]
-                                         - dtype(base), dtype)
+                                         - dtype(base))
             for m in range(space.n_moves):
                 nxt = step(states, m)
                 if len(nxt) and nxt.min() < 0:  # some moves are illegal here
@@ -323,7 +318,7 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
     return ranks, len(ranks)
 
 
-def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> np.ndarray:
+def still_unseen(space, lo: int, hi: int, todo: np.ndarray, on_last) -> np.ndarray:
     """The offsets in ``todo`` (unseen ranks ``lo + todo``, sorted) of the
     states no move reaches from a state ``on_last(ranks)`` says is on the
     last level: the rest are the next level.  A state leaves the list at its
@@ -333,11 +328,10 @@ def still_unseen(space, lo: int, hi: int, todo: np.ndarray, dtype, on_last) -> n
     >>> from permgroup.spaces.space import Factor
     >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
     ...                                                 [5, 0, 1, 2, 3, 4]]))])
-    >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), np.int32,
-    ...              lambda ranks: np.isin(ranks, [1, 5])).tolist()
+    >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), lambda r: np.isin(r, [1, 5])).tolist()
     [3]
     """
-    states, _, back_step, rank = _states(space, lo, hi, todo, dtype)
+    states, _, back_step, rank = _states(space, lo, hi, todo)
     whole = len(states)
     for m in range(space.n_moves):
         before = np.asarray(back_step(states, m))
@@ -374,7 +368,7 @@ def bottom_up_block(space, store, lo: int, hi: int, depth: int, on_last,
     todo = store.unseen(view, hi - lo)
     if not len(todo):
         return todo, todo
-    left = still_unseen(space, offset + lo, offset + hi, todo, rank_dtype(space.size), on_last)
+    left = still_unseen(space, offset + lo, offset + hi, todo, on_last)
     if len(left) < len(todo):
         store.put(lo, view, todo, left, depth + 1)
     return todo, left
@@ -399,8 +393,7 @@ def _bottom_up_listed(space, store, depth: int, unseen: np.ndarray) -> np.ndarra
 
     def one_part(start: int) -> np.ndarray:
         part = unseen[start:start + BLOCK // 4]
-        left = still_unseen(space, 0, space.size, part, unseen.dtype.type,
-                            lambda ranks: store.on(ranks, depth))
+        left = still_unseen(space, 0, space.size, part, lambda ranks: store.on(ranks, depth))
         with lock:  # a byte may hold ranks of two parts
             store.mark(reached(part, left), depth + 1)
         return left.astype(unseen.dtype, copy=False)
@@ -466,7 +459,7 @@ def weighted_depths(space, sources: Sequence[int] | np.ndarray, costs: Sequence[
         raise ValueError("move costs must be positive integers")
     store, dtype = ByteStore(space.size), rank_dtype(space.size)
     level = {0: distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)}
-    store.start(level[0])
+    store.mark(level[0], 0)
     if progress:
         progress(0, len(level[0]))
     depth = 0
