@@ -105,7 +105,7 @@ def lex_order(keys: np.ndarray) -> np.ndarray:
         return order
     first = keys[0][order]
     tie = first[1:] == first[:-1]
-    mixed = tie & ~_rest_equal(keys, order)
+    mixed = tie & ~_equal_to_previous(keys, order)
     if mixed.any():
         run = np.concatenate(([0], np.cumsum(~tie)))
         members = np.flatnonzero(np.isin(run, run[1:][mixed]))
@@ -114,10 +114,10 @@ def lex_order(keys: np.ndarray) -> np.ndarray:
     return order
 
 
-def _rest_equal(keys: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Whether each sorted column equals the previous one in the words after the first."""
-    equal = np.ones(len(order) - 1, dtype=bool)
-    for words in keys[1:]:
+def _equal_to_previous(keys: np.ndarray, order: np.ndarray, first_word: int = 1) -> np.ndarray:
+    """Whether each sorted column equals the previous one in the words from ``first_word`` on."""
+    equal = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for words in keys[first_word:]:
         ordered = words[order]
         equal &= ordered[1:] == ordered[:-1]
     return equal
@@ -129,14 +129,9 @@ def unique_columns(keys: np.ndarray) -> np.ndarray:
     >>> unique_columns(np.array([[3, 1, 3, 2]], dtype=np.uint64)).tolist()
     [1, 3, 0]
     """
-    if keys.shape[1] == 0:
-        return np.zeros(0, dtype=np.int64)
     order = lex_order(keys)
-    first = keys[0][order]
     fresh = np.ones(len(order), dtype=bool)
-    fresh[1:] = first[1:] != first[:-1]
-    if len(keys) > 1:
-        fresh[1:] |= ~_rest_equal(keys, order)
+    fresh[1:] = ~_equal_to_previous(keys, order, 0)
     return order[fresh]
 
 
