@@ -20,6 +20,7 @@ from permgroup.search.dfs import Bound, MovePruning, Stage, bounded_paths
 from permgroup.tables.store import UNSEEN
 from permgroup.spaces.digits import DigitSpace
 
+
 @dataclass
 class SearchStats:
     """What a search did: nodes generated per bound (IDA*) or level (meet in
