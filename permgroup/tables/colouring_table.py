@@ -59,7 +59,7 @@ def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
 
 
 class ColouringTable(DepthTable):
-    """A colouring space and the depth of every rank from its solved word.
+    """The depth of every rank of a colouring space to its solved word.
 
     >>> p = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> t = build_colouring_table(p)
@@ -75,18 +75,13 @@ class ColouringTable(DepthTable):
     permgroup.errors.UnreachableError: no sequence of moves reaches the solved state
     """
 
-    def __init__(self, space: ColouringSpace, depths: np.ndarray):
-        self.space = space
-        self.depths = depths
-
     def word_depths(self, words: np.ndarray) -> np.ndarray:
         """Depths of many packed words (``UNSEEN`` where unreachable)."""
         return self.depths[self.space.rank(words)]
 
     def depth(self, colouring: Sequence[Hashable]) -> int:
         """Moves from ``colouring`` to the source; ``-1`` if unreachable."""
-        d = int(self.word_depths(np.array([self.space.encode(colouring)]))[0])
-        return -1 if d == UNSEEN else d
+        return super().depth(int(self.space.rank(np.array([self.space.encode(colouring)]))[0]))
 
     def path(self, colouring: Sequence[Hashable]) -> list[str]:
         """An optimal list of move names from ``colouring`` to the source."""
@@ -113,4 +108,5 @@ def build_colouring_table(puzzle: Puzzle, metric: Metric = "qtm", *,
     (20, [1, 2, 2, 1], [1, 2, 2, 1])
     """
     space = colouring_space(puzzle, metric)
-    return ColouringTable(space, colouring_depths(space, [space.solved], progress=progress))
+    return ColouringTable(space, space.rank(np.array([space.solved], dtype=space.dtype)),
+                          colouring_depths(space, [space.solved], progress=progress))

@@ -18,11 +18,7 @@ from permgroup.tables.walk import descend
 
 
 class OrbitTable(DepthTable):
-    """The depth of every rank of ``space`` from the solved position."""
-
-    def __init__(self, space: OrbitSpace, depths: np.ndarray):
-        self.space = space
-        self.depths = depths
+    """The depth of every position of ``space`` from solved."""
 
     def distance(self, position: Position) -> int:
         """Moves needed to solve ``position`` (an error if no sequence reaches it)."""
@@ -73,5 +69,5 @@ def build_orbit_table(definition: Definition, metric: str = "qtm", *,
     (1, ["T3'"])
     """
     space = OrbitSpace(definition, metric)
-    return OrbitTable(space, bfs(space, [space.rank(definition.solved)],
-                                 progress=progress).depths)
+    sources = [space.rank(definition.solved)]
+    return OrbitTable(space, sources, bfs(space, sources, progress=progress).depths)

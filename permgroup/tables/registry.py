@@ -349,7 +349,7 @@ def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
                            f"{puzzle.name} {key['metric']} table", progress, build)
     if depths is None:
         return None
-    return (ColouringTable if colourings else OrbitTable)(space, depths)
+    return (ColouringTable if colourings else OrbitTable)(space, sources, depths)
 
 
 def _two_bits(space, sources, path: Path, key: dict, memory, dask: bool, workers: int,
