@@ -31,12 +31,10 @@ def colouring_space(puzzle: Puzzle, metric: Metric = "qtm") -> ColouringSpace:
     >>> s.size, s.move_names, s.decode(s.solved)
     (20, ['turn', "turn'"], ('a', 'a', 'a', 'b', 'b', 'b'))
     """
-    moves = metric_moves(puzzle, metric)
-    unique = {}
-    for name, p in moves.items():  # equal moves under two names count once
-        if p not in unique.values():
-            unique[name] = p
-    return ColouringSpace(puzzle.solved, unique)
+    first: dict = {}
+    for name, p in metric_moves(puzzle, metric).items():  # equal moves count once
+        first.setdefault(tuple(p), name)
+    return ColouringSpace(puzzle.solved, {name: p for p, name in first.items()})
 
 
 def colouring_depths(space: ColouringSpace, sources: Sequence[int], *,
