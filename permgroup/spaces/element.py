@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import permutations
 from math import factorial, prod
 from typing import TYPE_CHECKING
@@ -459,7 +460,6 @@ class ElementSpace:
              if any(m[x] != x for m in moves.values() for p in pieces for x in p)])
         self.size = self.ranking.size
         self.identity = self.ranking.rank(tuple(range(puzzle.degree)))
-        self._digits = None
 
     def normalize(self, element: Sequence[int]) -> Perm:
         """The canonical element of ``element``'s symmetry class."""
@@ -478,14 +478,12 @@ class ElementSpace:
 
         return f"{self.puzzle.fingerprint()}-{metric_label(self.metric)}-a{self.normalizer.anchor}"
 
-    @property
+    @cached_property
     def digits(self):
         """The ranking's digits with their move tables, as one product space."""
-        if self._digits is None:
-            from permgroup.spaces.product import FactorSpace
+        from permgroup.spaces.product import FactorSpace
 
-            self._digits = FactorSpace(self.ranking.factors())
-        return self._digits
+        return FactorSpace(self.ranking.factors())
 
     def step(self, ranks, m: int) -> np.ndarray:
         return self.digits.step(ranks, m)

@@ -444,14 +444,16 @@ class OrbitSpace:
         factors = self.factors
         if self.split is not None:
             inner, outer = [], factors
+            # the rows: the outer factors and the split permutation's placement
+            rows = outer + [Factor(self.split.name, self.split.size_a, self.split.placement_table)]
             self.inner_size = self.split.size_b
         else:
             inner = _best_inner(factors)
-            outer = [f for f in factors if f not in inner]
+            outer = rows = [f for f in factors if f not in inner]
             self.inner_size = prod(f.size for f in inner)
         # in rank order: a split permutation's two digits sit between outer and inner
         self.digit_factors = outer + ([self.split] if self.split else []) + inner
-        self.outer_size = prod(f.size for f in outer) * (self.split.size_a if self.split else 1)
+        self.outer_size = prod(f.size for f in rows)
         self.size = self.outer_size * self.inner_size
         if self.size > 2**40:
             raise InputError(f"{self.definition.name}: {self.size:,} states are too many "
@@ -464,10 +466,8 @@ class OrbitSpace:
                 f"{', '.join(f'{f.name} {f.size:,}' for f in factors)}; {self.size:,} ranks), "
                 f"and their move tables would take {row_bytes / 2**30:.1f} GiB")
         self.dtype = rank_dtype(self.size)
-        placement = [Factor(self.split.name, self.split.size_a, self.split.placement_table)
-                     ] if self.split else []
         # row indices fit 32 bits (see MAX_ROW_BYTES): half the memory of intp
-        self.row_next = _product_table(outer + placement, tables, np.int32)
+        self.row_next = _product_table(rows, tables, np.int32)
         self.row_select = None
         if self.split:
             if self.outer_size == self.split.size_a:  # the placement is the whole row index
