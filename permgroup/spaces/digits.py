@@ -176,7 +176,7 @@ def ring_space(n: int) -> tuple[DigitSpace, Perm]:
 
 
 def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: dict,
-                     name: str, cache: bool = True) -> DigitSpace:
+                     name: str) -> DigitSpace:
     """The space of ``digits`` with its move tables read from the cache, or
     built and saved there; ``key`` identifies the puzzle and metric.
 
@@ -197,10 +197,9 @@ def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: di
                moves=list(move_names))
     path = table_file(f"{name}-digits", key, "tables")
     sizes = [d.size for d in digits]
-    blob = load_array(path, key) if cache else None
+    blob = load_array(path, key)
     if blob is not None and blob.shape == (len(move_names), sum(sizes)):
         return DigitSpace(digits, move_names, np.split(blob, np.cumsum(sizes)[:-1], axis=1))
     space = DigitSpace(digits, move_names)
-    if cache:
-        save_array(path, key, np.concatenate(space.tables, axis=1))
+    save_array(path, key, np.concatenate(space.tables, axis=1))
     return space
