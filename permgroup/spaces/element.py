@@ -347,10 +347,6 @@ class ElementRanking:
             rank = rank * c.size + c.rank(element)
         return rank
 
-    def factors(self) -> list[Factor]:
-        """All digits with their move tables, most significant first."""
-        return [f for c in self.coordinates for f in c.factors()]
-
     def split(self, ranks: np.ndarray) -> list[np.ndarray]:
         """Each kind's part of many ranks."""
         import numpy as np
@@ -483,7 +479,7 @@ class ElementSpace:
         """The ranking's digits with their move tables, as one product space."""
         from permgroup.spaces.product import FactorSpace
 
-        return FactorSpace(self.ranking.factors())
+        return FactorSpace([f for c in self.ranking.coordinates for f in c.factors()])
 
     def step(self, ranks, m: int) -> np.ndarray:
         return self.digits.step(ranks, m)
