@@ -135,7 +135,7 @@ class HoleSpace:
 
     def rank(self, state: Sequence) -> int:
         """The rank of a colouring; ``ValueError`` if it is not a state of the space."""
-        return _rank_blocks(self.locals_of(state), self.hole, self.local_index, self.weight,
+        return _rank_blocks(state, self.blocks, self.hole, self.local_index, self.weight,
                             "the colouring has")
 
     def unrank(self, rank: int) -> tuple:
@@ -145,12 +145,7 @@ class HoleSpace:
         >>> s.unrank(s.rank("xo..ox"))
         ('x', 'o', '.', '.', 'o', 'x')
         """
-        state = [None] * len(self.block_of)
-        for block, colours in zip(self.blocks, _unrank_blocks(rank, self.weight, self.n,
-                                                              self.local_states, self.hole)):
-            for p, colour in zip(block, colours):
-                state[p] = colour
-        return tuple(state)
+        return _unrank_blocks(rank, self.weight, self.blocks, self.local_states, self.hole)
 
     def fingerprint(self) -> str:
         """A hash of the puzzle, its guards and the blocks."""
@@ -242,8 +237,7 @@ class View:
 
     def rank(self, colours: Sequence) -> int:
         """The rank of a pattern: the colours at the view's positions, in their order."""
-        labels = [tuple(colours[k] for k in slot) for slot in self.slots]
-        return _rank_blocks(labels, self.hole_label, self.label_index, self.weight,
+        return _rank_blocks(colours, self.slots, self.hole_label, self.label_index, self.weight,
                             "the pattern shows")
 
     def unrank(self, pattern_rank: int) -> tuple:
@@ -253,12 +247,7 @@ class View:
         >>> v.unrank(v.rank("x.o"))
         ('x', '.', 'o')
         """
-        colours = [None] * len(self.positions)
-        for slot, label in zip(self.slots, _unrank_blocks(pattern_rank, self.weight, self.space.n,
-                                                          self.labels, self.hole_label)):
-            for k, colour in zip(slot, label):
-                colours[k] = colour
-        return tuple(colours)
+        return _unrank_blocks(pattern_rank, self.weight, self.slots, self.labels, self.hole_label)
 
     def states(self, pattern_rank: int) -> list[int]:
         """Ranks of all states showing the pattern.
@@ -322,8 +311,11 @@ def _closure(start: list[LocalState], maps: list[tuple[int, ...]]) -> list[Local
     return found
 
 
-def _rank_blocks(labels: list, hole, index: dict, weight: int, what: str) -> int:
-    """The rank of what each block shows (``index``: label to digit)."""
+def _rank_blocks(colours: Sequence, places: Sequence[Sequence[int]], hole, index: dict,
+                 weight: int, what: str) -> int:
+    """The rank of the colours, block ``j`` showing those at ``places[j]``
+    (``index``: what a piece shows to its digit)."""
+    labels = [tuple(colours[k] for k in where) for where in places]
     holes = [j for j, label in enumerate(labels) if label == hole]
     if len(holes) != 1:
         raise ValueError(f"{what} {len(holes)} holes, expected one")
@@ -336,17 +328,20 @@ def _rank_blocks(labels: list, hole, index: dict, weight: int, what: str) -> int
     return holes[0] * weight + _number(digits, len(index))
 
 
-def _unrank_blocks(rank: int, weight: int, n: int, labels: Sequence, hole) -> list:
-    """What each of the ``n`` blocks shows at ``rank`` (inverse of :func:`_rank_blocks`)."""
+def _unrank_blocks(rank: int, weight: int, places: Sequence[Sequence[int]], labels: Sequence,
+                   hole) -> tuple:
+    """The colours at ``rank`` (inverse of :func:`_rank_blocks`), block ``j``'s at ``places[j]``."""
     at, rest = divmod(int(rank), weight)
-    shown = []
-    for j in range(n):
+    out = [None] * sum(len(where) for where in places)
+    for j, where in enumerate(places):
         if j == at:
-            shown.append(hole)
+            shown = hole
         else:
             rest, digit = divmod(rest, len(labels))
-            shown.append(labels[digit])
-    return shown
+            shown = labels[digit]
+        for k, colour in zip(where, shown):
+            out[k] = colour
+    return tuple(out)
 
 
 def _number(digits: Sequence[int], base: int) -> int:
