@@ -27,7 +27,6 @@ import numpy as np
 
 from permgroup.cache import load_array, save_array, table_file
 from permgroup.spaces.element import Digit, PieceCoordinate
-from permgroup.spaces.product import FactorSpace
 from permgroup.spaces.space import Factor
 from permgroup.perm import Perm
 
@@ -132,13 +131,8 @@ class DigitSpace:
                 out[w] |= states[i].astype(np.uint64) << np.uint64(shift)
         return out
 
-    def projection(self, which: Sequence[int]) -> FactorSpace:
-        """The space of some digits alone (a pattern), ranked mixed-radix."""
-        return FactorSpace([self.factors[i] for i in which])
-
     def project(self, states: np.ndarray, which: Sequence[int]) -> np.ndarray:
-        """Ranks of the states' projection onto the digits ``which``
-        (as :meth:`projection` ranks them: the last digit varies fastest)."""
+        """Mixed-radix ranks of the states' digits ``which`` (the last varying fastest)."""
         rank = states[which[0]].astype(np.int64)
         for i in which[1:]:
             rank *= self.sizes[i]
