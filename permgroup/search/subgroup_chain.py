@@ -52,15 +52,18 @@ from math import prod
 
 import numpy as np
 
+from permgroup.cache import cached_arrays, table_file
+from permgroup.normalize import orbit
+from permgroup.perm import Perm, compose, identity, inverse, parity
+from permgroup.search.ball import load_ball
+from permgroup.search.dfs import MovePruning, Stage as SearchStage, bounded_paths
+from permgroup.search.pattern import load_pattern_database
+from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.orbit import ListedFactor, RawAction
 from permgroup.spaces.ranking import multinomial
-from permgroup.spaces.digits import Digit, DigitSpace
-from permgroup.search.ball import load_ball
-from permgroup.search.pattern import load_pattern_database
-from permgroup.normalize import orbit
-from permgroup.perm import Perm, parity
-from permgroup.search.dfs import MovePruning, Stage as SearchStage, bounded_paths
+from permgroup.tables.symmetry_table import (SymmetricTable, build_symmetric_table,
+                                             conjugate_moves, stage_symmetries, table_key)
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24
@@ -417,10 +420,6 @@ class SubgroupChain:
         """The stage's exact table over symmetry classes, from the cache or built;
         ``None`` when the symmetries do not keep the stage or no split of its
         digits works."""
-        from permgroup.cache import cached_arrays, table_file
-        from permgroup.tables.symmetry_table import (
-            SymmetricTable, build_symmetric_table, stage_symmetries, table_key)
-
         moves = [self.move_arrays[i] for i in stage.moves]
         kept = [self.move_arrays[self.move_names.index(m)] for m in self.groups[k + 1]]
         group = stage_symmetries(symmetries, moves, kept, self.degree)
@@ -532,8 +531,6 @@ class SubgroupChain:
         ...  chain.directions(moves["R"])]  # R, then R' whose answer R becomes R'
         [(True, [0]), (False, [1])]
         """
-        from permgroup.perm import compose, inverse
-
         g = tuple(int(x) for x in element)
         out = []
         for r, rename in self._conjugations:
@@ -546,9 +543,6 @@ class SubgroupChain:
         return out
 
     def _derive_directions(self, symmetries: Sequence[Perm]) -> None:
-        from permgroup.perm import identity, inverse
-        from permgroup.tables.symmetry_table import conjugate_moves
-
         index = {tuple(int(x) for x in m): j for j, m in enumerate(self.move_arrays)}
         group = [identity(self.degree)] + [tuple(r) for r in symmetries]
         # words for r⁻¹ g r: each move m of them is r⁻¹ m' r for the move m' = r m r⁻¹
