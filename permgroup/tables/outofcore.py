@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -278,13 +278,9 @@ class _FileTransport:
             for f in buckets.values():
                 f.close()
 
-        def fill(owner: int, table: np.ndarray, out) -> int:
-            found = 0
+        def fill(owner: int, table: np.ndarray) -> Iterator[np.ndarray]:
             for part in self._pieces(f"bucket-{depth + 1}-{owner}.bin"):
-                fresh = sharded.mark(table, owner * shard, (depth + 1) % 3, part)
-                fresh.tofile(out)
-                found += len(fresh)
-            return found
+                yield sharded.mark(table, owner * shard, (depth + 1) % 3, part)
 
         return sorted(buckets), fill
 
@@ -304,32 +300,31 @@ class _FileTransport:
                 out[sel] = read_codes(maps[o], ranks[sel] - o * shard)
             return out == last
 
-        def fill(owner: int, table: np.ndarray, out) -> int:
+        def fill(owner: int, table: np.ndarray) -> Iterator[np.ndarray]:
             lo = owner * shard
-            store, found = PackedStore(min(self.space.size - lo, shard), table), 0
+            store = PackedStore(min(self.space.size - lo, shard), table)
             for a in range(0, store.size, piece):
                 todo, left = bottom_up_block(self.space, store, a, min(store.size, a + piece),
                                              depth, on_last, lo)
-                fresh = reached(todo, left)
-                (fresh + (lo + a)).astype(self.dtype).tofile(out)
-                found += len(fresh)
-            return found
+                yield (reached(todo, left) + (lo + a)).astype(self.dtype)
 
         return fill
 
     def _commit(self, owners, fill) -> dict:
-        """Each owner's shard given to ``fill(owner, table, out)``, which marks
-        the next level in it, writes those ranks to ``out`` and says how many;
-        the changed shards and the frontier written as new files, the level
-        committed."""
+        """Each owner's shard given to ``fill(owner, table)``, which marks the
+        next level in it and yields those ranks; the changed shards and the
+        frontier written as new files, the level committed."""
         files, manifest = self.files, self.manifest
         nxt = len(manifest["levels"])
         shards, frontier, count = list(manifest["shards"]), [], 0
         for owner in owners:
             table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
             fresh_name = f"frontier-{nxt}-{owner}.bin"
+            found = 0
             with open(files.file(fresh_name + ".part"), "wb") as out:
-                found = fill(owner, table, out)
+                for fresh in fill(owner, table):
+                    fresh.tofile(out)
+                    found += len(fresh)
             if found:
                 os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
                 frontier.append(fresh_name)
