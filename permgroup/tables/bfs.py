@@ -352,9 +352,9 @@ def bottom_up_block(space, store, lo: int, hi: int, depth: int, on_last,
                     offset: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Store ranks ``lo..hi-1`` (``lo`` a multiple of 4; space ranks
     ``offset + lo...``) one level bottom-up: the unseen ones with a
-    predecessor ``on_last`` get ``depth + 1``.  Their offsets from ``lo``
-    before and after (:func:`~permgroup.tables.packed.reached` tells the new
-    level).
+    predecessor ``on_last`` get ``depth + 1``.  The offsets from ``lo`` of the
+    states unseen before and of those still unseen after (the new level is
+    :func:`~permgroup.tables.packed.reached` of the two).
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
