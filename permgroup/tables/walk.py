@@ -18,10 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-Move = Callable[[np.ndarray, int], np.ndarray]
 
-
-def descend(states: np.ndarray, n_moves: int, move: Move,
+def descend(states: np.ndarray, n_moves: int, move: Callable[[np.ndarray, int], np.ndarray],
             level: Callable[[np.ndarray], np.ndarray],
             lower: Callable[[np.ndarray], np.ndarray] | None = None,
             arrived: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
