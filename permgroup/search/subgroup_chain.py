@@ -52,7 +52,6 @@ from math import prod
 
 import numpy as np
 
-from permgroup.cache import cached_arrays, table_file
 from permgroup.normalize import orbit
 from permgroup.perm import Perm, compose, identity, inverse, parity
 from permgroup.search.ball import load_ball
@@ -62,8 +61,8 @@ from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.orbit import ListedFactor, RawAction
 from permgroup.spaces.ranking import multinomial
-from permgroup.tables.symmetry_table import (SymmetricTable, build_symmetric_table,
-                                             conjugate_moves, stage_symmetries, table_key)
+from permgroup.tables.symmetry_table import (SymmetricTable, conjugate_moves,
+                                             load_symmetric_table, stage_symmetries)
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24
@@ -416,7 +415,7 @@ class SubgroupChain:
             stage.add_bound(database)
 
     def _symmetric_table(self, k: int, stage: Stage, symmetries: Sequence[Perm], progress,
-                         cache: bool):
+                         cache: bool) -> SymmetricTable | None:
         """The stage's exact table over symmetry classes, from the cache or built;
         ``None`` when the symmetries do not keep the stage or no split of its
         digits works."""
@@ -425,30 +424,10 @@ class SubgroupChain:
         group = stage_symmetries(symmetries, moves, kept, self.degree)
         if len(group) < 2:
             return None
-        key = table_key(stage.space, dict(self.key, stage=k), group)
-        parts = ("depths", "class_of", "sym_of", "inner_conj", "layout", "symmetric",
-                 "canonical")
-
-        def build(report) -> list[np.ndarray] | None:
-            table = build_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
-                                          progress=report)
-            if table is None:
-                return None
-            layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
-            return [table.depths, table.class_of, table.sym_of,
-                    table.inner_conj.reshape(-1, table.inner_size), layout, table.symmetric,
-                    table.canonical]
-
         report = _stage_report(progress, k, "exact table over symmetry classes")
-        arrays = cached_arrays(table_file(f"{self.name}-chain{k}-symmetric", key, ""), key, parts,
-                               build, title=f"{self.name} phase {k + 1}: exact table over "
-                               "symmetry classes", progress=report, cache=cache)
-        if arrays is None:
-            return None
-        depths, class_of, sym_of, inner_conj, layout, symmetric, canonical = arrays
-        inner = None if layout[0] < 0 else int(layout[0])
-        return SymmetricTable(inner, [int(x) for x in layout[1:]], stage.space.sizes, class_of,
-                              sym_of, inner_conj, depths, symmetric, canonical)
+        return load_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
+                                    dict(self.key, stage=k), f"{self.name}-chain{k}", report,
+                                    cache)
 
     # --- group theory --------------------------------------------------------
     def indices(self) -> list[tuple[int, int]]:

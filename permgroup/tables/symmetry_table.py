@@ -70,6 +70,7 @@ from math import prod
 
 import numpy as np
 
+from permgroup.cache import cached_arrays, table_file
 from permgroup.perm import Perm, closure, compose, inverse
 from permgroup.spaces.digits import DigitSpace
 from permgroup.spaces.product import FactorSpace
@@ -530,8 +531,53 @@ def _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
     return table
 
 
-def table_key(space: DigitSpace, key: dict, symmetries: Sequence[Perm]) -> dict:
-    """The cache key of a stage's symmetric table."""
-    return dict(key, kind="symmetric table", digits=[f.name for f in space.factors],
-                sizes=space.sizes,
-                symmetries=hashlib.sha256(repr(sorted(symmetries)).encode()).hexdigest()[:16])
+def load_symmetric_table(space: DigitSpace, goal: Sequence[int],
+                         move_arrays: Sequence[np.ndarray], symmetries: Sequence[Perm],
+                         key: dict, name: str, progress: Callable[[int, int], None] | None = None,
+                         cache: bool = True) -> SymmetricTable | None:
+    """:func:`build_symmetric_table` (the inner digit chosen automatically) from
+    the cache when its files check out, else built and cached in the files
+    ``{name}-symmetric-{digest}.{part}``; ``None`` when no split works.
+
+    ``key`` must identify the space and goal (a puzzle fingerprint, the stage);
+    the digits and the symmetries are added here.  The second call below reads
+    the cache, so no level is searched:
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> from permgroup.perm import from_cycles
+    >>> from permgroup.spaces.digits import DigitSpace, piece_digits
+    >>> from permgroup.spaces.element import PieceCoordinate
+    >>> moves = {"t": from_cycles([(0, 1, 2, 3)], 4), "t'": from_cycles([(0, 3, 2, 1)], 4)}
+    >>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
+    >>> space = DigitSpace(piece_digits(c), list(moves))
+    >>> goal = space.of_elements([tuple(range(4))])[:, 0]
+    >>> arrays, levels = [np.array(m) for m in moves.values()], []
+    >>> def load():
+    ...     return load_symmetric_table(space, goal, arrays, [(0, 3, 2, 1)], {"puzzle": "ring"},
+    ...                                 "ring", lambda depth, count: levels.append(count))
+    >>> load().distribution(), load().distribution(), levels
+    ([1, 1, 1], [1, 1, 1], [1, 1, 1])
+    """
+    key = dict(key, kind="symmetric table", digits=[f.name for f in space.factors],
+               sizes=space.sizes,
+               symmetries=hashlib.sha256(repr(sorted(symmetries)).encode()).hexdigest()[:16])
+    parts = ("depths", "class_of", "sym_of", "inner_conj", "layout", "symmetric", "canonical")
+
+    def build(report) -> list[np.ndarray] | None:
+        table = build_symmetric_table(space, goal, move_arrays, symmetries, progress=report)
+        if table is None:
+            return None
+        layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
+        return [table.depths, table.class_of, table.sym_of,
+                table.inner_conj.reshape(-1, table.inner_size), layout, table.symmetric,
+                table.canonical]
+
+    arrays = cached_arrays(table_file(f"{name}-symmetric", key, ""), key, parts, build,
+                           title=f"{name}: exact table over symmetry classes",
+                           progress=progress, cache=cache)
+    if arrays is None:
+        return None
+    depths, class_of, sym_of, inner_conj, layout, symmetric, canonical = arrays
+    inner = None if layout[0] < 0 else int(layout[0])
+    return SymmetricTable(inner, [int(x) for x in layout[1:]], space.sizes, class_of, sym_of,
+                          inner_conj, depths, symmetric, canonical)
