@@ -62,7 +62,8 @@ from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.orbit import ListedFactor, RawAction
 from permgroup.spaces.ranking import multinomial
 from permgroup.tables.symmetry_table import (SymmetricTable, conjugate_moves,
-                                             load_symmetric_table, stage_symmetries)
+                                             load_symmetric_table, move_indices,
+                                             stage_symmetries)
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24
@@ -522,7 +523,6 @@ class SubgroupChain:
         return out
 
     def _derive_directions(self, symmetries: Sequence[Perm]) -> None:
-        index = {tuple(int(x) for x in m): j for j, m in enumerate(self.move_arrays)}
         group = [identity(self.degree)] + [tuple(r) for r in symmetries]
         # words for r⁻¹ g r: each move m of them is r⁻¹ m' r for the move m' = r m r⁻¹
         renames = conjugate_moves(self.move_arrays, [inverse(r) for r in group])
@@ -532,10 +532,10 @@ class SubgroupChain:
             raise ValueError(f"{self.name}: a symmetry carries a move onto a move of "
                              "another cost")
         self._conjugations = list(zip(group, renames))
-        inverses = [index.get(inverse(tuple(int(x) for x in m))) for m in self.move_arrays]
-        if None not in inverses and (self.costs[inverses] != self.costs).any():
-            inverses.append(None)  # inverted words would cost something else
-        self._inverse_move = None if None in inverses else inverses
+        inverses = move_indices(self.move_arrays, [inverse(m) for m in self.move_arrays])
+        if inverses is not None and (self.costs[inverses] != self.costs).any():
+            inverses = None  # inverted words would cost something else
+        self._inverse_move = inverses
 
     def cost(self, word: Sequence[int]) -> int:
         """The cost of a word of move indices (its length without ``costs``)."""

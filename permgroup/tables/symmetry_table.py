@@ -94,14 +94,20 @@ def conjugate_moves(moves: Sequence[Sequence[int]], symmetries: Sequence[Perm]
     >>> conjugate_moves([(1, 2, 0), (2, 0, 1)], [(0, 2, 1)])   # a mirror swaps them
     [[1, 0]]
     """
-    out = [_move_indices(moves, [compose(compose(inverse(tuple(r)), m), tuple(r))
+    out = [move_indices(moves, [compose(compose(inverse(tuple(r)), m), tuple(r))
                                  for m in moves]) for r in symmetries]
     return None if None in out else out
 
 
-def _move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
-                  ) -> list[int] | None:
-    """The index among ``moves`` of each of ``perms``; ``None`` if one is no move."""
+def move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
+                 ) -> list[int] | None:
+    """The index among ``moves`` of each of ``perms`` (conjugates of moves, their
+    inverses); ``None`` if one is no move.
+
+    >>> turns = [(1, 2, 0), (2, 0, 1)]
+    >>> move_indices(turns, [inverse(m) for m in turns]), move_indices(turns, [(0, 1, 2)])
+    ([1, 0], None)
+    """
     index = {tuple(int(x) for x in m): j for j, m in enumerate(moves)}
     found = [index.get(tuple(int(x) for x in p)) for p in perms]
     return None if None in found else found
@@ -464,7 +470,7 @@ def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
     degree = len(move_arrays[0])
     symmetries = list(dict.fromkeys([tuple(range(degree))] + [tuple(r) for r in symmetries]))
     renames = conjugate_moves(move_arrays, symmetries)
-    inverse_move = _move_indices(move_arrays, [inverse(m) for m in move_arrays])
+    inverse_move = move_indices(move_arrays, [inverse(m) for m in move_arrays])
     if renames is None or inverse_move is None:
         return None
     sizes = space.sizes
