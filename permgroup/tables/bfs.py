@@ -158,8 +158,9 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
         level_done: Callable[[int, object], None] | None = None):
     """The store (a new :class:`ByteStore` by default) filled with every rank's
     depth from the sources, level by level; ``store.levels`` the states at
-    each depth.  ``progress(depth, count)`` after each level,
-    ``level_done(depth, store)`` after each complete one (a checkpoint);
+    each depth, kept up to date as levels complete.  ``progress(depth, count)``
+    after each level, ``level_done(depth, store)`` after each complete one (a
+    checkpoint, which saves ``store.levels`` with the depths);
     ``levels`` goes on from a store complete up to depth ``len(levels) - 1``.
     ``top_down_only`` where most ranks are unreachable (parity and other
     invariants): bottom-up would mostly scan states that never come.
@@ -185,7 +186,7 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
         levels = [len(frontier)]
         if progress:
             progress(0, len(frontier))
-    levels = list(levels)
+    levels = store.levels = list(levels)
     depth, count, seen = len(levels) - 1, levels[-1], sum(levels)
     unseen: np.ndarray | None = None  # listed once few are left
     while count and depth < max_depth:
@@ -222,7 +223,6 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
                 progress(depth, count)
             if level_done:
                 level_done(depth, store)
-    store.levels = levels
     return store
 
 

@@ -437,32 +437,26 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
     from permgroup.tables.bfs import ByteStore, bfs
     from permgroup.tables.packed import PackedTable, pack_depths, unpack_depths
 
-    levels: list[int] = []
     store = resume = None
     loaded = load_bytes(checkpoint, key)
     if loaded is not None:
-        resume, levels = loaded[0]["levels"], list(loaded[0]["levels"])
+        resume = loaded[0]["levels"]
         store = ByteStore(space.size, unpack_depths(np.frombuffer(loaded[1], dtype=np.uint8),
                                                     space.size, len(resume) - 1))
         del loaded
         if progress:
-            for d, count in enumerate(levels):  # the levels the checkpoint holds
+            for d, count in enumerate(resume):  # the levels the checkpoint holds
                 progress(d, count)
     last = time.monotonic()
-
-    def counted(depth: int, count: int) -> None:
-        levels.append(count)
-        if progress:
-            progress(depth, count)
 
     def level_done(depth: int, store: ByteStore) -> None:
         nonlocal last
         if time.monotonic() - last >= CHECKPOINT_SECONDS:
-            save_array(checkpoint, dict(key, levels=levels), pack_depths(store.depths))
+            save_array(checkpoint, dict(key, levels=store.levels), pack_depths(store.depths))
             last = time.monotonic()
 
-    packed = pack_depths(bfs(space, sources, store, progress=counted, levels=resume,
-                             level_done=level_done).depths)
+    store = bfs(space, sources, store, progress=progress, levels=resume, level_done=level_done)
+    packed, levels = pack_depths(store.depths), store.levels
     del store
     checkpoint.unlink(missing_ok=True)
     return PackedTable(space, sources, packed, levels)
