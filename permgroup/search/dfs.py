@@ -23,7 +23,7 @@ continues each batch into its next stage.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 from math import prod
 from typing import Protocol
@@ -67,7 +67,11 @@ class MovePruning:
 
     n_moves: int
     allowed: np.ndarray
-    start: int = field(default=0)
+
+    @property
+    def start(self) -> int:
+        """The history before any move (``M`` twice)."""
+        return self.n_moves * (self.n_moves + 2)
 
     @classmethod
     def of(cls, moves: Sequence[Perm], costs: Sequence[int] | None = None) -> MovePruning:
@@ -110,7 +114,7 @@ class MovePruning:
             window = tuple(x for x in (before, last, m) if x != none)
             ok = all(window[i:] in canonical for i in range(len(window)))
             allowed[before * (m_count + 1) + last, m] = ok
-        return cls(m_count, allowed, none * (m_count + 1) + none)
+        return cls(m_count, allowed)
 
     @classmethod
     def every(cls, n_moves: int) -> MovePruning:
@@ -119,8 +123,7 @@ class MovePruning:
         >>> MovePruning.every(2).count_sequences(2)
         [1, 2, 4]
         """
-        return cls(n_moves, np.ones(((n_moves + 1) ** 2, n_moves), dtype=bool),
-                   n_moves * (n_moves + 1) + n_moves)
+        return cls(n_moves, np.ones(((n_moves + 1) ** 2, n_moves), dtype=bool))
 
     def after(self, history: np.ndarray | int, move: np.ndarray | int) -> np.ndarray | int:
         """The history after ``move``."""
@@ -128,15 +131,13 @@ class MovePruning:
 
     def count_sequences(self, length: int) -> list[int]:
         """How many canonical sequences there are of each length up to ``length``."""
-        counts = np.zeros(self.allowed.shape[0], dtype=np.int64)
+        history, move = np.nonzero(self.allowed)
+        counts = np.zeros(len(self.allowed), dtype=np.int64)
         counts[self.start] = 1
         out = [1]
         for _ in range(length):
-            nxt = np.zeros_like(counts)
-            for h in np.flatnonzero(counts):
-                for m in np.flatnonzero(self.allowed[h]):
-                    nxt[self.after(h, m)] += counts[h]
-            counts = nxt
+            counts, before = np.zeros_like(counts), counts
+            np.add.at(counts, self.after(history, move), before[history])
             out.append(int(counts.sum()))
         return out
 

@@ -16,8 +16,6 @@ vectorized :mod:`permgroup.spaces.hole` is checked against.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -100,8 +98,3 @@ class PartialPuzzle:
             "puzzle": self.puzzle.definition(),
             "guards": {m: sorted([p, c] for p, c in g.items()) for m, g in self.guards.items()},
         }
-
-    def fingerprint(self) -> str:
-        """A hash of :meth:`definition`, stable across runs."""
-        text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
