@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
-from math import prod
 from typing import Protocol
 
 import numpy as np
@@ -167,8 +166,7 @@ class Stage:
         # 32-bit entries: digits come out ready for the databases' ranks
         self._flat = [] if space is None else [np.ascontiguousarray(t, dtype=np.int32).ravel()
                                                for t in space.tables]
-        self._bytes: list[np.ndarray] = []
-        self._weights: list[list[tuple[int, int]]] = []
+        self._databases: list[tuple[np.ndarray, list[int]]] = []  # (depths, digits)
         for bound in bounds:
             self.add_bound(bound)
         self.generated = 0
@@ -180,14 +178,11 @@ class Stage:
             self.others.append(bound)
             return
         # a projection the moves never reach from the goal (UNSEEN): no path at all
-        self._bytes.append(bound.depths())
-        self._weights.append([(i, int(prod(self.space.sizes[j] for j in bound.which[n + 1:])))
-                              for n, i in enumerate(bound.which)])
+        self._databases.append((bound.depths(), bound.which))
 
     def bound(self, states: np.ndarray) -> np.ndarray | None:
         """The largest of the bounds on each state (``None`` without bounds)."""
-        values = [table[_rank(states, weights)]
-                  for table, weights in zip(self._bytes, self._weights)]
+        values = [table[self.space.project(states, which)] for table, which in self._databases]
         values += [bound(states) for bound in self.others]
         return np.maximum.reduce(values) if values else None
 
@@ -209,13 +204,13 @@ class Stage:
         local = local.astype(np.int32)
         which = None
         digits: dict[int, np.ndarray] = {}
-        for table, weights in zip(self._bytes, self._weights):
-            for i, _ in weights:
+        for table, which_digits in self._databases:
+            for i in which_digits:
                 if i not in digits:
                     digits[i] = self.step_digit(i, states, *(
                         (parent, local) if which is None else
                         (np.take(parent, which), np.take(local, which))))
-            bound = np.take(table, _rank(digits, weights))
+            bound = np.take(table, self.space.project(digits, which_digits))
             ok = np.flatnonzero(bound <= (room if which is None else np.take(room, which)))
             which = ok if which is None else np.take(which, ok)
             digits = {i: np.take(d, ok) for i, d in digits.items()}
@@ -233,20 +228,6 @@ class Stage:
 
     def at_goal(self, states: np.ndarray) -> np.ndarray:
         return (states == self.goal).all(axis=0)
-
-
-def _rank(digits, weights: Sequence[tuple[int, int]]) -> np.ndarray:
-    """The entry of a pattern database (``weights``: its digits with their
-    place values) for columns of ``digits`` (an array or a dict by digit)."""
-    rank = None
-    for i, weight in weights:
-        part = digits[i]
-        if weight > 1:
-            part = part.astype(np.int32, copy=False) * np.int32(weight)
-        elif part.dtype != np.int32:
-            part = part.astype(np.int32)
-        rank = part if rank is None else rank + part
-    return rank
 
 
 def bounded_paths(pruning: MovePruning, stage: Stage, states: np.ndarray, history: np.ndarray,

@@ -3,8 +3,8 @@
 Both run from a start state (a column of digits of a
 :class:`~permgroup.spaces.digits.DigitSpace`) towards a
 :class:`~permgroup.search.ball.Ball` of radius ``r`` around the goal, in which
-every depth is exact, and both return ``None`` when more than ``max_depth``
-moves are needed: never a longer answer.
+every depth is exact, and both return an optimal word (move indices), or
+``None`` when more than ``max_depth`` moves are needed: never a longer answer.
 """
 from __future__ import annotations
 
@@ -32,10 +32,7 @@ class SearchStats:
 
 def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
                        stats: SearchStats | None = None) -> list[int] | None:
-    """An optimal word (move indices) from ``start`` (one column of digits) to
-    the goal, or ``None`` if it needs more than ``max_depth`` moves.
-
-    Breadth-first levels from the start, each looked up in the ball: the
+    """Breadth-first levels from the start, each looked up in the ball: the
     first level ``f`` holding a ball state is ``max(0, d - r)`` for the
     distance ``d``, and the least ``f + depth`` on it is ``d``.
 
@@ -54,23 +51,20 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     levels = key_levels(space, start, level_keys)
     parents: list[tuple[np.ndarray, np.ndarray]] = []
     for f in range(max(0, max_depth - ball.radius) + 1):
+        if f:
+            level_states, level_keys, parent, move = next(levels)
+            parents.append((parent, move))
         depth = ball.depth_of_keys(level_keys).astype(np.int64)
         stats.lookups += len(depth)
         stats.generated.append(len(depth))
         reach = np.where(depth == UNSEEN, np.iinfo(np.int64).max, depth + f)
         best = int(np.argmin(reach))
         if reach[best] <= max_depth:
-            word = []
-            i = best
+            word = ball.walk(space, level_states[:, best:best + 1])[0]
             for parent, move in reversed(parents):
-                word.append(int(move[i]))
-                i = int(parent[i])
-            tail = ball.walk(space, level_states[:, best:best + 1])[0]
-            return word[::-1] + tail
-        if f == max(0, max_depth - ball.radius):
-            break
-        level_states, level_keys, parent, move = next(levels)
-        parents.append((parent, move))
+                word.insert(0, int(move[best]))
+                best = int(parent[best])
+            return word
     return None
 
 
@@ -78,16 +72,12 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
              bounds: Sequence[Bound] = (), pruning: MovePruning | None = None,
              batch: int = 1 << 16, stats: SearchStats | None = None,
              deadline: float | None = None) -> list[int] | None:
-    """An optimal word (move indices) from ``start`` (one column of digits) to
-    the goal, or ``None`` if it needs more than ``max_depth`` moves;
-    :class:`~permgroup.errors.Stopped` once ``deadline`` (a
-    ``time.monotonic()`` time) has passed.
-
-    Iterative deepening of a bound ``L`` over :func:`~permgroup.search.dfs.bounded_paths`
-    (batches of at most ``batch`` states, the sequences ``pruning`` allows,
-    children pruned by the admissible ``bounds``), looking the states ``r``
-    moves short of ``L`` up in the ball: no bound below ``L`` succeeded, so a
-    hit is optimal.
+    """Iterative deepening of a bound ``L`` over
+    :func:`~permgroup.search.dfs.bounded_paths` (batches of at most ``batch``
+    states, the sequences ``pruning`` allows, children pruned by the admissible
+    ``bounds``), looking the states ``r`` moves short of ``L`` up in the ball: no
+    bound below ``L`` succeeded, so a hit is optimal.  :class:`~permgroup.errors.Stopped`
+    once ``deadline`` (a ``time.monotonic()`` time) has passed.
 
     >>> from permgroup.search.ball import build_ball
     >>> from permgroup.spaces.digits import ring_space

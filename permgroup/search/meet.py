@@ -56,8 +56,7 @@ class _Side:
         self.visited = self.levels[0]
         self.step = step
 
-    def reach(self, n_moves: int, stop: Callable[[], str | None] | None = None,
-              ruled_out: int = 0) -> np.ndarray:
+    def reach(self, n_moves: int, stop: Callable[[], str | None] | None = None) -> np.ndarray:
         """The states one move from the last level, sorted, without repeats
         (:class:`Stopped` when ``stop`` gives a reason before a move)."""
         last = self.levels[-1]
@@ -65,7 +64,7 @@ class _Side:
         for m in range(n_moves):
             reason = stop() if stop is not None else None
             if reason:
-                raise Stopped(reason, ruled_out)
+                raise Stopped(reason, 0)
             images.append(self.step(last, m))
         reached = distinct(np.concatenate(images))
         if reached.dtype.kind == "i":  # -1 marks a move that is not legal there
@@ -132,8 +131,8 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
         if memory is not None and needed > memory:
             raise Stopped(f"the memory budget of {memory:,} bytes", ruled_out)
         try:
-            reached = side.reach(n_moves, stop, ruled_out)
-        except Stopped as exc:  # a step may stop too: the bound is known here
+            reached = side.reach(n_moves, stop)
+        except Stopped as exc:  # from stop() or a slow step: the bound is known here
             raise Stopped(exc.reason, ruled_out) from None
         # a reached state already seen on this side cannot be on the other's last
         # level (the balls are disjoint), so the meeting test needs no filtering

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 import numpy as np
 
@@ -131,9 +132,13 @@ class DigitSpace:
                 out[w] |= states[i].astype(np.uint64) << np.uint64(shift)
         return out
 
-    def project(self, states: np.ndarray, which: Sequence[int]) -> np.ndarray:
-        """Mixed-radix ranks of the states' digits ``which`` (the last varying fastest)."""
-        rank = states[which[0]].astype(np.int64)
+    def project(self, states: np.ndarray | dict[int, np.ndarray], which: Sequence[int]
+                ) -> np.ndarray:
+        """Mixed-radix ranks of the states' digits ``which`` (the last varying
+        fastest; ``states`` may hold only those, by digit), 32-bit where they fit."""
+        # 32-bit ranks: a search looks pattern databases up millions of times a second
+        fits = prod(self.sizes[i] for i in which) <= 2**31
+        rank = states[which[0]].astype(np.int32 if fits else np.int64, copy=len(which) > 1)
         for i in which[1:]:
             rank *= self.sizes[i]
             rank += states[i]
