@@ -178,7 +178,7 @@ class Stage:
             self.others.append(bound)
             return
         # a projection the moves never reach from the goal (UNSEEN): no path at all
-        self._databases.append((bound.depths(), bound.which))
+        self._databases.append((bound.depths, bound.which))
 
     def bound(self, states: np.ndarray) -> np.ndarray | None:
         """The largest of the bounds on each state (``None`` without bounds)."""

@@ -12,6 +12,8 @@ entry, ``UNSEEN`` (255) for those never reached.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
+from math import prod
 
 import numpy as np
 
@@ -43,11 +45,11 @@ class PatternDatabase:
     [1, 2]
     """
 
-    def __init__(self, space: DigitSpace, which: Sequence[int], packed: np.ndarray,
+    def __init__(self, space: DigitSpace, which: Sequence[int], packed: np.ndarray | None,
                  wide: bool = False):
         self.space = space
         self.which = list(which)
-        self.size = int(np.prod([space.sizes[i] for i in self.which], dtype=np.int64))
+        self.size = prod(space.sizes[i] for i in self.which)
         self.packed = packed
         #: a byte per entry (``UNSEEN`` unreached), not two
         self.wide = wide
@@ -56,19 +58,18 @@ class PatternDatabase:
         index = self.space.project(states, self.which)
         return self.packed[index] if self.wide else read_codes(self.packed, index, 4)
 
+    @cached_property
     def depths(self) -> np.ndarray:
-        """Every entry as a byte, ``UNSEEN`` (255) where the moves never reach
-        (made once: a search asks it for the byte form)."""
+        """Every entry as a byte, ``UNSEEN`` (255) where the moves never reach."""
         if self.wide:
             return self.packed
-        if getattr(self, "_depths", None) is None:
-            self._depths = unpack(self.packed, 4)[:self.size]
-            self._depths[self._depths == UNREACHED] = UNSEEN
-        return self._depths
+        depths = unpack(self.packed, 4)[:self.size]
+        depths[depths == UNREACHED] = UNSEEN
+        return depths
 
     def distribution(self) -> list[int]:
         """Number of projected states at each stored depth (0 to the largest)."""
-        return depth_distribution(self.depths())
+        return depth_distribution(self.depths)
 
     @property
     def name(self) -> str:
@@ -89,10 +90,10 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
                            costs: Sequence[int] | None = None,
                            moves: Sequence[int] | None = None) -> PatternDatabase:
     """BFS over the projection from the projected goals (columns of digits);
-    with ``costs`` (one per move), least total costs instead of move counts
-    (:func:`~permgroup.tables.bfs.weighted_depths`); over the moves ``moves``
-    only (indices) when given, such as without moves that add nothing to least
-    costs (a half turn costing as much as the two quarter turns making it).
+    over the moves ``moves`` only (indices) when given, such as without moves
+    that add nothing to least costs (a half turn costing as much as the two
+    quarter turns making it); with ``costs`` (one per move searched), least total
+    costs instead of move counts (:func:`~permgroup.tables.bfs.weighted_depths`).
 
     >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(4)
@@ -109,9 +110,7 @@ def build_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nd
     """
     factors = [space.factors[i] for i in which]
     if moves is not None:
-        chosen = [int(m) for m in moves]
-        costs = None if costs is None else [costs[m] for m in chosen]
-        factors = [Factor(f.name, f.size, f.table[chosen]) for f in factors]
+        factors = [Factor(f.name, f.size, f.table[list(moves)]) for f in factors]
     projection = FactorSpace(factors)
     # its steps alone (no dense steps): those cost more time and twice the memory here
     graph = GraphSpace(projection.size, projection.n_moves, projection.step,
@@ -150,20 +149,19 @@ def load_pattern_database(space: DigitSpace, which: Sequence[int], goals: np.nda
     >>> read.distribution(), read.packed.tolist() == built.packed.tolist()
     ([1, 2, 1], True)
     """
-    which = list(which)
-    key = dict(key, kind="pattern database", digits=[space.factors[i].name for i in which],
-               sizes=[space.sizes[i] for i in which])
+    used = costs if costs is None or moves is None else [costs[int(m)] for m in moves]
+    pdb = PatternDatabase(space, which, None, weighted(used))
+    key = dict(key, kind="pattern database", digits=[space.factors[i].name for i in pdb.which],
+               sizes=[space.sizes[i] for i in pdb.which])
     if moves is not None:
         key["moves"] = [int(m) for m in moves]
-    wide = weighted(costs if moves is None else [costs[m] for m in moves] if costs else None)
     if weighted(costs):
         key["costs"] = [int(c) for c in costs]
-    size = int(np.prod([space.sizes[i] for i in which], dtype=np.int64))
-    digits = " + ".join(space.factors[i].name for i in which)
-    _, packed = cached_array(
-        table_file(f"{name}-pattern", key, "bytes" if wide else "nibbles"), key,
-        size if wide else (size + 1) // 2,
-        (lambda report: build_pattern_database(space, which, goals, report, costs, moves).packed)
-        if build else None,
-        title=f"{name}: pattern database of {digits}", size=size, progress=progress, cache=cache)
-    return None if packed is None else PatternDatabase(space, which, packed, wide)
+    _, pdb.packed = cached_array(
+        table_file(f"{name}-pattern", key, "bytes" if pdb.wide else "nibbles"), key,
+        pdb.size if pdb.wide else (pdb.size + 1) // 2,
+        (lambda report: build_pattern_database(space, pdb.which, goals, report, used, moves)
+         .packed) if build else None,
+        title=f"{name}: pattern database of {pdb.name}", size=pdb.size, progress=progress,
+        cache=cache)
+    return None if pdb.packed is None else pdb
