@@ -26,7 +26,8 @@ from math import prod
 
 import numpy as np
 
-from permgroup.cache import load_array, save_array, table_file
+from permgroup.cache import cached_array, table_file
+from permgroup.spaces.colouring import bits_per_cell
 from permgroup.spaces.element import Digit, PieceCoordinate
 from permgroup.spaces.space import Factor
 from permgroup.perm import Perm
@@ -94,7 +95,7 @@ class DigitSpace:
             raise ValueError("every factor needs one table row per move")
         self.dtype = np.uint16 if max(self.sizes) <= 2**16 else np.int32
         self.tables = [f.table.astype(self.dtype) for f in self.factors]
-        self.bits = [max(1, (size - 1).bit_length()) for size in self.sizes]
+        self.bits = [bits_per_cell(size) for size in self.sizes]
         self.layout = _pack_layout(self.bits)
         self.word_bits = [sum(self.bits[i] for i, _ in word) for word in self.layout]
         self._coordinates = list(dict.fromkeys(d.coordinate for d in self.digits))
@@ -194,11 +195,10 @@ def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: di
     """
     key = dict(key, kind="digit tables", digits=[d.name for d in digits],
                moves=list(move_names))
-    path = table_file(f"{name}-digits", key, "tables")
     sizes = [d.size for d in digits]
-    blob = load_array(path, key)
-    if blob is not None and blob.shape == (len(move_names), sum(sizes)):
-        return DigitSpace(digits, move_names, np.split(blob, np.cumsum(sizes)[:-1], axis=1))
-    space = DigitSpace(digits, move_names)
-    save_array(path, key, np.concatenate(space.tables, axis=1))
-    return space
+    _, blob = cached_array(
+        table_file(f"{name}-digits", key, "tables"), key, len(move_names) * sum(sizes),
+        lambda report: np.concatenate(DigitSpace(digits, move_names).tables, axis=1).ravel(),
+        title=f"{name}: move tables of {len(sizes)} digits")
+    tables = np.split(blob.reshape(len(move_names), -1), np.cumsum(sizes)[:-1], axis=1)
+    return DigitSpace(digits, move_names, tables)
