@@ -15,7 +15,7 @@ maps (:func:`symmetry_classes`); the table (:func:`class_depths`) holds a depth
 a class, weighted by its size in the distribution (``benchmarks/bench_scale.py``
 measures what each reduction buys).
 
-*Rows of classes* (:func:`build_symmetric_table`, Kociemba's phase-1 table,
+*Rows of classes* (:func:`load_symmetric_table`, Kociemba's phase-1 table,
 generically): a whole-puzzle symmetry ``r`` with every ``r⁻¹ m r`` a move of a
 subgroup chain's stage and ``r⁻¹ H r = H`` for its target subgroup ``H``
 conjugates a coset ``H g`` to ``H r⁻¹ g r``, as far from ``H``, so the stage's
@@ -46,20 +46,6 @@ reached through one of them would be found a level late.
 >>> t = class_depths(ring, [0], classes)
 >>> t.entries, t.distribution(), t.depth(5), t.depths_of(np.array([2, 4])).tolist()
 (4, [1, 2, 2, 1], 1, [2, 2])
-
->>> from permgroup.perm import from_cycles
->>> from permgroup.spaces.digits import DigitSpace, piece_digits
->>> from permgroup.spaces.element import PieceCoordinate
->>> turn = from_cycles([(0, 1, 2, 3)], 4)           # a 4-cycle and its inverse
->>> moves = {"t": turn, "t'": from_cycles([(0, 3, 2, 1)], 4)}
->>> c = PieceCoordinate.from_moves("cell", ((0,), (1,), (2,), (3,)), moves)
->>> space = DigitSpace([d for d in piece_digits(c)], list(moves))
->>> mirror = (0, 3, 2, 1)                            # r⁻¹ t r = t'
->>> goal = space.of_elements([tuple(range(4))])[:, 0]
->>> table = build_symmetric_table(space, goal, [np.array(m) for m in moves.values()],
-...                               [mirror], inner=None)
->>> table.entries, table.distribution()        # t and t' make one class
-(23, [1, 1, 1])
 """
 from __future__ import annotations
 
@@ -104,13 +90,21 @@ def move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
     """The index among ``moves`` of each of ``perms`` (conjugates of moves, their
     inverses); ``None`` if one is no move.
 
-    >>> turns = [(1, 2, 0), (2, 0, 1)]
-    >>> move_indices(turns, [inverse(m) for m in turns]), move_indices(turns, [(0, 1, 2)])
-    ([1, 0], None)
+    >>> move_indices([(1, 2, 0), (2, 0, 1)], [(2, 0, 1)]), move_indices([(1, 2, 0)], [(0, 1, 2)])
+    ([1], None)
     """
     index = {tuple(int(x) for x in m): j for j, m in enumerate(moves)}
     found = [index.get(tuple(int(x) for x in p)) for p in perms]
     return None if None in found else found
+
+
+def inverse_moves(moves: Sequence[Sequence[int]]) -> list[int] | None:
+    """The index of each move's inverse among ``moves``; ``None`` if one has none.
+
+    >>> inverse_moves([(1, 2, 0), (2, 0, 1), (1, 0, 2)]), inverse_moves([(1, 2, 0)])
+    ([1, 0, 2], None)
+    """
+    return move_indices(moves, [inverse(m) for m in moves])
 
 
 def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]],
@@ -270,7 +264,7 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
     return ClassTable(classes, bfs(over, sources, top_down_only=True).depths)
 
 
-def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
+def conjugation_map(space, symmetry: Perm) -> np.ndarray:
     """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g`` of an
     :class:`~permgroup.spaces.element.ElementSpace`, normalized again: this serves
     symmetries that move the anchor (whose relabelling of the moves depends on
@@ -293,18 +287,16 @@ def conjugation_map(space, symmetry: Perm, block: int = 1 << 18) -> np.ndarray:
     s_inv = np.asarray(inverse(symmetry), dtype=np.int64)
     rotation = np.array([r or tuple(range(degree)) for r in normalizer.rotation_at],
                         dtype=np.int16)
-    size = ranking.size
-    out = np.empty(size, dtype=rank_dtype(size))
-    for lo in range(0, size, block):
-        g = ranking.elements(np.arange(lo, min(size, lo + block)), degree)
-        image = s[g[:, s_inv]]                        # s⁻¹ g s, "g[s⁻¹[i]] then s"
+
+    def images(lo: int, hi: int) -> np.ndarray:
+        image = s[ranking.elements(np.arange(lo, hi), degree)[:, s_inv]]  # "g[s⁻¹[i]] then s"
         turn = rotation[image[:, normalizer.anchor]]  # back to the anchor: then rotate
-        image = np.take_along_axis(turn, image.astype(np.int64), axis=1)
-        out[lo:lo + len(g)] = ranking.ranks_of(image)
-    return out
+        return ranking.ranks_of(np.take_along_axis(turn, image.astype(np.int64), axis=1))
+
+    return _rank_map(ranking.size, 1 << 18, images)
 
 
-def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarray:
+def colouring_symmetry_map(space, cells: Perm) -> np.ndarray:
     """:func:`symmetry_maps` of a :class:`~permgroup.spaces.colouring.ColouringSpace`
     in one pass over the ranks: the cells permuted by ``cells``, the colours
     renamed so that solved stays solved (``ValueError`` if no renaming does).
@@ -323,17 +315,15 @@ def colouring_symmetry_map(space, cells: Perm, block: int = 1 << 20) -> np.ndarr
         raise ValueError("the cell permutation does not keep the solved colouring, "
                          "up to renaming colours")
     rename = np.array(rename, dtype=np.uint8)
-    size = space.size
-    out = np.empty(size, dtype=rank_dtype(size))
-    for lo in range(0, size, block):
-        hi = min(size, lo + block)
+
+    def images(lo: int, hi: int) -> np.ndarray:
         words = space.states_of(lo, hi, np.arange(hi - lo))
-        colours = rename[ranking.unpack(words)[:, where]]
-        out[lo:hi] = space.rank(ranking.pack(colours))
-    return out
+        return space.rank(ranking.pack(rename[ranking.unpack(words)[:, where]]))
+
+    return _rank_map(space.size, 1 << 20, images)
 
 
-def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
+def inversion_map(ranking, identity: int) -> np.ndarray:
     """Rank of ``g⁻¹`` for every rank ``g`` of an element ranking
     (:class:`permgroup.spaces.element.ElementRanking`), by its ``p⁻¹ q`` ranks.
 
@@ -347,10 +337,17 @@ def inversion_map(ranking, identity: int, block: int = 1 << 20) -> np.ndarray:
     >>> int(inv[r.rank((1, 2, 0))]) == r.rank((2, 0, 1))
     True
     """
-    out = np.empty(ranking.size, dtype=rank_dtype(ranking.size))
-    for lo in range(0, ranking.size, block):
-        p = np.arange(lo, min(ranking.size, lo + block), dtype=np.int64)
-        out[lo:lo + len(p)] = ranking.quotient_ranks(p, np.full(len(p), identity))
+    return _rank_map(ranking.size, 1 << 20, lambda lo, hi: ranking.quotient_ranks(
+        np.arange(lo, hi, dtype=np.int64), np.full(hi - lo, identity)))
+
+
+def _rank_map(size: int, block: int, images: Callable[[int, int], np.ndarray]) -> np.ndarray:
+    """The ranks ``images(lo, hi)`` gives each block of ranks: a block at a
+    time, so that only one block's states are unranked at once."""
+    out = np.empty(size, dtype=rank_dtype(size))
+    for lo in range(0, size, block):
+        hi = min(size, lo + block)
+        out[lo:hi] = images(lo, hi)
     return out
 
 
@@ -367,21 +364,34 @@ def stage_symmetries(symmetries: Sequence[Perm], moves: Sequence[Sequence[int]],
             if conjugate_moves(moves, [r]) is not None and conjugate_moves(kept, [r]) is not None]
 
 
+#: the arrays of a :class:`SymmetricTable`, in the order its cache files keep them
+PARTS = ("depths", "class_of", "sym_of", "inner_conj", "layout", "symmetric", "canonical")
+
+
+@dataclass(eq=False)
 class SymmetricTable:
     """Exact depths of a stage's cosets over classes of its row digits (see the
     module docstring).  Calling it on a ``(k, N)`` batch of digit states gives
-    their exact depths (a :class:`~permgroup.search.dfs.Bound`)."""
+    their exact depths (a :class:`~permgroup.search.dfs.Bound`).  ``layout`` is
+    the inner digit, then the row digits; ``inner_conj[s, t]`` is inner value
+    ``t`` conjugated by symmetry ``s``; ``symmetric[c]`` is the row of
+    ``canonical`` of a symmetric class (``-1`` for the others)."""
 
-    def __init__(self, inner: int | None, rows: list[int], sizes: list[int],
-                 class_of: np.ndarray, sym_of: np.ndarray, inner_conj: np.ndarray,
-                 depths: np.ndarray | None, symmetric: np.ndarray, canonical: np.ndarray):
-        self.inner, self.rows = inner, rows
-        self.symmetric, self.canonical = symmetric, canonical
-        self.row_weights = [prod(sizes[j] for j in rows[i + 1:]) for i in range(len(rows))]
-        self.inner_size = sizes[inner] if inner is not None else 1
-        self.class_of, self.sym_of = class_of, sym_of
-        self.inner_conj = inner_conj.reshape(-1)  # [s * inner_size + t]
-        self.depths = depths
+    depths: np.ndarray | None
+    class_of: np.ndarray
+    sym_of: np.ndarray
+    inner_conj: np.ndarray
+    layout: np.ndarray
+    symmetric: np.ndarray
+    canonical: np.ndarray
+    sizes: Sequence[int]
+
+    def __post_init__(self):
+        self.inner, self.rows = int(self.layout[0]), [int(x) for x in self.layout[1:]]
+        self.row_weights = [prod(self.sizes[j] for j in self.rows[i + 1:])
+                            for i in range(len(self.rows))]
+        self.inner_size = self.inner_conj.shape[1]
+        self._conjugates = self.inner_conj.reshape(-1)  # [s * inner_size + t]
 
     @property
     def entries(self) -> int:
@@ -392,10 +402,8 @@ class SymmetricTable:
         for i, w in zip(self.rows, self.row_weights):
             raw += states[i].astype(np.int64) * w
         cls = self.class_of[raw].astype(np.int64)
-        if self.inner is None:
-            return cls
         s = self.sym_of[raw].astype(np.int64)
-        cell = self.inner_conj[s * self.inner_size + states[self.inner]]
+        cell = self._conjugates[s * self.inner_size + states[self.inner]]
         return cls * self.inner_size + self.canonical_cells(cls, cell)
 
     def __call__(self, states: np.ndarray) -> np.ndarray:
@@ -436,9 +444,8 @@ class _ClassRows:
         images = np.stack([row_step(reps, m) for m in range(self.n_moves)])
         self.row_next = table.class_of[images].astype(np.int32)
         self.row_sym = table.sym_of[images].astype(np.int32)
-        inner_conj = table.inner_conj.reshape(-1, self.inner_size)
         # cell t of a row, moved by m into a row reached with symmetry s: cell cells[m, s, t]
-        self.cells = np.stack([inner_conj[:, inner_table[m]] for m in range(self.n_moves)]
+        self.cells = np.stack([table.inner_conj[:, inner_table[m]] for m in range(self.n_moves)]
                               ).astype(np.intp)
 
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
@@ -460,37 +467,32 @@ class _ClassRows:
 
 def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
                           move_arrays: Sequence[np.ndarray], symmetries: Sequence[Perm],
-                          inner: int | None | str = "auto",
                           progress: Callable[[int, int], None] | None = None
                           ) -> SymmetricTable | None:
     """The exact table of a stage (digits ``space``, moves ``move_arrays``, goal
     digits ``goal``) over classes under the group ``symmetries`` (see
-    :func:`stage_symmetries`).  ``inner`` picks the inner digit (``"auto"``: the
-    largest that works, ``None``: all digits are rows).  ``None`` when no split works."""
+    :func:`stage_symmetries`), the inner digit the largest that works; ``None``
+    when no split works (:func:`load_symmetric_table` shows one)."""
     degree = len(move_arrays[0])
     symmetries = list(dict.fromkeys([tuple(range(degree))] + [tuple(r) for r in symmetries]))
     renames = conjugate_moves(move_arrays, symmetries)
-    inverse_move = move_indices(move_arrays, [inverse(m) for m in move_arrays])
+    inverse_move = inverse_moves(move_arrays)
     if renames is None or inverse_move is None:
         return None
     sizes = space.sizes
-    choices = ([None] if inner is None else [inner] if inner != "auto" else
-               sorted(range(len(sizes)), key=lambda i: -sizes[i]))
-    for chosen in choices:
-        rows = [i for i in range(len(sizes)) if i != chosen]
+    for inner in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+        rows = [i for i in range(len(sizes)) if i != inner]
         row_values = prod(sizes[i] for i in rows)
         # too many entries even if every class were as large as can be
-        entries = row_values // len(symmetries) * (sizes[chosen] if chosen is not None else 1)
+        entries = row_values // len(symmetries) * sizes[inner]
         if not rows or row_values > ROW_LIMIT or entries > ENTRY_LIMIT:
             continue
-        inner_conj = (np.zeros((len(symmetries), 1), dtype=np.int64) if chosen is None else
-                      _conjugation_table(space, [chosen], goal, renames))
+        inner_conj = _conjugation_table(space, [inner], goal, renames)
         if inner_conj is None or (inner_conj < 0).any():
             continue
         row_conj = _conjugation_table(space, rows, goal, renames)
         if row_conj is not None:
-            return _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
-                          progress)
+            return _build(space, goal, inner, rows, row_conj, inner_conj, inverse_move, progress)
     return None
 
 
@@ -506,7 +508,7 @@ def _conjugation_table(space: DigitSpace, which: list[int], goal: Sequence[int],
         return None
 
 
-def _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
+def _build(space, goal, inner, rows, row_conj, inner_conj, inverse_move,
            progress) -> SymmetricTable:
     reached = row_conj[0] >= 0
     # the least conjugate stands for the class; unreached values are their own class
@@ -514,10 +516,6 @@ def _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
     reps = np.unique(least)
     class_of = np.searchsorted(reps, least).astype(np.int32)
     sym_of = np.where(reached, np.argmax(row_conj == least[None, :], axis=0), 0).astype(np.uint8)
-    row_digits = FactorSpace([space.factors[i] for i in rows])
-    inner_table = (space.factors[chosen].table.astype(np.int64) if chosen is not None else
-                   np.zeros((len(inverse_move), 1), dtype=np.int64))
-    inner_conj = np.where(inner_conj < 0, 0, inner_conj)
     # classes whose representative some symmetry besides the identity fixes
     fixed_by = row_conj[:, reps] == reps[None, :]
     many = np.flatnonzero(fixed_by.sum(axis=0) > 1)
@@ -525,9 +523,11 @@ def _build(space, goal, chosen, rows, row_conj, inner_conj, inverse_move,
     symmetric[many] = np.arange(len(many))
     canonical = np.stack([inner_conj[fixed_by[:, c]].min(axis=0) for c in many]) if len(many) \
         else np.zeros((0, inner_conj.shape[1]), dtype=np.int64)
-    table = SymmetricTable(chosen, rows, list(space.sizes), class_of, sym_of, inner_conj, None,
-                           symmetric, canonical)
-    space_rows = _ClassRows(table, row_digits.step, inner_table, inverse_move, reps)
+    table = SymmetricTable(None, class_of, sym_of, inner_conj, np.array([inner, *rows]),
+                           symmetric, canonical, list(space.sizes))
+    row_digits = FactorSpace([space.factors[i] for i in rows])
+    space_rows = _ClassRows(table, row_digits.step, space.factors[inner].table.astype(np.int64),
+                            inverse_move, reps)
     start = int(table.index(np.asarray(goal)[:, None])[0])  # the goal's own entry
     table.depths = bfs(space_rows, [start], progress=progress).depths
     # the other cells of a symmetric class are the same positions: same depths
@@ -541,9 +541,9 @@ def load_symmetric_table(space: DigitSpace, goal: Sequence[int],
                          move_arrays: Sequence[np.ndarray], symmetries: Sequence[Perm],
                          key: dict, name: str, progress: Callable[[int, int], None] | None = None,
                          cache: bool = True) -> SymmetricTable | None:
-    """:func:`build_symmetric_table` (the inner digit chosen automatically) from
-    the cache when its files check out, else built and cached in the files
-    ``{name}-symmetric-{digest}.{part}``; ``None`` when no split works.
+    """:func:`build_symmetric_table` from the cache when its files check out,
+    else built and cached in the files ``{name}-symmetric-{digest}.{part}``;
+    ``None`` when no split works.
 
     ``key`` must identify the space and goal (a puzzle fingerprint, the stage);
     the digits and the symmetries are added here.  The second call below reads
@@ -558,32 +558,21 @@ def load_symmetric_table(space: DigitSpace, goal: Sequence[int],
     >>> space = DigitSpace(piece_digits(c), list(moves))
     >>> goal = space.of_elements([tuple(range(4))])[:, 0]
     >>> arrays, levels = [np.array(m) for m in moves.values()], []
-    >>> def load():
+    >>> def load():       # a mirror, r⁻¹ t r = t': t and t' make one class
     ...     return load_symmetric_table(space, goal, arrays, [(0, 3, 2, 1)], {"puzzle": "ring"},
     ...                                 "ring", lambda depth, count: levels.append(count))
-    >>> load().distribution(), load().distribution(), levels
-    ([1, 1, 1], [1, 1, 1], [1, 1, 1])
+    >>> load().distribution(), load().entries, levels
+    ([1, 1, 1], 23, [1, 1, 1])
     """
     key = dict(key, kind="symmetric table", digits=[f.name for f in space.factors],
                sizes=space.sizes,
                symmetries=hashlib.sha256(repr(sorted(symmetries)).encode()).hexdigest()[:16])
-    parts = ("depths", "class_of", "sym_of", "inner_conj", "layout", "symmetric", "canonical")
 
     def build(report) -> list[np.ndarray] | None:
         table = build_symmetric_table(space, goal, move_arrays, symmetries, progress=report)
-        if table is None:
-            return None
-        layout = np.array([-1 if table.inner is None else table.inner, *table.rows])
-        return [table.depths, table.class_of, table.sym_of,
-                table.inner_conj.reshape(-1, table.inner_size), layout, table.symmetric,
-                table.canonical]
+        return None if table is None else [getattr(table, part) for part in PARTS]
 
-    arrays = cached_arrays(table_file(f"{name}-symmetric", key, ""), key, parts, build,
+    arrays = cached_arrays(table_file(f"{name}-symmetric", key, ""), key, PARTS, build,
                            title=f"{name}: exact table over symmetry classes",
                            progress=progress, cache=cache)
-    if arrays is None:
-        return None
-    depths, class_of, sym_of, inner_conj, layout, symmetric, canonical = arrays
-    inner = None if layout[0] < 0 else int(layout[0])
-    return SymmetricTable(inner, [int(x) for x in layout[1:]], space.sizes, class_of, sym_of,
-                          inner_conj, depths, symmetric, canonical)
+    return None if arrays is None else SymmetricTable(*arrays, space.sizes)
