@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from permgroup.tables.colouring_lookup import cached_distance
+from permgroup.tables.colouring_table import cached_distance
 from permgroup.errors import InputError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import act, compose_all, from_cycles

@@ -147,6 +147,6 @@ def test_load_table_rebuilds_a_corrupt_cache_file():
 
 
 def test_unseen_marker_is_shared():
-    from permgroup.tables import bfs, colouring_lookup, store, table
+    from permgroup.tables import bfs, colouring_table, store, table
 
-    assert table.UNSEEN is bfs.UNSEEN is colouring_lookup.UNSEEN is store.UNSEEN
+    assert table.UNSEEN is bfs.UNSEEN is colouring_table.UNSEEN is store.UNSEEN

@@ -418,7 +418,7 @@ def test_a_damaged_cache_file_is_rebuilt(recwarn):
 
 
 def test_one_entry_lookups_refuse_foreign_or_short_files(recwarn):
-    from permgroup.tables.colouring_lookup import cached_distance
+    from permgroup.tables.colouring_table import cached_distance
 
     puzzle = torus.torus_puzzle(2, 4)
     load_or_build(puzzle, states="colourings")

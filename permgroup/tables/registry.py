@@ -17,7 +17,7 @@ from permgroup.normalize import Normalizer
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
 from permgroup.spaces.space import ROW_PULL
-from permgroup.tables.colouring_lookup import cache_key as colouring_key
+from permgroup.tables.colouring_table import cache_key as colouring_key
 from permgroup.tables.statetable import cached_depths, puzzle_cache_file
 from permgroup.tables.table import CayleyTable, cache_file, element_key, load_table
 

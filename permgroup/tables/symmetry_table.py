@@ -62,7 +62,7 @@ from permgroup.spaces.digits import DigitSpace
 from permgroup.spaces.product import FactorSpace
 from permgroup.spaces.space import ROW_PULL, GraphSpace, rank_dtype
 from permgroup.tables.bfs import bfs
-from permgroup.tables.colouring_lookup import renamed
+from permgroup.tables.colouring_table import renamed
 from permgroup.tables.packed import distinct
 from permgroup.tables.store import UNSEEN, depth_distribution
 
