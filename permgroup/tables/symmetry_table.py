@@ -136,14 +136,11 @@ def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> 
             sigma[:, nxt[new]] = images[:, new]
             bad = np.flatnonzero((sigma[:, nxt] != images).any(axis=1))
             if len(bad):
-                raise _no_symmetry(relabellings[bad[0]])
+                raise ValueError(f"the move relabelling {list(relabellings[bad[0]])} is not a "
+                                 "symmetry of the space")
             fresh.append(nxt[new])
         frontier = distinct(np.concatenate(fresh)) if fresh else frontier[:0]
     return sigma
-
-
-def _no_symmetry(relabelling: Sequence[int]) -> ValueError:
-    return ValueError(f"the move relabelling {list(relabelling)} is not a symmetry of the space")
 
 
 @dataclass
