@@ -22,11 +22,7 @@ class OrbitTable(DepthTable):
 
     def distance(self, position: Position) -> int:
         """Moves needed to solve ``position`` (an error if no sequence reaches it)."""
-        return int(self.distances([position])[0])
-
-    def distances(self, positions: Sequence[Position]) -> np.ndarray:
-        """:meth:`distance` of many positions."""
-        return self.depths[self._ranks(positions)].astype(np.int64)
+        return int(self.depths[self._ranks([position])[0]])
 
     def _ranks(self, positions: Sequence[Position]) -> np.ndarray:
         ranks = self.space.ranks(positions)
