@@ -37,7 +37,10 @@ from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
+from permgroup.perm import act, inverse
 from permgroup.spaces.partial import PartialPuzzle
+from permgroup.spaces.ranking import digits_rank
+from permgroup.spaces.space import rank_dtype
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -74,7 +77,7 @@ class HoleSpace:
         self.carries = [self._carry(name) for name in self.move_names]
         if not puzzle.solved:
             raise ValueError(f"{puzzle.name}: a hole space needs the solved colouring")
-        solved = self.locals_of(puzzle.solved)
+        solved = [tuple(puzzle.solved[p] for p in block) for block in self.blocks]
         holes = [j for j, c in enumerate(solved) if c == self.hole]
         if len(holes) != 1:
             raise ValueError(f"{puzzle.name}: the solved colouring has {len(holes)} holes, "
@@ -88,7 +91,7 @@ class HoleSpace:
         self.weight = self.k ** (self.n - 1)
         self.size = self.n * self.weight
         #: tables[m][i]: local state of the piece carried by move m from local state i
-        self.tables = [[self.local_index[_carried(c, sigma)] for c in self.local_states]
+        self.tables = [[self.local_index[act(c, sigma)] for c in self.local_states]
                        for _, _, sigma in self.carries]
 
     # --- derivation ----------------------------------------------------------
@@ -124,15 +127,11 @@ class HoleSpace:
             raise ValueError(f"move {name!r} must carry one block into the hole at block {b} "
                              "and leave the other blocks alone")
         a = sources[0]
-        if b in moved and _carried(self.hole, moved[b][1]) != self.hole:
+        if b in moved and act(self.hole, moved[b][1]) != self.hole:
             raise ValueError(f"move {name!r} does not leave a hole behind")
         return a, b, moved[a][1]
 
     # --- single states (plain Python) ------------------------------------------
-    def locals_of(self, state: Sequence) -> list[LocalState]:
-        """The colouring of each block."""
-        return [tuple(state[p] for p in block) for block in self.blocks]
-
     def rank(self, state: Sequence) -> int:
         """The rank of a colouring; ``ValueError`` if it is not a state of the space."""
         return _rank_blocks(state, self.blocks, self.hole, self.local_index, self.weight,
@@ -160,17 +159,12 @@ class HoleSpace:
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         a, b, _ = self.carries[m]
-        inverse = [0] * self.k
-        for i, j in enumerate(self.tables[m]):
-            inverse[j] = i
         # undoing the move carries the piece from b back into the hole at a
-        return self._slide(ranks, b, a, inverse)
+        return self._slide(ranks, b, a, inverse(self.tables[m]))
 
     def _slide(self, ranks: np.ndarray, src: int, dst: int, table: list[int]) -> np.ndarray:
         """The piece at block ``src`` goes into the hole at block ``dst``."""
         import numpy as np
-
-        from permgroup.spaces.space import rank_dtype
 
         # 32-bit arithmetic where every rank fits: integer division is much faster
         dtype = rank_dtype(self.size)
@@ -261,7 +255,7 @@ class View:
         for _ in range(self.space.n - 1):
             rest, label = divmod(rest, self.n_labels)
             choices.append(self.members[label])
-        return sorted(hole * self.space.weight + _number(digits, self.space.k)
+        return sorted(hole * self.space.weight + digits_rank(digits, self.space.k)
                       for digits in product(*choices))
 
     def minimum(self, depths: np.ndarray) -> np.ndarray:
@@ -292,19 +286,12 @@ def _partition(blocks: tuple[tuple[int, ...], ...], degree: int) -> tuple[list[i
     return block_of, place_of
 
 
-def _carried(colours: LocalState, sigma: Sequence[int]) -> LocalState:
-    out = [None] * len(colours)
-    for u, v in enumerate(sigma):
-        out[v] = colours[u]
-    return tuple(out)
-
-
 def _closure(start: list[LocalState], maps: list[tuple[int, ...]]) -> list[LocalState]:
     found = list(dict.fromkeys(start))
     seen = set(found)
     for c in found:
         for sigma in maps:
-            d = _carried(c, sigma)
+            d = act(c, sigma)
             if d not in seen:
                 seen.add(d)
                 found.append(d)
@@ -325,7 +312,7 @@ def _rank_blocks(colours: Sequence, places: Sequence[Sequence[int]], hole, index
             if label not in index:
                 raise ValueError(f"block {j} shows {label}, which no piece can show")
             digits.append(index[label])
-    return holes[0] * weight + _number(digits, len(index))
+    return holes[0] * weight + digits_rank(digits, len(index))
 
 
 def _unrank_blocks(rank: int, weight: int, places: Sequence[Sequence[int]], labels: Sequence,
@@ -342,14 +329,6 @@ def _unrank_blocks(rank: int, weight: int, places: Sequence[Sequence[int]], labe
         for k, colour in zip(where, shown):
             out[k] = colour
     return tuple(out)
-
-
-def _number(digits: Sequence[int], base: int) -> int:
-    """Little-endian digits to a number: ``digits[0]`` is the least significant."""
-    value = 0
-    for d in reversed(digits):
-        value = value * base + d
-    return value
 
 
 def _demo_space() -> HoleSpace:

@@ -29,8 +29,7 @@ def lehmer_rank(perm: Sequence[int]) -> int:
     n = len(perm)
     rank = 0
     for i in range(n - 1):
-        smaller = sum(1 for j in range(i + 1, n) if perm[j] < perm[i])
-        rank = rank * (n - i) + smaller
+        rank = rank * (n - i) + sum(p < perm[i] for p in perm[i + 1:])
     return rank
 
 
@@ -117,12 +116,9 @@ def palette_and_counts(solved: Sequence[Hashable]) -> tuple[dict, list[int]]:
     >>> palette_and_counts("aabcb")
     ({'a': 0, 'b': 1, 'c': 2}, [2, 2, 1])
     """
-    index: dict = {}
-    counts: list[int] = []
+    index = {c: i for i, c in enumerate(dict.fromkeys(solved))}
+    counts = [0] * len(index)
     for c in solved:
-        if c not in index:
-            index[c] = len(counts)
-            counts.append(0)
         counts[index[c]] += 1
     return index, counts
 
@@ -143,6 +139,19 @@ def multiset_rank(labels: Sequence[int], counts: Sequence[int]) -> int:
         rank += sum(remaining * left[x] for x in range(c)) // total
         remaining = remaining * left[c] // total
         left[c] -= 1
+    return rank
+
+
+def digits_rank(digits: Sequence[int], base: int) -> int:
+    """The number whose digits in ``base`` are ``digits``, the first the least
+    significant (one row of :func:`orientation_ranks`).
+
+    >>> digits_rank([1, 2, 0], 3)
+    7
+    """
+    rank = 0
+    for d in reversed(digits):
+        rank = rank * base + d
     return rank
 
 
