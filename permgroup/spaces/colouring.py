@@ -98,6 +98,7 @@ class MultisetRanking:
         self._arrangements = np.array([multinomial(h) for h in self._hist_of_code],
                                       dtype=np.int64)
         self._chunk_hist = {w: self._chunk_histograms(w) for w in set(self.widths)}
+        self.chunk_code = {w: code for w, (_, code, _) in self._chunk_hist.items()}
         self._build_tables()
 
     # --- tables --------------------------------------------------------------
@@ -133,7 +134,7 @@ class MultisetRanking:
         self.first_starts = self.first_table[self.first_values]
         # middle chunks: one row per histogram of the cells before the chunk
         self.middle = []
-        prefixes = np.unique(self._chunk_hist[widths[0]][1][self.first_values])
+        prefixes = np.unique(self.chunk_code[widths[0]][self.first_values])
         for width in widths[1:-1]:
             dense = np.full(self.n_codes, -1, dtype=np.int64)
             dense[prefixes] = np.arange(len(prefixes))
@@ -147,24 +148,17 @@ class MultisetRanking:
                 "span": span, "count": np.count_nonzero(rows, axis=1),
                 "offset": _exclusive_cumsum(np.count_nonzero(rows, axis=1)),
             })
-            code = self._chunk_hist[width][1]
-            prefixes = np.unique(prefixes[state] + code[value])
+            prefixes = np.unique(prefixes[state] + self.chunk_code[width][value])
         if len(widths) > 1:
-            hist, code, valid = self._chunk_hist[widths[-1]]
-            fits = valid & (hist <= np.array(self.counts)).all(axis=1)
-            code = np.where(fits, code, -1)
-            order = np.lexsort((np.arange(len(code)), code))
-            order = order[code[order] >= 0]
-            sorted_code = code[order]
-            group_start = np.searchsorted(sorted_code, np.arange(self.n_codes))
-            group_size = np.searchsorted(sorted_code, np.arange(self.n_codes), "right") \
-                - group_start
+            # the last chunk's values grouped by their colours, each group in order
+            code = self.chunk_code[widths[-1]]
+            fits = self._completions(widths[-1], self.full) > 0
+            self.last_sorted = np.flatnonzero(fits)[np.argsort(code[fits], kind="stable")]
+            self.last_group_size = np.bincount(code[fits], minlength=self.n_codes)
+            self.last_group_start = _exclusive_cumsum(self.last_group_size)
             self.last_table = np.zeros(len(code), dtype=np.int64)
-            self.last_table[order] = np.arange(len(order)) - group_start[sorted_code]
-            self.last_sorted = order
-            self.last_group_start = group_start
-            self.last_group_size = group_size
-            self.chunk_code = {w: self._chunk_hist[w][1] for w in set(widths)}
+            self.last_table[self.last_sorted] = (np.arange(len(self.last_sorted))
+                                                 - self.last_group_start[code[self.last_sorted]])
 
     # --- words ---------------------------------------------------------------
     def pack(self, colours: np.ndarray) -> np.ndarray:

@@ -4,6 +4,7 @@ the outer digits of a definition's space)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from math import prod
 
 import numpy as np
@@ -37,7 +38,6 @@ class FactorSpace:
         self.strides = [prod(self.sizes[i + 1:]) for i in range(len(self.sizes))]
         self.dtype = rank_dtype(self.size)
         self.tables = [f.table.astype(self.dtype) for f in self.factors]
-        self._inverse_tables: list[np.ndarray] | None = None
 
     def digits(self, ranks: np.ndarray) -> list[np.ndarray]:
         out = []
@@ -62,11 +62,9 @@ class FactorSpace:
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         return self._apply(self.tables, ranks, m)
 
-    @property
+    @cached_property
     def inverse_tables(self) -> list[np.ndarray]:
-        if self._inverse_tables is None:
-            self._inverse_tables = [_inverse_rows(t) for t in self.tables]
-        return self._inverse_tables
+        return [_inverse_rows(t) for t in self.tables]
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         return self._apply(self.inverse_tables, ranks, m)
