@@ -28,8 +28,9 @@ from itertools import permutations
 from math import factorial, prod
 from typing import TYPE_CHECKING
 
+from permgroup.elements import piece_form
 from permgroup.perm import Perm
-from permgroup.spaces.ranking import (lehmer_rank, lehmer_ranks, lehmer_unranks,
+from permgroup.spaces.ranking import (digits_rank, lehmer_rank, lehmer_ranks, lehmer_unranks,
                                       orientation_ranks, orientation_unranks, placement_ranks,
                                       placement_unranks)
 from permgroup.spaces.space import DENSE_STEP, Factor
@@ -51,24 +52,18 @@ class PieceCoordinate:
     >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
     >>> c.twist_invariant, c.perm_size, c.twist_size, c.slot_form(t)
     (True, 6, 4, ([2, 0, 1], [0, 0, 0]))
-    >>> one_flip = from_cycles([(0, 1)], 6)
-    >>> c.slot_form(one_flip), c.twist_defect(one_flip)
-    (([0, 1, 2], [1, 0, 0]), 1)
+    >>> c.slot_form(from_cycles([(0, 1)], 6))  # an odd flip sum
+    ([0, 1, 2], [1, 0, 0])
     >>> [(d.name, d.table.shape) for d in c.factors()]
     [('bar permutation', (2, 6)), ('bar twist', (2, 4))]
     """
 
     def __init__(self, kind: str, slots: tuple[tuple[int, ...], ...], moves: dict[str, Perm],
-                 twist_invariant: bool):
+                 twist_invariant: bool | None = None):
         self.kind = kind
         self.slots = slots
         self.count = len(slots)
         self.modulus = len(slots[0])
-        self.twist_invariant = twist_invariant
-        self.perm_size = factorial(self.count)
-        free_digits = self.count - 1 if twist_invariant else self.count
-        self.twist_size = self.modulus**free_digits
-        self.size = self.perm_size * self.twist_size
         degree = len(next(iter(moves.values())))
         self.slot_of = [-1] * degree
         self.place_of = [-1] * degree
@@ -79,6 +74,13 @@ class PieceCoordinate:
         self.reference = tuple(slot[0] for slot in slots)
         self.move_names = list(moves)
         self.slot_moves = [self._slot_move(name, m) for name, m in moves.items()]
+        if twist_invariant is None:
+            twist_invariant = all(sum(d) % self.modulus == 0 for _, d in self.slot_moves)
+        self.twist_invariant = twist_invariant
+        self.perm_size = factorial(self.count)
+        free_digits = self.count - 1 if twist_invariant else self.count
+        self.twist_size = self.modulus**free_digits
+        self.size = self.perm_size * self.twist_size
 
     @classmethod
     def from_moves(cls, kind: str, pieces: Sequence[Sequence[int]], moves: dict[str, Perm]
@@ -91,25 +93,14 @@ class PieceCoordinate:
         ]
         if not moved:
             raise ValueError(f"no move displaces any {kind}")
-        probe = cls(kind, tuple(moved), moves, twist_invariant=False)
-        invariant = all(sum(d) % probe.modulus == 0 for _, d in probe.slot_moves)
-        return cls(kind, tuple(moved), moves, twist_invariant=invariant) if invariant else probe
+        return cls(kind, tuple(moved), moves)
 
-    def _slot_move(self, name: str, move: Perm) -> tuple[list[int], list[int]]:
-        target, shift = [], []
-        for j, slot in enumerate(self.slots):
-            pos = move[slot[0]]
-            k, t = self.slot_of[pos], self.place_of[pos]
-            if k < 0 or any(
-                move[slot[u]] != self.slots[k][(u + t) % self.modulus]
-                for u in range(self.modulus)
-            ):
-                raise ValueError(
-                    f"move {name!r} does not carry {self.kind} {slot} onto a {self.kind}"
-                )
-            target.append(k)
-            shift.append(t)
-        return target, shift
+    def _slot_move(self, name: str, move: Perm) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        try:
+            form = piece_form(self.slots, move, self.kind)
+        except ValueError as error:
+            raise ValueError(f"move {name!r}: {error}") from None
+        return form.where, form.twist
 
     # --- one element -------------------------------------------------------
     def slot_form(self, element: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -145,27 +136,17 @@ class PieceCoordinate:
         tw[rows, slot] = np.asarray(self.place_of)[pos]
         return at, tw
 
-    def twist_defect(self, element: Sequence[int]) -> int:
-        """The twist sum mod the modulus (0 in the group when it is invariant)."""
-        _, tw = self.slot_form(element)
-        return sum(tw) % self.modulus if self.twist_invariant else 0
-
     def rank(self, element: Sequence[int]) -> int:
         """The rank of an element (array form) of the normalized group."""
         at, tw = self.slot_form(element)
-        twist = 0
-        digits = tw[:-1] if self.twist_invariant else tw
-        for t in reversed(digits):
-            twist = twist * self.modulus + t
-        return self._perm_rank(tuple(at)) * self.twist_size + twist
+        twist = digits_rank(tw[:-1] if self.twist_invariant else tw, self.modulus)
+        perm = self._rank_of[tuple(at)] if self.count <= 8 else lehmer_rank(at)
+        return perm * self.twist_size + twist
 
-    def _perm_rank(self, at: tuple[int, ...]) -> int:
+    @cached_property
+    def _rank_of(self) -> dict[tuple[int, ...], int]:
         # permutations() yields Lehmer order, so a dictionary of them is a rank table
-        if self.count <= 8:
-            if not hasattr(self, "_rank_of"):
-                self._rank_of = {p: r for r, p in enumerate(permutations(range(self.count)))}
-            return self._rank_of[at]
-        return lehmer_rank(at)
+        return {p: r for r, p in enumerate(permutations(range(self.count)))}
 
     # --- many elements -----------------------------------------------------
     def twist_ranks(self, tw: np.ndarray) -> np.ndarray:
@@ -191,7 +172,7 @@ class PieceCoordinate:
         """
         import numpy as np
 
-        perms, inverse_rank, twists = self._lookup_tables()
+        perms, inverse_rank, twists = self._tables
         p_perm, p_twist = np.divmod(np.asarray(p), self.twist_size)
         q_perm, q_twist = np.divmod(np.asarray(q), self.twist_size)
         n = self.count
@@ -205,37 +186,39 @@ class PieceCoordinate:
         c_tw %= self.modulus
         return self.ranks(c_at_flat - offsets, c_tw)
 
-    def _lookup_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    @cached_property
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every permutation (in rank order), the rank of each one's inverse, every twist."""
         import numpy as np
 
-        if not hasattr(self, "_tables"):
-            perms = lehmer_unranks(np.arange(self.perm_size), self.count)
-            inverse = np.argsort(perms, axis=1)
-            self._tables = (perms.astype(np.int8), lehmer_ranks(inverse),
-                            self.twist_unranks(np.arange(self.twist_size)).astype(np.int8))
-            if self.count <= 7:  # a code-to-rank table of 8**count entries stays small
-                codes = self._perm_codes(perms)
-                code_rank = np.zeros(8**self.count, dtype=np.int32)
-                code_rank[codes] = np.arange(self.perm_size)
-                self._code_rank = code_rank
-        return self._tables
+        perms = lehmer_unranks(np.arange(self.perm_size), self.count)
+        return (perms.astype(np.int8), lehmer_ranks(np.argsort(perms, axis=1)),
+                self.twist_unranks(np.arange(self.twist_size)).astype(np.int8))
 
-    @staticmethod
-    def _perm_codes(perms: np.ndarray) -> np.ndarray:
+    @cached_property
+    def _code_rank(self) -> np.ndarray:
+        # 3 bits a piece: 8**count entries, small up to seven pieces
         import numpy as np
 
-        codes = np.zeros(len(perms), dtype=np.int64)
-        for i in range(perms.shape[1]):
-            codes |= perms[:, i].astype(np.int64) << (3 * i)
-        return codes
+        code_rank = np.zeros(8**self.count, dtype=np.int32)
+        code_rank[_perm_codes(self._tables[0])] = np.arange(self.perm_size)
+        return code_rank
 
     def _perm_ranks(self, perms: np.ndarray) -> np.ndarray:
         import numpy as np
 
         if self.count > 7:
             return lehmer_ranks(perms)
-        self._lookup_tables()
-        return self._code_rank[self._perm_codes(perms)].astype(np.int64)
+        return self._code_rank[_perm_codes(perms)].astype(np.int64)
+
+
+def _perm_codes(perms: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    codes = np.zeros(len(perms), dtype=np.int64)
+    for i in range(perms.shape[1]):
+        codes |= perms[:, i].astype(np.int64) << (3 * i)
+    return codes
 
 
 @dataclass(frozen=True, eq=False)
@@ -342,9 +325,13 @@ class ElementRanking:
 
     def rank(self, element: Sequence[int]) -> int:
         """The rank of one element in array form."""
+        return self._join([c.rank(element) for c in self.coordinates])
+
+    def _join(self, parts: Sequence) -> int | np.ndarray:
+        """The rank of each kind's ``parts`` (integers or arrays; inverse of :meth:`split`)."""
         rank = 0
-        for c in self.coordinates:
-            rank = rank * c.size + c.rank(element)
+        for c, part in zip(self.coordinates, parts):
+            rank = rank * c.size + part
         return rank
 
     def split(self, ranks: np.ndarray) -> list[np.ndarray]:
@@ -373,7 +360,7 @@ class ElementRanking:
 
         out = np.tile(np.arange(degree, dtype=np.int16), (len(np.atleast_1d(ranks)), 1))
         for c, part in zip(self.coordinates, self.split(ranks)):
-            perms, _, twists = c._lookup_tables()
+            perms, _, twists = c._tables
             perm, twist = np.divmod(part, c.twist_size)
             at, tw = perms[perm].astype(np.intp), twists[twist].astype(np.intp)
             slots = np.array(c.slots, dtype=np.int16)
@@ -395,25 +382,18 @@ class ElementRanking:
         >>> r.ranks_of(np.array([a, (0, 1, 2)])).tolist() == [r.rank(a), r.rank((0, 1, 2))]
         True
         """
-        import numpy as np
-
-        result = np.zeros(len(elements), dtype=np.int64)
-        for c in self.coordinates:
-            result = result * c.size + c.ranks(*c.slot_forms(elements))
-        return result
+        return self._join([c.ranks(*c.slot_forms(elements)) for c in self.coordinates])
 
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Ranks of ``p⁻¹ q`` for arrays of ranks ``p`` and ``q``."""
-        import numpy as np
-
-        result = np.zeros(len(np.atleast_1d(p)), dtype=np.int64)
-        for c, pp, qq in zip(self.coordinates, self.split(p), self.split(q)):
-            result = result * c.size + c.quotient_ranks(pp, qq)
-        return result
+        return self._join([c.quotient_ranks(pp, qq)
+                           for c, pp, qq in zip(self.coordinates, self.split(p), self.split(q))])
 
     def twist_defects(self, element: Sequence[int]) -> dict[str, int]:
-        """For each kind with an invariant twist sum, the sum for ``element``."""
-        return {c.kind: c.twist_defect(element) for c in self.coordinates if c.twist_invariant}
+        """For each kind with an invariant twist sum, the sum for ``element``
+        (mod the modulus: 0 in the group)."""
+        return {c.kind: sum(c.slot_form(element)[1]) % c.modulus
+                for c in self.coordinates if c.twist_invariant}
 
 
 class ElementSpace:
