@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations
-from math import factorial, prod
+from math import factorial, perm, prod
 from typing import TYPE_CHECKING
 
 from permgroup.elements import piece_form
-from permgroup.perm import Perm
+from permgroup.perm import Perm, inverse
 from permgroup.spaces.ranking import (digits_rank, lehmer_rank, lehmer_ranks, lehmer_unranks,
                                       orientation_ranks, orientation_unranks, placement_ranks,
                                       placement_unranks)
@@ -52,6 +52,9 @@ class PieceCoordinate:
     >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
     >>> c.twist_invariant, c.perm_size, c.twist_size, c.slot_form(t)
     (True, 6, 4, ([2, 0, 1], [0, 0, 0]))
+    >>> import numpy as np
+    >>> [a.tolist() for a in c.slot_forms(np.array([t]))]
+    [[[2, 0, 1]], [[0, 0, 0]]]
     >>> c.slot_form(from_cycles([(0, 1)], 6))  # an odd flip sum
     ([0, 1, 2], [1, 0, 0])
     >>> [(d.name, d.table.shape) for d in c.factors()]
@@ -87,10 +90,7 @@ class PieceCoordinate:
                    ) -> PieceCoordinate:
         """The coordinate of ``pieces`` under ``moves``, fixed pieces left out,
         the twist sum found invariant or not."""
-        moved = [
-            tuple(p) for p in pieces
-            if any(m[x] != x for m in moves.values() for x in p)
-        ]
+        moved = [tuple(p) for p in pieces if any(m[x] != x for m in moves.values() for x in p)]
         if not moved:
             raise ValueError(f"no move displaces any {kind}")
         return cls(kind, tuple(moved), moves)
@@ -116,15 +116,7 @@ class PieceCoordinate:
         return at, tw
 
     def slot_forms(self, elements: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(at, tw)`` of many elements (rows of array forms) at once.
-
-        >>> import numpy as np
-        >>> from permgroup.perm import from_cycles
-        >>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
-        >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": turn})
-        >>> [a.tolist() for a in c.slot_forms(np.array([turn]))], c.slot_form(turn)
-        ([[[2, 0, 1]], [[0, 0, 0]]], ([2, 0, 1], [0, 0, 0]))
-        """
+        """``(at, tw)`` of many elements (rows of array forms) at once."""
         import numpy as np
 
         pos = np.asarray(elements).reshape(-1, len(self.slot_of))[:, list(self.reference)]
@@ -140,8 +132,8 @@ class PieceCoordinate:
         """The rank of an element (array form) of the normalized group."""
         at, tw = self.slot_form(element)
         twist = digits_rank(tw[:-1] if self.twist_invariant else tw, self.modulus)
-        perm = self._rank_of[tuple(at)] if self.count <= 8 else lehmer_rank(at)
-        return perm * self.twist_size + twist
+        at_rank = self._rank_of[tuple(at)] if self.count <= 8 else lehmer_rank(at)
+        return at_rank * self.twist_size + twist
 
     @cached_property
     def _rank_of(self) -> dict[tuple[int, ...], int]:
@@ -253,9 +245,7 @@ class Digit:
         c = self.coordinate
         if self.part == "twist":
             return c.twist_size
-        if self.part == "permutation":
-            return c.perm_size
-        return prod(range(c.count - len(self.placement) + 1, c.count + 1))
+        return perm(c.count, len(self.placement) or c.count)
 
     @property
     def name(self) -> str:
@@ -280,18 +270,15 @@ class Digit:
 
         c = self.coordinate
         out = np.empty((len(c.slot_moves), self.size), dtype=np.int32)
+        # slot j goes to target[j]: slot j then holds what slot inverse(target)[j] held
         if self.part == "twist":
             twists = c.twist_unranks(np.arange(self.size))
             for i, (target, shift) in enumerate(c.slot_moves):
-                moved = np.empty_like(twists)
-                moved[:, np.array(target)] = (twists + np.array(shift)) % c.modulus
-                out[i] = c.twist_ranks(moved)
+                out[i] = c.twist_ranks(((twists + shift) % c.modulus)[:, list(inverse(target))])
         elif self.part == "permutation":
             perms = lehmer_unranks(np.arange(self.size), c.count)
             for i, (target, _) in enumerate(c.slot_moves):
-                moved = np.empty_like(perms)
-                moved[:, np.array(target)] = perms
-                out[i] = lehmer_ranks(moved)
+                out[i] = lehmer_ranks(perms[:, list(inverse(target))])
         else:
             slots = placement_unranks(np.arange(self.size), c.count, len(self.placement))
             for i, (target, _) in enumerate(c.slot_moves):
@@ -317,6 +304,9 @@ class ElementRanking:
     [[4], [1]]
     >>> r.quotient_ranks(np.array([8]), np.array([9])).tolist()  # a⁻¹ (a b) = b
     [1]
+    >>> ab = [list(compose(a, b))]
+    >>> r.ranks_of(np.array(ab)).tolist(), r.elements(np.array([9]), 5).tolist() == ab
+    ([9], True)
     """
 
     def __init__(self, coordinates: Sequence[PieceCoordinate]):
@@ -347,15 +337,7 @@ class ElementRanking:
 
     def elements(self, ranks: np.ndarray, degree: int) -> np.ndarray:
         """The elements (rows in array form) of many ranks; positions of no
-        ranked piece stay in place.
-
-        >>> import numpy as np
-        >>> from permgroup.perm import from_cycles
-        >>> a = from_cycles([(0, 1, 2)], 3)
-        >>> r = ElementRanking([PieceCoordinate.from_moves("dot", ((0,), (1,), (2,)), {"a": a})])
-        >>> r.elements(np.array([r.rank(a)]), 3).tolist() == [list(a)]
-        True
-        """
+        ranked piece stay in place."""
         import numpy as np
 
         out = np.tile(np.arange(degree, dtype=np.int16), (len(np.atleast_1d(ranks)), 1))
@@ -373,15 +355,7 @@ class ElementRanking:
         return out
 
     def ranks_of(self, elements: np.ndarray) -> np.ndarray:
-        """Ranks of many elements in array form (inverse of :meth:`elements`).
-
-        >>> import numpy as np
-        >>> from permgroup.perm import from_cycles
-        >>> a = from_cycles([(0, 1, 2)], 3)
-        >>> r = ElementRanking([PieceCoordinate.from_moves("dot", ((0,), (1,), (2,)), {"a": a})])
-        >>> r.ranks_of(np.array([a, (0, 1, 2)])).tolist() == [r.rank(a), r.rank((0, 1, 2))]
-        True
-        """
+        """Ranks of many elements in array form (inverse of :meth:`elements`)."""
         return self._join([c.ranks(*c.slot_forms(elements)) for c in self.coordinates])
 
     def quotient_ranks(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:

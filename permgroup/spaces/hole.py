@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from permgroup.perm import act, inverse
 from permgroup.spaces.partial import PartialPuzzle
-from permgroup.spaces.ranking import digits_rank
+from permgroup.spaces.ranking import digits_rank, palette_and_counts
 from permgroup.spaces.space import rank_dtype
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,12 +138,7 @@ class HoleSpace:
                             "the colouring has")
 
     def unrank(self, rank: int) -> tuple:
-        """The colouring of a rank.
-
-        >>> s = _demo_space()
-        >>> s.unrank(s.rank("xo..ox"))
-        ('x', 'o', '.', '.', 'o', 'x')
-        """
+        """The colouring of a rank."""
         return _unrank_blocks(rank, self.weight, self.blocks, self.local_states, self.hole)
 
     def fingerprint(self) -> str:
@@ -197,8 +192,10 @@ class View:
 
     >>> s = _demo_space()
     >>> v = View(s, [0, 2, 4])
-    >>> v.labels, v.rank("x.o")
-    ([('x',), ('o',)], 6)
+    >>> v.labels, v.rank("x.o"), v.unrank(6)
+    ([('x',), ('o',)], 6, ('x', '.', 'o'))
+    >>> [s.unrank(r) for r in v.states(6)]
+    [('x', 'o', '.', '.', 'o', 'x')]
     """
 
     def __init__(self, space: HoleSpace, positions: Sequence[int]):
@@ -214,18 +211,14 @@ class View:
         #: for each block, the indices into ``positions`` in place order
         self.slots = [[k for _, k in sorted(by_block[j])] for j in range(space.n)]
         self.hole_label = tuple(space.hole[u] for u in self.places)
-        self.label_index: dict[tuple, int] = {}
-        self.label_of: list[int] = []
-        for c in space.local_states:
-            label = tuple(c[u] for u in self.places)
-            if label == self.hole_label:
-                raise ValueError(f"a piece can show the hole's pattern {label}")
-            self.label_of.append(self.label_index.setdefault(label, len(self.label_index)))
+        shown = [tuple(c[u] for u in self.places) for c in space.local_states]
+        if self.hole_label in shown:
+            raise ValueError(f"a piece can show the hole's pattern {self.hole_label}")
+        self.label_index = palette_and_counts(shown)[0]
         self.labels = list(self.label_index)
         self.n_labels = len(self.labels)
         #: the local states showing each label
-        self.members = [[i for i, lab in enumerate(self.label_of) if lab == label]
-                        for label in range(self.n_labels)]
+        self.members = [[i for i, x in enumerate(shown) if x == label] for label in self.labels]
         self.weight = self.n_labels ** (space.n - 1)
         self.size = space.n * self.weight
 
@@ -235,21 +228,11 @@ class View:
                             "the pattern shows")
 
     def unrank(self, pattern_rank: int) -> tuple:
-        """The colours a pattern shows at the view's positions, in their order.
-
-        >>> v = View(_demo_space(), [0, 2, 4])
-        >>> v.unrank(v.rank("x.o"))
-        ('x', '.', 'o')
-        """
+        """The colours a pattern shows at the view's positions, in their order."""
         return _unrank_blocks(pattern_rank, self.weight, self.slots, self.labels, self.hole_label)
 
     def states(self, pattern_rank: int) -> list[int]:
-        """Ranks of all states showing the pattern.
-
-        >>> s = _demo_space()
-        >>> [s.unrank(r) for r in View(s, [0, 2, 4]).states(6)]
-        [('x', 'o', '.', '.', 'o', 'x')]
-        """
+        """Ranks of all states showing the pattern."""
         hole, rest = divmod(pattern_rank, self.weight)
         choices = []
         for _ in range(self.space.n - 1):
