@@ -23,10 +23,6 @@ chunks, by the histogram of the colours before it): for 16 cells of 2 bits,
 ``FIRST[w >> 16] + LAST[w & 0xFFFF]``.  Unranking runs the same tables
 backwards with binary searches, and :meth:`MultisetRanking.block` lists the
 words of a whole rank range in order without any search.
-
->>> space = ColouringSpace("aabb", {"rot": (1, 2, 3, 0), "swap": (1, 0, 2, 3)})
->>> space.size, space.decode(space.apply(space.encode("aabb"), 0))
-(6, ('b', 'a', 'a', 'b'))
 """
 from __future__ import annotations
 
@@ -76,6 +72,8 @@ class MultisetRanking:
     [0, 1, 5]
     >>> r.unrank(np.array([0, 1, 5])).tolist()
     [3, 5, 12]
+    >>> r.pack(np.array([[0, 1, 1, 0]])).tolist(), r.unpack(np.array([6])).tolist()
+    ([6], [[0, 1, 1, 0]])
     """
 
     def __init__(self, counts: Sequence[int], chunk_bits: int = 16):
@@ -94,7 +92,9 @@ class MultisetRanking:
         self.weights = [prod(c + 1 for c in self.counts[:i]) for i in range(len(self.counts))]
         self.n_codes = prod(c + 1 for c in self.counts)
         self.full = sum(c * w for c, w in zip(self.counts, self.weights))
-        self._hist_of_code = _code_table(self.counts)
+        # the histogram of every code, first colour fastest
+        digits = np.unravel_index(np.arange(self.n_codes), [c + 1 for c in reversed(self.counts)])
+        self._hist_of_code = np.stack(digits[::-1], axis=1)
         self._arrangements = np.array([multinomial(h) for h in self._hist_of_code],
                                       dtype=np.int64)
         self._chunk_hist = {w: self._chunk_histograms(w) for w in set(self.widths)}
@@ -104,17 +104,10 @@ class MultisetRanking:
     # --- tables --------------------------------------------------------------
     def _chunk_histograms(self, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each value of a chunk of ``width`` cells: histogram, code, all colours?"""
-        values = np.arange(1 << (self.bits * width), dtype=np.int64)
-        hist = np.zeros((len(values), len(self.counts)), dtype=np.int64)
-        valid = np.ones(len(values), dtype=bool)
-        mask = (1 << self.bits) - 1
-        for t in range(width):
-            digit = (values >> (self.bits * (width - 1 - t))) & mask
-            valid &= digit < len(self.counts)
-            for c in range(len(self.counts)):
-                hist[:, c] += digit == c
-        code = hist @ np.array(self.weights, dtype=np.int64)
-        return hist, code, valid
+        shifts = self.bits * np.arange(width - 1, -1, -1)
+        cells = (np.arange(1 << (self.bits * width))[:, None] >> shifts) & ((1 << self.bits) - 1)
+        hist = (cells[:, :, None] == np.arange(len(self.counts))).sum(axis=1)
+        return hist, hist @ np.array(self.weights), (cells < len(self.counts)).all(axis=1)
 
     def _completions(self, width: int, remaining: int) -> np.ndarray:
         """For each chunk value: arrangements of the cells after it, given the
@@ -162,20 +155,12 @@ class MultisetRanking:
 
     # --- words ---------------------------------------------------------------
     def pack(self, colours: np.ndarray) -> np.ndarray:
-        """Words of colourings given as rows of colour indices.
-
-        >>> MultisetRanking([2, 2]).pack(np.array([[0, 1, 1, 0]])).tolist()
-        [6]
-        """
+        """Words of colourings given as rows of colour indices."""
         colours = np.atleast_2d(np.asarray(colours)).astype(self.dtype)
         return np.bitwise_or.reduce(colours << self.cell_shifts, axis=1)
 
     def unpack(self, words: np.ndarray) -> np.ndarray:
-        """Rows of colour indices of words (inverse of :meth:`pack`).
-
-        >>> MultisetRanking([2, 2]).unpack(np.array([6])).tolist()
-        [[0, 1, 1, 0]]
-        """
+        """Rows of colour indices of words (inverse of :meth:`pack`)."""
         words = np.atleast_1d(np.asarray(words, dtype=self.dtype))
         mask = self.dtype.type((1 << self.bits) - 1)
         return ((words[:, None] >> self.cell_shifts) & mask).astype(np.uint8)
@@ -274,14 +259,6 @@ class MultisetRanking:
         return start, words[pick] | value.astype(self.dtype)
 
 
-def _code_table(counts: Sequence[int]) -> list[tuple[int, ...]]:
-    """The histogram of every code (first colour fastest)."""
-    hists = [()]
-    for c in counts:
-        hists = [h + (v,) for v in range(c + 1) for h in hists]
-    return hists
-
-
 def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
     out = np.zeros(len(x), dtype=np.int64)
     np.cumsum(x[:-1], out=out[1:])
@@ -333,9 +310,11 @@ class ColouringSpace:
     """Colourings with the colour counts of ``solved``, and moves on them:
     ``step`` and ``back_step`` on ranks, ``apply`` and ``unapply`` on words.
 
-    >>> s = ColouringSpace("xxyy", {"rot": (1, 2, 3, 0)})
-    >>> s.decode(s.unapply(s.apply(s.encode("xyxy"), 0), 0))
-    ('x', 'y', 'x', 'y')
+    >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
+    >>> s.size, s.decode(s.apply(s.encode("aabb"), 0)), s.decode(s.unapply(s.encode("baab"), 0))
+    (6, ('b', 'a', 'a', 'b'), ('a', 'a', 'b', 'b'))
+    >>> s.states_of(2, 6, np.array([0, 3])).tolist() == s.unrank(np.array([2, 5])).tolist()
+    True
     """
 
     capabilities = frozenset({STATES_OF})
@@ -404,12 +383,7 @@ class ColouringSpace:
 
     def states_of(self, lo: int, hi: int, offsets: np.ndarray) -> np.ndarray:
         """Words of the ranks ``lo + offsets`` (all below ``hi``): the range is
-        listed in order when they are a good share of it, else they are unranked.
-
-        >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
-        >>> s.states_of(2, 6, np.array([0, 3])).tolist() == s.unrank(np.array([2, 5])).tolist()
-        True
-        """
+        listed in order when they are a good share of it, else they are unranked."""
         if 4 * len(offsets) < hi - lo:
             return self.unrank(offsets + lo)
         ranks = offsets + lo

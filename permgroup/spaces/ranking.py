@@ -6,9 +6,6 @@ numpy, for every space of the engine.
 
 numpy is imported by the functions that use it: ranking one arrangement (to
 read one entry of a cached table) never loads it.
-
->>> lehmer_rank((2, 1, 0)), multiset_rank([1, 0, 0, 1], [2, 2]), multinomial([2, 2])
-(5, 3, 6)
 """
 from __future__ import annotations
 
