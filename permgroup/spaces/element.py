@@ -12,12 +12,6 @@ keeps the twist sum).  Pieces no move displaces are left out.
 
 numpy is imported inside the vectorized functions only: a process that ranks a
 few elements to read a cached table never loads it.
-
->>> from permgroup.perm import from_cycles
->>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)  # three 2-sticker pieces, cycled
->>> c = PieceCoordinate.from_moves("piece", ((0, 1), (2, 3), (4, 5)), {"t": turn})
->>> c.size, c.rank(turn), c.rank((0, 1, 2, 3, 4, 5))
-(24, 16, 0)
 """
 from __future__ import annotations
 
@@ -52,6 +46,8 @@ class PieceCoordinate:
     >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
     >>> c.twist_invariant, c.perm_size, c.twist_size, c.slot_form(t)
     (True, 6, 4, ([2, 0, 1], [0, 0, 0]))
+    >>> c.size, c.rank(t), c.rank(tuple(range(6)))  # (2, 0, 1) is permutation 4
+    (24, 16, 0)
     >>> import numpy as np
     >>> [a.tolist() for a in c.slot_forms(np.array([t]))]
     [[[2, 0, 1]], [[0, 0, 0]]]

@@ -51,8 +51,6 @@ class FactorSpace:
     def _apply(self, tables: list[np.ndarray], ranks: np.ndarray, m: int) -> np.ndarray:
         # 32-bit arithmetic where the space allows: integer division is 3x faster
         ranks = np.asarray(ranks).astype(self.dtype, copy=False)
-        if len(self.factors) == 1:
-            return tables[0][m][ranks]
         digits = self.digits(ranks)
         result = tables[-1][m][digits[-1]]
         for table, digit, stride in zip(tables[:-1], digits[:-1], self.strides[:-1]):
