@@ -324,12 +324,8 @@ class ElementRanking:
         """Each kind's part of many ranks."""
         import numpy as np
 
-        parts = []
-        rest = np.asarray(ranks, dtype=np.int64)
-        for c in reversed(self.coordinates):
-            rest, part = np.divmod(rest, c.size)
-            parts.append(part)
-        return parts[::-1]
+        return list(np.unravel_index(np.asarray(ranks, dtype=np.int64),
+                                     [c.size for c in self.coordinates]))
 
     def elements(self, ranks: np.ndarray, degree: int) -> np.ndarray:
         """The elements (rows in array form) of many ranks; positions of no
