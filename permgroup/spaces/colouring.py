@@ -135,11 +135,11 @@ class MultisetRanking:
             table = np.stack([_exclusive_cumsum(row) for row in rows])
             state, value = np.nonzero(rows)
             span = int(rows.sum(axis=1).max())
+            count = np.count_nonzero(rows, axis=1)
             self.middle.append({
                 "dense": dense, "table": table.ravel(), "stride": table.shape[1],
                 "keys": state * span + table[state, value], "values": value,
-                "span": span, "count": np.count_nonzero(rows, axis=1),
-                "offset": _exclusive_cumsum(np.count_nonzero(rows, axis=1)),
+                "span": span, "count": count, "offset": _exclusive_cumsum(count),
             })
             prefixes = np.unique(prefixes[state] + self.chunk_code[width][value])
         if len(widths) > 1:

@@ -22,7 +22,6 @@ from itertools import permutations
 from math import factorial, perm, prod
 from typing import TYPE_CHECKING
 
-from permgroup.elements import piece_form
 from permgroup.perm import Perm, inverse
 from permgroup.spaces.ranking import (digits_rank, lehmer_rank, lehmer_ranks, lehmer_unranks,
                                       orientation_ranks, orientation_unranks, placement_ranks,
@@ -91,18 +90,24 @@ class PieceCoordinate:
             raise ValueError(f"no move displaces any {kind}")
         return cls(kind, tuple(moved), moves)
 
-    def _slot_move(self, name: str, move: Perm) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        try:
-            form = piece_form(self.slots, move, self.kind)
-        except ValueError as error:
-            raise ValueError(f"move {name!r}: {error}") from None
-        return form.where, form.twist
+    def _slot_move(self, name: str, move: Perm) -> tuple[list[int], list[int]]:
+        # elements.piece_form checks the same, but the solving path must not import elements
+        target, shift = [], []
+        for j, slot in enumerate(self.slots):
+            pos = move[slot[0]]
+            k, t = self.slot_of[pos], self.place_of[pos]
+            if k < 0 or any(move[slot[u]] != self.slots[k][(u + t) % self.modulus]
+                            for u in range(self.modulus)):
+                raise ValueError(f"move {name!r} does not carry {self.kind} {slot} onto a "
+                                 f"{self.kind}")
+            target.append(k)
+            shift.append(t)
+        return target, shift
 
     # --- one element -------------------------------------------------------
     def slot_form(self, element: Sequence[int]) -> tuple[list[int], list[int]]:
         """``(at, tw)`` for an element given in array form."""
-        at = [0] * self.count
-        tw = [0] * self.count
+        at, tw = [0] * self.count, [0] * self.count
         slot_of, place_of = self.slot_of, self.place_of
         for piece, ref in enumerate(self.reference):
             pos = element[ref]
@@ -369,8 +374,6 @@ class ElementSpace:
     An element is normalized first (:class:`permgroup.normalize.Normalizer`:
     the one element of its symmetry class fixing the anchor sticker); ``moves``
     are the metric's moves normalized (moves that coincide keep one name).
-    Moves act on the ranking's digits (:attr:`digits`, built the first time
-    many ranks are moved).
 
     >>> from permgroup.perm import from_cycles
     >>> from permgroup.puzzle import Puzzle
@@ -422,7 +425,8 @@ class ElementSpace:
 
     @cached_property
     def digits(self):
-        """The ranking's digits with their move tables, as one product space."""
+        """The ranking's digits with their move tables, as one product space
+        (built the first time many ranks are moved)."""
         from permgroup.spaces.product import FactorSpace
 
         return FactorSpace([f for c in self.ranking.coordinates for f in c.factors()])

@@ -80,10 +80,8 @@ def placement_unranks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
     """
     import numpy as np
 
-    rest = np.asarray(ranks, dtype=np.int64)
-    digits = np.empty((len(rest), k), dtype=np.int64)
-    for i in reversed(range(k)):
-        rest, digits[:, i] = np.divmod(rest, n - i)
+    ranks = np.asarray(ranks, dtype=np.int64)
+    digits = np.stack(np.unravel_index(ranks, [n - i for i in range(k)]), axis=1)
     out = np.empty_like(digits)
     available = np.ones((len(digits), n), dtype=bool)
     rows = np.arange(len(digits))
