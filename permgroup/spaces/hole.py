@@ -17,17 +17,6 @@ elsewhere: the move is illegal).
 
 numpy is imported inside the methods that use it: ranking a handful of states
 (answering from a cached table) then starts without it.
-
->>> from permgroup.puzzle import Puzzle
->>> from permgroup.spaces.partial import PartialPuzzle
->>> line = Puzzle("line", 3, {"01": (1, 0, 2), "10": (1, 0, 2), "12": (0, 2, 1),
-...                           "21": (0, 2, 1)}, solved=("x", "x", "."))
->>> guards = {"01": {1: "."}, "10": {0: "."}, "12": {2: "."}, "21": {1: "."}}
->>> space = HoleSpace(PartialPuzzle(line, guards), [(0,), (1,), (2,)])
->>> space.size, space.local_states, space.rank(("x", "x", "."))
-(3, [('x',)], 2)
->>> space.step([2, 1], space.move_names.index("12")).tolist()
-[1, -1]
 """
 from __future__ import annotations
 
@@ -49,7 +38,8 @@ LocalState = tuple
 
 
 class HoleSpace:
-    """The ranked states of a one-hole partial puzzle (see the module docstring).
+    """The ranked states of a one-hole partial puzzle (see the module docstring;
+    :func:`_demo_space` builds the one below).
 
     >>> s = _demo_space()  # three cells, two flipping tokens
     >>> s.n, s.k, s.size, s.local_states
