@@ -59,7 +59,7 @@ from permgroup.search.dfs import MovePruning, Stage as SearchStage, bounded_path
 from permgroup.search.pattern import load_pattern_database
 from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.spaces.element import PieceCoordinate
-from permgroup.spaces.orbit import ListedFactor, RawAction
+from permgroup.spaces.orbit import ListedFactor, RawAction, implied_twists
 from permgroup.spaces.ranking import multinomial
 from permgroup.tables.symmetry_table import (SymmetricTable, conjugate_moves,
                                              load_symmetric_table, move_indices,
@@ -123,28 +123,11 @@ def consistent_slots(slots: Sequence[Sequence[int]], moves: dict[str, Perm]
     >>> consistent_slots(((0, 1),), {"f": from_cycles([(0, 1)], 2)}) is None
     True
     """
-    slot_of = {x: j for j, slot in enumerate(slots) for x in slot}
-    reference: dict[int, int] = {}
-    for start in range(len(slots)):
-        if start in reference:
-            continue
-        reference[start] = slots[start][0]
-        todo = [start]
-        while todo:
-            j = todo.pop()
-            for move in moves.values():
-                image = move[reference[j]]
-                k = slot_of[image]
-                if k not in reference:
-                    reference[k] = image
-                    todo.append(k)
-                elif reference[k] != image:
-                    return None
-    out = []
-    for j, slot in enumerate(slots):
-        t = list(slot).index(reference[j])
-        out.append(tuple(slot[t:]) + tuple(slot[:t]))
-    return tuple(out)
+    pieces = PieceCoordinate("piece", tuple(map(tuple, slots)), moves, False)
+    implied = implied_twists(pieces.slot_moves, pieces.modulus)
+    if implied is None:
+        return None
+    return tuple(slot[t:] + slot[:t] for slot, t in zip(pieces.slots, implied[1].tolist()))
 
 
 class OrbitLabels:

@@ -288,33 +288,55 @@ def _list_values(start: np.ndarray, act: RawAction, radix: int) -> np.ndarray:
     return np.concatenate(found)
 
 
-def _implied_twists(solved: OrbitState, slots: list[np.ndarray], twists: list[np.ndarray],
-                    k: int) -> np.ndarray | None:
-    """``twist[l, s]``, the one orientation a piece labelled ``l`` can have in
-    slot ``s``, when the moves fix every piece's orientation by its slot (the
-    Dino cube's edges); ``None`` when some piece reaches a slot in two.
+def implied_twists(slot_moves: Sequence[tuple[Sequence[int], Sequence[int]]], modulus: int
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Whether the moves fix each piece's twist by its slot: a move
+    ``(target, shift)`` sends the piece in slot ``j`` to slot ``target[j]``,
+    adding ``shift[j]`` to its twist.  ``(first, twist)``: ``first[j]`` the
+    least slot of slot ``j``'s orbit, ``twist[j]`` the twist in slot ``j`` of a
+    piece leaving slot ``first[j]`` untwisted; ``None`` when the moves turn some
+    piece in place.
 
-    >>> swap = [np.array([1, 0])]
-    >>> _implied_twists(OrbitState((0, 1), (0, 0)), swap, [np.array([1, 1])], 2).tolist()
-    [[0, 1], [1, 0]]
-    >>> _implied_twists(OrbitState((0, 1), (0, 0)), swap, [np.array([1, 0])], 2) is None
+    >>> swap = [1, 0, 2]  # slots 0 and 1 trade pieces; slot 2 stays
+    >>> [a.tolist() for a in implied_twists([(swap, [1, 1, 0])], 2)]
+    [[0, 0, 2], [0, 1, 0]]
+    >>> implied_twists([(swap, [1, 0, 0])], 2) is None  # back in slot 0 turned
     True
     """
-    n = len(solved.pieces)
-    twist = np.full((max(solved.pieces) + 1, n), -1, dtype=np.int64)
-    goes_to = [np.argsort(perm) for perm in slots]  # the piece in slot j goes to goes_to[j]
+    moves = [(np.asarray(target), np.asarray(shift)) for target, shift in slot_moves]
+    n = len(moves[0][0])
+    first = np.full(n, -1, dtype=np.int64)
+    twist = np.zeros(n, dtype=np.int64)
 
-    def images(keys: np.ndarray):  # keys: slot * k + twist
-        slot, t = np.divmod(keys, k)
-        return (to[slot] * k + (t + add[to[slot]]) % k for to, add in zip(goes_to, twists))
+    def images(keys: np.ndarray):  # keys: slot * modulus + twist
+        slot, t = np.divmod(keys, modulus)
+        return (target[slot] * modulus + (t + shift[slot]) % modulus for target, shift in moves)
 
     for start in range(n):
-        at, t = np.divmod(_reachable(start * k + solved.orientation[start], images, n * k), k)
-        known = twist[solved.pieces[start], at]
-        if len(np.unique(at)) < len(at) or ((known >= 0) & (known != t)).any():
-            return None
-        twist[solved.pieces[start], at] = t
-    return np.where(twist < 0, 0, twist).astype(np.int8)
+        if first[start] < 0:
+            slot, t = np.divmod(_reachable(start * modulus, images, n * modulus), modulus)
+            if len(np.unique(slot)) < len(slot):
+                return None
+            first[slot], twist[slot] = start, t
+    return first, twist
+
+
+def _label_twists(solved: OrbitState, slots: list[np.ndarray], twists: list[np.ndarray],
+                  k: int) -> np.ndarray | None:
+    """``twist[l, s]``: the one orientation a piece labelled ``l`` can have in
+    slot ``s`` (the Dino cube's edges), or ``None``."""
+    goes_to = [np.argsort(perm) for perm in slots]  # the piece in slot j goes to goes_to[j]
+    implied = implied_twists([(to, add[to]) for to, add in zip(goes_to, twists)], k)
+    if implied is None:
+        return None
+    first, twist = implied
+    labels, start = np.array(solved.pieces), np.array(solved.orientation)
+    # the piece leaving slot s twisted start[s] has start[s] + twist[j] - twist[s] in slot j
+    s, j = np.nonzero(first[:, None] == first[None, :])
+    t = (start[s] + twist[j] - twist[s]) % k
+    out = np.zeros((labels.max() + 1, len(labels)), dtype=np.int8)
+    out[labels[s], j] = t
+    return out if (out[labels[s], j] == t).all() else None  # equal labels, equal twists
 
 
 def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
@@ -420,7 +442,7 @@ class OrbitSpace:
             k = orbit.orientations
             start = np.array(solved.orientation, dtype=np.int8)
             varies = k > 1 and any(t.any() for t in twists)
-            implied = _implied_twists(solved, slots, twists, k) if varies else None
+            implied = _label_twists(solved, slots, twists, k) if varies else None
             if implied is not None:  # each piece's twist is fixed by its slot: no digit
                 self.implied[orbit.name] = implied
             elif varies:
