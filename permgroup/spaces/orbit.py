@@ -256,33 +256,22 @@ class RawAction:
 
 
 def _list_values(start: np.ndarray, act: RawAction, radix: int) -> np.ndarray:
-    """Every value reachable from ``start`` under the moves, by BFS: seen
-    values are ``n!`` flags by Lehmer rank for distinct pieces, else sorted keys.
+    """Every value reachable from ``start`` under the moves, by BFS over
+    their keys in base ``radix``.
 
     >>> turn = RawAction([np.array([1, 2, 0]), np.array([1, 0, 2])], None, 1)
     >>> len(_list_values(np.arange(3), turn, 3)), len(_list_values(np.array([0, 0, 1]), turn, 2))
     (6, 3)
     """
-    n = len(start)
-    if radix == n and len(set(start.tolist())) == n:
-        key, flags = lehmer_ranks, np.zeros(factorial(n), dtype=bool)
-    else:
-        weights = radix ** np.arange(n - 1, -1, -1, dtype=np.int64)
-        key, flags = (lambda rows: rows.astype(np.int64) @ weights), None
+    weights = radix ** np.arange(len(start) - 1, -1, -1, dtype=np.int64)
     frontier = start[None, :]
-    seen = key(frontier)
-    if flags is not None:
-        flags[seen] = True
+    seen = frontier.astype(np.int64) @ weights
     found = [frontier]
     while len(frontier):
         nxt = np.concatenate([act(m, frontier) for m in range(act.n)])
-        keys, first = np.unique(key(nxt), return_index=True)
-        if flags is not None:
-            fresh = ~flags[keys]
-            flags[keys[fresh]] = True
-        else:
-            fresh = ~np.isin(keys, seen, assume_unique=True)
-            seen = np.union1d(seen, keys[fresh])
+        keys, first = np.unique(nxt.astype(np.int64) @ weights, return_index=True)
+        fresh = ~np.isin(keys, seen, assume_unique=True)
+        seen = np.union1d(seen, keys[fresh])
         frontier = nxt[first[fresh]]
         found.append(frontier)
     return np.concatenate(found)
