@@ -172,17 +172,19 @@ class SplitPermutation:
         self.n, self.r = n, min(REMAINDER, n - 1)
         self.h = n - self.r
         self.even = even
-        self.radices = list(range(n, self.r, -1))  # choices for pieces 0..h-1
-        self.size_a = prod(self.radices)
-        self.size_b = factorial(self.r) // (2 if even else 1)
+        self.size_a = prod(range(n, self.r, -1))  # choices for pieces 0..h-1
+        # the remainder's orders: by parity when only even arrangements occur (Lehmer
+        # ranks 2q and 2q + 1 differ by a swap, so rank // 2 numbers each parity's orders)
+        orders = lehmer_unranks(np.arange(factorial(self.r)), self.r)
+        self.orders = (np.stack([orders[parities(orders) == p] for p in (0, 1)]) if even
+                       else orders[None])
+        groups, self.size_b = self.orders.shape[:2]
         self.size = self.size_a * self.size_b
         # the slot of each piece 0..h-1, per placement
         slots = placement_unranks(np.arange(self.size_a), self.n, self.h).astype(np.int8)
         # the parity of each placement's arrangement with the remainder in order 0..r-1
         self.parity = parities(self._arrangements(slots, np.arange(self.r)[None, :]))
         rest = self._rest(slots)
-        orders = lehmer_unranks(np.arange(factorial(self.r)), self.r)
-        order_parity = parities(orders)
         tables, select = [], []
         for mp in move_slots:
             back = np.argsort(mp).astype(np.int8)  # the piece in slot j goes to slot back[j]
@@ -190,25 +192,13 @@ class SplitPermutation:
             # the remainder's places, moved, in increasing order: place j of the new
             # remainder holds what was in place sigma[j] of the old one
             sigma = np.argsort(back[rest], axis=1)
-            code = lehmer_ranks(sigma)
-            select.append(code * 2 + self.parity if even else code)
+            select.append(lehmer_ranks(sigma) * groups + (self.parity if even else 0))
         self.placement_table = np.stack(tables).astype(np.int32)
         self.select = np.stack(select).astype(np.int32)
-        self.orders = orders
-        if even:
-            # half[p][q]: the order of parity p whose Lehmer rank halves to q
-            q = np.arange(self.size_b)
-            low = order_parity[2 * q]
-            self.half = [orders[2 * q + (low != p)] for p in (0, 1)]
-            moved = np.stack([np.stack([self.half[p][:, orders[s]] for p in (0, 1)])
-                              for s in range(len(orders))])
-            self.remainder_table = (lehmer_ranks(moved.reshape(-1, self.r)) // 2).reshape(
-                2 * len(orders), self.size_b).astype(np.int32)
-        else:
-            every = orders[:, orders]  # every[b, s]: order b followed by sigma s
-            self.remainder_table = lehmer_ranks(
-                every.transpose(1, 0, 2).reshape(-1, self.r)).reshape(
-                len(orders), len(orders)).astype(np.int32)
+        # row sigma * groups + p: order b of group p followed by sigma
+        moved = self.orders[:, :, orders].transpose(2, 0, 1, 3).reshape(-1, self.r)
+        self.remainder_table = (lehmer_ranks(moved) // groups).reshape(
+            -1, self.size_b).astype(np.int32)
 
     def _rest(self, slots: np.ndarray) -> np.ndarray:
         """The free slots of each placement, in increasing order."""
@@ -235,10 +225,7 @@ class SplitPermutation:
     def decode(self, index: np.ndarray, raws: dict) -> None:
         a, b = np.divmod(index, self.size_b)
         slots = placement_unranks(a, self.n, self.h)
-        if self.even:
-            rows = np.where(self.parity[a][:, None] == 0, self.half[0][b], self.half[1][b])
-        else:
-            rows = self.orders[b]
+        rows = self.orders[self.parity[a] if self.even else 0, b]
         raws[self.orbit, "pieces"] = self._arrangements(slots, rows)
 
 
