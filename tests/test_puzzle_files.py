@@ -226,6 +226,12 @@ def test_twists_fixed_by_the_slot_take_no_digit():
         space.rank(twisted)
 
 
+def test_an_orbit_too_large_to_place_is_refused_before_any_table_is_built():
+    from permgroup.spaces.orbit import OrbitSpace
+    with pytest.raises(InputError, match="orbit corner has too many arrangements"):
+        OrbitSpace(load_definition("megaminx"), "htm")  # 20 corners: 20!/6! placements
+
+
 @pytest.mark.slow
 def test_2x2x2_six_faces_has_the_published_face_turn_distribution():
     run = run_cli("table", "2x2x2", "--metric", "htm")

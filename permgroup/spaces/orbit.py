@@ -404,7 +404,8 @@ class OrbitSpace:
                     radix = int(labels.max()) + 1
                     values = _list_values(labels, act, radix)
                     factors.append(ListedFactor(orbit.name, "pieces", values, radix, act))
-                elif distinct and self.split is None:
+                elif (distinct and self.split is None  # a placement table fits MAX_ROW_BYTES
+                      and 4 * size // factorial(REMAINDER) <= MAX_ROW_BYTES):
                     even = all(parities(s[None, :])[0] == 0 for s in slots)
                     if list(solved.pieces) != list(range(orbit.size)):
                         raise InputError(f"{d.name}: orbit {orbit.name}: solved pieces must be "
