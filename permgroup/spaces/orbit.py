@@ -604,11 +604,6 @@ def _product_table(factors: list, moves: int, dtype: type) -> np.ndarray:
 def _best_inner(factors: list) -> list:
     """The inner digit's factors: the largest product of at most two within
     :data:`INNER_LIMIT`."""
-    best: list = []
-    best_size = 1
-    for count in (1, 2):
-        for group in combinations(factors, count):
-            size = prod(f.size for f in group)
-            if best_size < size <= INNER_LIMIT:
-                best, best_size = list(group), size
-    return best
+    fitting = [list(g) for count in (1, 2) for g in combinations(factors, count)
+               if prod(f.size for f in g) <= INNER_LIMIT]
+    return max(fitting, key=lambda g: prod(f.size for f in g), default=[])
