@@ -312,16 +312,14 @@ class SubgroupChain:
         digits = []
         for kind, c in whole.items():
             slots = consistent_slots(c.slots, there) if there else c.slots
-            kept = slots is not None
-            slots = slots or c.slots
-            coordinate = PieceCoordinate(kind, slots, here, c.twist_invariant)
-            turned = any(any(shift) for _, shift in coordinate.slot_moves)
-            if kept and turned:
+            coordinate = PieceCoordinate(kind, slots or c.slots, here, c.twist_invariant)
+            if slots is not None and any(any(shift) for _, shift in coordinate.slot_moves):
                 digits.append(Digit(coordinate, "twist"))
-            labels_next = self._labels(PieceCoordinate(kind, slots, there, c.twist_invariant)
-                                       if there else None, c.count)
+            below = (slot_orbits(PieceCoordinate(kind, coordinate.slots, there, c.twist_invariant))
+                     if there else [(j,) for j in range(c.count)])  # the trivial group's
+            orbit_below = {j: i for i, members in enumerate(below) for j in members}
             for slots_moved in slot_orbits(coordinate):
-                labels = [labels_next[j] for j in slots_moved]
+                labels = [orbit_below[j] for j in slots_moved]
                 if len(set(labels)) > 1:
                     # relabel 0, 1, ... in order of appearance to keep codes small
                     first = {v: i for i, v in enumerate(dict.fromkeys(labels))}
@@ -332,13 +330,6 @@ class SubgroupChain:
                              f"<{', '.join(self.groups[k + 1])}> holds the same positions")
         return Stage([self.move_names.index(m) for m in here], digits, list(here), self.degree,
                      tables)
-
-    @staticmethod
-    def _labels(coordinate: PieceCoordinate | None, count: int) -> list[int]:
-        if coordinate is None:  # the trivial group: every slot its own orbit
-            return list(range(count))
-        orbits = slot_orbits(coordinate)
-        return [next(i for i, members in enumerate(orbits) if j in members) for j in range(count)]
 
     @staticmethod
     def _database_groups(stage: Stage) -> list[list[int]]:
