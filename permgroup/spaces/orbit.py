@@ -110,7 +110,6 @@ class ListedFactor:
                  table_of) -> None:
         self.orbit, self.part = orbit, part
         self.name = f"{orbit} {part}"
-        self.radix = radix
         self.weights = radix ** np.arange(values.shape[1] - 1, -1, -1, dtype=np.int64)
         keys = values.astype(np.int64) @ self.weights
         order = np.argsort(keys)
@@ -136,7 +135,7 @@ class MergedFactor:
     def __init__(self, first, second, members: np.ndarray) -> None:
         self.first, self.second = first, second
         self.name = f"{first.name} & {second.name}"
-        self.members = np.sort(members)
+        self.members = members  # sorted
         self.size = len(members)
         s2 = second.size
         self.table = np.stack([
