@@ -505,14 +505,14 @@ def test_a_build_by_rows_resumes_after_sigkill(tmp_path, monkeypatch):
 def test_memory_that_holds_a_byte_per_state_builds_by_rows_in_memory(tmp_path, monkeypatch):
     from permgroup.explore import load_definition
     from permgroup.spaces.orbit import OrbitSpace
-    from permgroup.tables.registry import load_or_build, rows_fit
+    from permgroup.tables.registry import choose_form, load_or_build
 
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
     definition = load_definition("pyraminx-notips")
     space = OrbitSpace(definition, "htm")
     sources = [space.rank(definition.solved)]
     depths = bfs(space, sources).depths
-    assert rows_fit(space, "1GB") and not rows_fit(space, "100MB")
+    assert choose_form(space, "1GB") == "2bit" and choose_form(space, "100MB") == "shards"
     table = load_or_build(definition, "htm", memory="1GB")
     assert table.distribution() == depth_distribution(depths)
     assert np.array_equal(read_codes(table.packed, np.arange(space.size)), expected_codes(depths))

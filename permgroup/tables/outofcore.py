@@ -45,8 +45,9 @@ _UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 
 
-def parse_memory(text: str) -> int:
-    """Bytes in a size such as ``4GB``, ``512MB``, ``1.5GiB`` or ``1000000``.
+def parse_memory(text: str | int) -> int:
+    """Bytes in a size such as ``4GB``, ``512MB``, ``1.5GiB`` or ``1000000``
+    (an ``int`` is bytes already).
 
     >>> parse_memory("4GB"), parse_memory("512 MiB")
     (4000000000, 536870912)
@@ -55,6 +56,8 @@ def parse_memory(text: str) -> int:
     ...
     permgroup.errors.InputError: --memory 'lots': expected a size such as 4GB or 512MB
     """
+    if isinstance(text, int):
+        return text
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMGT]?I?B?)\s*", text.upper())
     if not match or match.group(2) not in _UNITS:
         raise InputError(f"--memory {text!r}: expected a size such as 4GB or 512MB")
@@ -164,8 +167,7 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     ...
     permgroup.errors.InputError: ...: it holds a build of another table (key 'a', not 'b')
     """
-    if isinstance(memory, str):
-        memory = parse_memory(memory)
+    memory = parse_memory(memory)
     shard, piece = plan(space.size, memory)
     shard, piece = shard_ranks or shard, piece_ranks or piece
     if shard % 4:

@@ -208,10 +208,15 @@ def cache_path(puzzle: Puzzle | Definition, metric: Metric = "qtm") -> Path:
     return puzzle_cache_file(puzzle.name, _space_key(puzzle, metric, None), "byte", 0)[0]
 
 
+#: working memory of a row-by-row BFS beside its tables (blocks of rows, numpy, Python)
+ROW_BFS_HEADROOM = 512 * 2**20
+
+
 def choose_form(space, memory: int | str | None = None) -> str:
     """The form of the table of ``space`` within ``memory`` bytes (as twsearch's
     ``-g`` chooses): a byte a state without a budget, else 2 bits built by rows
-    in memory where :func:`rows_fit`, else 2 bits in shards out of core.
+    in memory where the one-byte row-by-row BFS (``ROW_PULL``) and its 2-bit
+    result fit, else 2 bits in shards out of core.
 
     >>> from permgroup.formats.definition import Orbit, OrbitState
     >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
@@ -220,7 +225,15 @@ def choose_form(space, memory: int | str | None = None) -> str:
     >>> choose_form(space), choose_form(space, "4GB"), choose_form(space, "1MB")
     ('byte', '2bit', 'shards')
     """
-    return "byte" if memory is None else "2bit" if rows_fit(space, memory) else "shards"
+    from permgroup.tables.outofcore import parse_memory
+
+    if memory is None:
+        return "byte"
+    if ROW_PULL in space.capabilities:
+        tables = space.row_next.nbytes + getattr(space.row_select, "nbytes", 0)
+        if space.size + space.size // 4 + tables + ROW_BFS_HEADROOM <= parse_memory(memory):
+            return "2bit"
+    return "shards"
 
 
 _TABLES: dict[tuple[str, str], CayleyTable] = {}
@@ -382,31 +395,6 @@ def _two_bits(space, sources, path: Path, key: dict, memory, dask: bool, workers
 
         table = packed_depths(space, sources, progress=report)
     return table.packed, {"levels": table.distribution()}
-
-
-#: working memory of a row-by-row BFS beside its tables (blocks of rows, numpy, Python)
-ROW_BFS_HEADROOM = 512 * 2**20
-
-
-def rows_fit(space, memory: int | str) -> bool:
-    """Whether the one-byte row-by-row BFS of ``space`` and its 2-bit result fit
-    in ``memory`` bytes.
-
-    >>> from permgroup.formats.definition import Definition, Orbit, OrbitState
-    >>> flip = Definition("flip", (Orbit("E", 2, 2),), {"E": OrbitState((0, 1), (0, 0))},
-    ...                   {"F": {"E": OrbitState((1, 0), (1, 0))}})
-    >>> space = table_space(flip)[0]
-    >>> rows_fit(space, "4GB"), rows_fit(space, "1MB")
-    (True, False)
-    """
-    from permgroup.tables.outofcore import parse_memory
-
-    if ROW_PULL not in space.capabilities:
-        return False
-    if isinstance(memory, str):
-        memory = parse_memory(memory)
-    tables = space.row_next.nbytes + getattr(space.row_select, "nbytes", 0)
-    return space.size + space.size // 4 + tables + ROW_BFS_HEADROOM <= memory
 
 
 #: seconds of BFS between two checkpoints of a build by rows in memory (a
