@@ -360,6 +360,19 @@ def describe_file(name: str) -> tuple[str, str, str, str]:
     return "-".join(tokens), metric, prefix + (" ".join(words) or ext.lstrip(".")), stem
 
 
+def size_text(n: float) -> str:
+    """A size in bytes as ``permgroup cache`` and the engine's messages print it.
+
+    >>> size_text(512), size_text(933_400), size_text(2.5e15)
+    ('512 B', '933.4 kB', '2.5 PB')
+    """
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000:
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} EB"
+
+
 def cache_entries(folder: str | os.PathLike | None = None) -> list[CacheEntry]:
     """The tables in the cache folder (files of one table taken together),
     by puzzle and form.

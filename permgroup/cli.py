@@ -593,7 +593,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     """
     import datetime
 
-    from permgroup.cache import cache_dir, cache_entries, clear_cache
+    from permgroup.cache import cache_dir, cache_entries, clear_cache, size_text
 
     folder = cache_dir()
     if args.action == "clear":
@@ -603,7 +603,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
             print(f"# no cached table of {', '.join(args.puzzles)} in {folder}")
         else:
             print(f"# removed {_count(len(removed), 'table')}, "
-                  f"{_size(sum(e.size for e in removed))}, from {folder}")
+                  f"{size_text(sum(e.size for e in removed))}, from {folder}")
         return 0
     entries = cache_entries(folder)
     if not entries:
@@ -612,12 +612,12 @@ def cmd_cache(args: argparse.Namespace) -> int:
     rows = [("puzzle", "metric", "form", "size", "date")]
     for e in entries:
         date = datetime.datetime.fromtimestamp(e.date).strftime("%Y-%m-%d %H:%M")
-        rows.append((e.puzzle, e.metric or "-", e.form, _size(e.size), date))
+        rows.append((e.puzzle, e.metric or "-", e.form, size_text(e.size), date))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for r in rows:
         print("  ".join(c.rjust(w) if i == 3 else c.ljust(w)
                         for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-    print(f"# {_count(len(entries), 'table')}, {_size(sum(e.size for e in entries))} in {folder}")
+    print(f"# {_count(len(entries), 'table')}, {size_text(sum(e.size for e in entries))} in {folder}")
     return 0
 
 
@@ -637,14 +637,6 @@ def _cache_names(name: str) -> list[str]:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "kB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return f"{n:.1f} GB"  # pragma: no cover
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from permgroup.cache import size_text
 from permgroup.formats.definition import Definition
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
@@ -328,7 +329,7 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
     m = element_space(puzzle, metric)
     if (size := m.size) > max_entries:
         if size // 4 <= MAX_TIGHT_BYTES:  # a 2-bit table on disk is within reach
-            advice = (f"build it at 2 bits a state ({_bytes(-(-size // 4))} on disk) with "
+            advice = (f"build it at 2 bits a state ({size_text(-(-size // 4))} on disk) with "
                       "permgroup.tables.registry.load_or_build(puzzle, memory='4GB') "
                       "(permgroup table PUZZLE --memory 4GB), or explore it with "
                       "cayley_graph(..., radius=r)")
@@ -338,7 +339,7 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
                       "limit), or explore a ball with cayley_graph(..., radius=r)")
         raise ValueError(
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
-            f"{size:,} entries ({_bytes(size)} at one byte each), more than max_entries="
+            f"{size:,} entries ({size_text(size)} at one byte each), more than max_entries="
             f"{max_entries:,}; {advice}")
     if not build and not cache_file(m, bits)[0].exists():
         return None
@@ -448,11 +449,3 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
     del store
     checkpoint.unlink(missing_ok=True)
     return PackedTable(space, sources, packed, levels)
-
-
-def _bytes(n: int) -> str:
-    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB", "EB"):
-        if n < 1000:
-            return f"{n:.3g} {unit}"
-        n /= 1000
-    return f"{n:.3g} ZB"
