@@ -8,10 +8,12 @@ the widget alike.
 """
 from __future__ import annotations
 
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
-from permgroup.cache import size_text
+from permgroup.cache import cached_array, load_bytes, save_array, size_text
 from permgroup.formats.definition import Definition
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
@@ -292,12 +294,23 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     if form not in ("2bit", "shards"):
         raise ValueError(f"a table is 'byte', 'nibble' (elements), '2bit' or 'shards', "
                          f"not {form!r}")
-    from permgroup.cache import cached_array
     from permgroup.tables.packed import PackedTable
 
     path, file_key = puzzle_cache_file(puzzle.name, key, "2bit", space.size)
-    in_memory = (lambda report: _two_bits(space, sources, path, file_key, memory, dask, workers,
-                                          scheduler, stream, report))
+
+    def in_memory(report):
+        if memory is not None:
+            # the row-by-row BFS in memory is several times faster than shards on disk
+            table = rows_in_memory(space, sources, path.with_suffix(".checkpoint"),
+                                   dict(file_key, form="rows-checkpoint"), progress=report)
+        elif dask:
+            table = _on_dask(space, sources, workers, scheduler, stream or sys.stderr, report)
+        else:
+            from permgroup.tables.bfs import packed_depths
+
+            table = packed_depths(space, sources, progress=report)
+        return table.packed, {"levels": table.distribution()}
+
     header, packed = cached_array(
         path, file_key, (space.size + 3) // 4, in_memory if build and form == "2bit" else None,
         size=space.size, title=f"{puzzle.name} {key['metric']} table at 2 bits",
@@ -366,36 +379,20 @@ def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
     return (ColouringTable if colourings else OrbitTable)(space, sources, depths)
 
 
-def _two_bits(space, sources, path: Path, key: dict, memory, dask: bool, workers: int,
-              scheduler, stream, report):
-    """A 2-bit table built by rows in ``memory``, on Dask workers, or by the 2-bit BFS."""
-    if memory is not None:
-        # the row-by-row BFS in memory is several times faster than shards on disk
-        table = rows_in_memory(space, sources, path.with_suffix(".checkpoint"),
-                               dict(key, form="rows-checkpoint"), progress=report)
-    elif dask:
-        import sys
+def _on_dask(space, sources, workers: int, scheduler, out, progress):
+    """The 2-bit table built on Dask workers, the cluster and each level said on ``out``."""
+    from permgroup.tables.dask_bfs import dask_depths
 
-        from permgroup.tables.dask_bfs import dask_depths
+    def level_report(level) -> None:
+        print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
+              f"{level.shuffled:>14,} bytes shuffled", file=out, flush=True)
 
-        out = stream or sys.stderr
+    def connected(client) -> None:
+        print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
+              f"{client.dashboard_link}", file=out, flush=True)
 
-        def level_report(level) -> None:
-            print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
-                  f"{level.shuffled:>14,} bytes shuffled", file=out, flush=True)
-
-        def connected(client) -> None:
-            print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
-                  f"{client.dashboard_link}", file=out, flush=True)
-
-        table = dask_depths(space, sources, workers=workers, scheduler=scheduler,
-                            progress=report, level_report=level_report,
-                            on_connect=connected).table
-    else:
-        from permgroup.tables.bfs import packed_depths
-
-        table = packed_depths(space, sources, progress=report)
-    return table.packed, {"levels": table.distribution()}
+    return dask_depths(space, sources, workers=workers, scheduler=scheduler, progress=progress,
+                       level_report=level_report, on_connect=connected).table
 
 
 #: seconds of BFS between two checkpoints of a build by rows in memory (a
@@ -418,11 +415,8 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
     >>> rows_in_memory(space, sources, path, {"puzzle": "flip"}).distribution()
     [1, 2, 1]
     """
-    import time
-
     import numpy as np
 
-    from permgroup.cache import load_bytes, save_array
     from permgroup.tables.bfs import ByteStore, bfs
     from permgroup.tables.packed import PackedTable, pack_depths, unpack_depths
 
