@@ -47,26 +47,14 @@ class LevelStats:
     shuffled: int
 
 
-@dataclass
-class DaskTable:
-    """The gathered 2-bit table and the per-level figures of its build."""
-
-    table: PackedTable
-    stats: list[LevelStats]
-    workers: int
-
-    def distribution(self) -> list[int]:
-        return self.table.distribution()
-
-
-def _sizes(parts: list[np.ndarray]) -> list[int]:
-    return [int(p.nbytes) for p in parts]
-
-
 def _mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray]:
-    table = table.copy()  # futures are immutable: the old table may still be read
-    return table, sharded.mark(table, lo, code, *parts)
+          ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """:func:`sharded.mark` on a copy (futures are immutable: the old table may
+    still be read); the new ranks' count and the bytes of each part received
+    go back to the client."""
+    table = table.copy()
+    fresh = sharded.mark(table, lo, code, *parts)
+    return table, fresh, [len(fresh), *(int(p.nbytes) for p in parts)]
 
 
 def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True):
@@ -97,11 +85,12 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
                 scheduler: str | None = None, shards_per_worker: int = 1,
                 progress: Progress | None = None,
                 level_report: Callable[[LevelStats], None] | None = None,
-                on_connect: Callable[[object], None] | None = None) -> DaskTable:
+                on_connect: Callable[[object], None] | None = None) -> PackedTable:
     """The 2-bit table of ``space`` from ``sources`` built on Dask workers
     (see the module docstring).  Without ``client`` one is made by
     :func:`connect` (``workers``, ``scheduler``) and closed after;
-    ``on_connect(client)`` is called first (to show the dashboard's address).
+    ``on_connect(client)`` is called first (to show the dashboard's address),
+    ``level_report`` after each level.
     """
     own = client is None
     if own:
@@ -116,8 +105,7 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
                                   level_report)
         levels = sharded.run(owners, progress)
         packed = np.concatenate(client.gather(owners.tables))
-        return DaskTable(PackedTable(space, owners.sources.tolist(), packed, levels),
-                         owners.stats, len(addresses))
+        return PackedTable(space, owners.sources.tolist(), packed, levels)
     finally:
         if own:
             close(client)
@@ -133,7 +121,6 @@ class _WorkerTransport:
         self.n_shards = len(self.bounds) + 1
         self.owner_of = [addresses[i % len(addresses)] for i in range(self.n_shards)]
         self.sources = np.unique(np.asarray(sources, dtype=rank_dtype(space.size)))
-        self.stats: list[LevelStats] = []
 
     def _on(self, owner: int, *task, pure: bool = True):
         return self.client.submit(*task, workers=[self.owner_of[owner]], pure=pure)
@@ -152,23 +139,19 @@ class _WorkerTransport:
         start, n = time.perf_counter(), self.n_shards
         routed = [self._on(s, sharded.expand, self.space_f, self.frontiers[s],
                            range(self.space.n_moves), self.bounds, pure=False) for s in range(n)]
-        sizes = [self._on(s, _sizes, r) for s, r in enumerate(routed)]
-        tables, frontiers, counts = [], [], []
+        tables, frontiers, sizes = [], [], []
         for o in range(n):
             parts = [self._on(s, getitem, routed[s], o) for s in range(n)]
-            pair = self._on(o, _mark, self.tables[o], o * self.shard, (depth + 1) % 3, *parts,
-                            pure=False)
-            tables.append(self._on(o, itemgetter(0), pair))
-            frontiers.append(self._on(o, itemgetter(1), pair))
-            counts.append(self._on(o, len, frontiers[-1]))
-        counts, sizes = self.client.gather([counts, sizes])
+            marked = self._on(o, _mark, self.tables[o], o * self.shard, (depth + 1) % 3, *parts,
+                              pure=False)
+            tables.append(self._on(o, itemgetter(0), marked))
+            frontiers.append(self._on(o, itemgetter(1), marked))
+            sizes.append(self._on(o, itemgetter(2), marked))
+        sizes = self.client.gather(sizes)
         self.tables, self.frontiers = tables, frontiers
-        count = int(sum(counts))
-        shuffled = sum(sizes[s][o] for s in range(n) for o in range(n)
+        count = sum(size[0] for size in sizes)
+        shuffled = sum(sizes[o][1 + s] for s in range(n) for o in range(n)
                        if self.owner_of[s] != self.owner_of[o])
-        if count:
-            self.stats.append(LevelStats(depth + 1, count, time.perf_counter() - start,
-                                         int(shuffled)))
-            if self.level_report:
-                self.level_report(self.stats[-1])
+        if count and self.level_report:
+            self.level_report(LevelStats(depth + 1, count, time.perf_counter() - start, shuffled))
         return count

@@ -392,7 +392,7 @@ def _on_dask(space, sources, workers: int, scheduler, out, progress):
               f"{client.dashboard_link}", file=out, flush=True)
 
     return dask_depths(space, sources, workers=workers, scheduler=scheduler, progress=progress,
-                       level_report=level_report, on_connect=connected).table
+                       level_report=level_report, on_connect=connected)
 
 
 #: seconds of BFS between two checkpoints of a build by rows in memory (a
