@@ -78,70 +78,6 @@ def plan(size: int, memory: int) -> tuple[int, int]:
     return shard, piece
 
 
-class _Folder:
-    """The files of one build and its manifest."""
-
-    def __init__(self, folder: str | os.PathLike):
-        self.path = Path(folder)
-        self.path.mkdir(parents=True, exist_ok=True)
-
-    def file(self, name: str) -> Path:
-        return self.path / name
-
-    def read_manifest(self) -> dict | None:
-        try:
-            return json.loads(self.file(MANIFEST).read_text())
-        except FileNotFoundError:
-            return None
-
-    def write_atomic(self, name: str, chunks: Iterable[bytes]) -> None:
-        """Write the chunks (one at a time: a generator keeps memory small) under ``name``."""
-        tmp = self.file(f"{name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            for chunk in chunks:
-                f.write(chunk)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.file(name))
-
-    def commit(self, manifest: dict) -> None:
-        self.write_atomic(MANIFEST, [json.dumps(manifest, sort_keys=True).encode()])
-
-    def sweep(self, manifest: dict | None) -> None:
-        """Delete every file the manifest does not name."""
-        keep = {MANIFEST, LOCK}
-        if manifest:
-            keep.update(manifest["shards"])
-            keep.update(manifest["frontier"])
-            if manifest.get("table"):
-                keep.add(manifest["table"])
-        for f in self.path.iterdir():
-            if f.name not in keep and f.is_file():
-                f.unlink()
-
-    def lock(self) -> None:
-        path = self.file(LOCK)
-        while True:
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                try:
-                    pid = int(path.read_text() or 0)
-                except (FileNotFoundError, ValueError):
-                    pid = 0
-                if pid and pid != os.getpid() and writer_alive(pid):
-                    raise InputError(f"{self.path}: another build (process {pid}) is "
-                                     "writing this folder") from None
-                path.unlink(missing_ok=True)  # its writer is dead
-                continue
-            with os.fdopen(fd, "w") as f:
-                f.write(str(os.getpid()))
-            return
-
-    def unlock(self) -> None:
-        self.file(LOCK).unlink(missing_ok=True)
-
-
 def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, *,
                       memory: int | str = "1GB", key: dict | None = None,
                       progress: Progress | None = None, shard_ranks: int | None = None,
@@ -167,45 +103,102 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     ...
     permgroup.errors.InputError: ...: it holds a build of another table (key 'a', not 'b')
     """
+    folder = Path(folder)
     memory = parse_memory(memory)
     shard, piece = plan(space.size, memory)
     shard, piece = shard_ranks or shard, piece_ranks or piece
     if shard % 4:
         raise ValueError("shard_ranks must be a multiple of 4")
-    files = _Folder(folder)
-    files.lock()
+    transport = _FileTransport(folder, space, sources, key, shard, piece, memory)
+    transport.lock()
     try:
-        transport = _FileTransport(files, space, sources, key, shard, piece, memory)
         sharded.run(transport, progress)
-        manifest = transport.manifest
-        if not manifest.get("table"):
-            manifest = _finish(files, manifest)
-            files.sweep(manifest)
+        if not transport.manifest.get("table"):
+            transport.finish()
     finally:
-        files.unlock()
-    packed = np.memmap(files.file(manifest["table"]), dtype=np.uint8, mode="r")
+        transport.unlock()
+    manifest = transport.manifest
+    packed = np.memmap(folder / manifest["table"], dtype=np.uint8, mode="r")
     return PackedTable(space, manifest["sources"], packed, manifest["levels"])
 
 
-class _FileTransport:
-    """Shards and frontiers in files, a level committed by its manifest."""
+def _read_manifest(folder: Path) -> dict | None:
+    try:
+        return json.loads((folder / MANIFEST).read_text())
+    except FileNotFoundError:
+        return None
 
-    def __init__(self, files: _Folder, space, sources, key, shard: int, piece: int,
-                 memory: int):
-        self.files, self.space, self.sources, self.key = files, space, sources, key
+
+class _FileTransport:
+    """Shards and frontiers in the files of a build folder, a level committed
+    by its manifest."""
+
+    def __init__(self, folder: Path, space, sources, key, shard: int, piece: int, memory: int):
+        self.path, self.space, self.sources, self.key = folder, space, sources, key
         self.shard, self.piece = shard, piece
         # images already seen are dropped before they are written out when the
         # table's files fit well within the memory allowed (read through maps)
         self.screen = (space.size + 3) // 4 <= memory // 2
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def lock(self) -> None:
+        path = self.path / LOCK
+        while True:
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    pid = int(path.read_text() or 0)
+                except (FileNotFoundError, ValueError):
+                    pid = 0
+                if pid and pid != os.getpid() and writer_alive(pid):
+                    raise InputError(f"{self.path}: another build (process {pid}) is "
+                                     "writing this folder") from None
+                path.unlink(missing_ok=True)  # its writer is dead
+                continue
+            with os.fdopen(fd, "w") as f:
+                f.write(str(os.getpid()))
+            return
+
+    def unlock(self) -> None:
+        (self.path / LOCK).unlink(missing_ok=True)
+
+    def _write(self, name: str, chunks: Iterable[bytes]) -> None:
+        """Write the chunks (one at a time: a generator keeps memory small) under ``name``, atomically."""
+        tmp = self.path / f"{name}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path / name)
+
+    def _save(self, manifest: dict) -> None:
+        """Commit ``manifest`` and delete the files it no longer names."""
+        self._write(MANIFEST, [json.dumps(manifest, sort_keys=True).encode()])
+        self.manifest = manifest
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """Delete every file the manifest does not name."""
+        keep = {MANIFEST, LOCK}
+        if self.manifest:
+            keep.update(self.manifest["shards"], self.manifest["frontier"],
+                        [self.manifest.get("table")])
+        for f in self.path.iterdir():
+            if f.name not in keep and f.is_file():
+                f.unlink()
 
     def start(self) -> list[int]:
-        files, size = self.files, self.space.size
-        manifest = files.read_manifest()
-        if manifest is not None and (manifest["key"] != self.key or manifest["size"] != size):
-            raise InputError(f"{files.path}: it holds a build of another table "
+        manifest = _read_manifest(self.path)
+        if manifest is not None and (manifest["key"] != self.key
+                                     or manifest["size"] != self.space.size):
+            raise InputError(f"{self.path}: it holds a build of another table "
                              f"(key {manifest['key']!r}, not {self.key!r})")
-        files.sweep(manifest)
-        self.manifest = manifest or self._first()
+        self.manifest = manifest
+        self._sweep()
+        if manifest is None:
+            self._first()
         # a resumed build keeps the shards it was started with
         self.shard, self.dtype = self.manifest["shard_ranks"], np.dtype(self.manifest["dtype"])
         return self.manifest["levels"]
@@ -214,7 +207,7 @@ class _FileTransport:
         manifest = self.manifest
         if not manifest["count"] or manifest.get("table"):
             return 0
-        maps = ([np.memmap(self.files.file(name), dtype=np.uint8, mode="r")
+        maps = ([np.memmap(self.path / name, dtype=np.uint8, mode="r")
                  for name in manifest["shards"]] if self.screen else None)
         unseen = self.space.size - sum(manifest["levels"])
         if self.screen and (manifest["count"] * (COSTS["step"] + MARK_COST)
@@ -223,12 +216,11 @@ class _FileTransport:
         else:
             owners, fill = self._expand(depth, maps)
         del maps
-        self.manifest = self._commit(owners, fill)
-        self.files.sweep(self.manifest)
+        self._commit(owners, fill)
         return self.manifest["count"]
 
-    def _first(self) -> dict:
-        size, shard, files = self.space.size, self.shard, self.files
+    def _first(self) -> None:
+        size, shard = self.space.size, self.shard
         n_shards = -(-size // shard)
         sources = sorted({int(s) for s in self.sources})
         dtype = np.dtype(rank_dtype(size))
@@ -239,16 +231,15 @@ class _FileTransport:
             part, mine = sharded.start(i * shard, min(size, (i + 1) * shard),
                                        np.array(sources, dtype=dtype))
             manifest["shards"].append(f"shard-0-{i}.bin")
-            files.write_atomic(manifest["shards"][-1], [part.tobytes()])
+            self._write(manifest["shards"][-1], [part.tobytes()])
             if len(mine):
                 manifest["frontier"].append(f"frontier-0-{i}.bin")
-                files.write_atomic(manifest["frontier"][-1], [mine.tobytes()])
-        files.commit(manifest)
-        return manifest
+                self._write(manifest["frontier"][-1], [mine.tobytes()])
+        self._save(manifest)
 
     def _pieces(self, name: str):
         """A rank file read ``piece`` ranks at a time."""
-        path, dtype = self.files.file(name), self.dtype
+        path, dtype = self.path / name, self.dtype
         total = path.stat().st_size // dtype.itemsize
         for lo in range(0, total, self.piece):
             yield np.fromfile(path, dtype=dtype, count=min(self.piece, total - lo),
@@ -274,7 +265,7 @@ class _FileTransport:
                                 continue
                             if owner not in buckets:
                                 buckets[owner] = open(
-                                    self.files.file(f"bucket-{depth + 1}-{owner}.bin"), "ab")
+                                    self.path / f"bucket-{depth + 1}-{owner}.bin", "ab")
                             chunk.tofile(buckets[owner])
         finally:
             for f in buckets.values():
@@ -312,39 +303,34 @@ class _FileTransport:
 
         return fill
 
-    def _commit(self, owners, fill) -> dict:
+    def _commit(self, owners, fill) -> None:
         """Each owner's shard given to ``fill(owner, table)``, which marks the
         next level in it and yields those ranks; the changed shards and the
         frontier written as new files, the level committed."""
-        files, manifest = self.files, self.manifest
+        manifest = self.manifest
         nxt = len(manifest["levels"])
         shards, frontier, count = list(manifest["shards"]), [], 0
         for owner in owners:
-            table = np.fromfile(files.file(shards[owner]), dtype=np.uint8)
+            table = np.fromfile(self.path / shards[owner], dtype=np.uint8)
             fresh_name = f"frontier-{nxt}-{owner}.bin"
             found = 0
-            with open(files.file(fresh_name + ".part"), "wb") as out:
+            with open(self.path / f"{fresh_name}.part", "wb") as out:
                 for fresh in fill(owner, table):
                     fresh.tofile(out)
                     found += len(fresh)
             if found:
-                os.replace(files.file(fresh_name + ".part"), files.file(fresh_name))
+                os.replace(self.path / f"{fresh_name}.part", self.path / fresh_name)
                 frontier.append(fresh_name)
                 name = f"shard-{nxt}-{owner}.bin"
-                files.write_atomic(name, [table.tobytes()])
+                self._write(name, [table.tobytes()])
                 shards[owner] = name
                 count += found
-        manifest = dict(manifest, shards=shards, frontier=frontier, count=count,
-                        levels=manifest["levels"] + ([count] if count else []))
-        files.commit(manifest)
-        return manifest
+        self._save(dict(manifest, shards=shards, frontier=frontier, count=count,
+                        levels=manifest["levels"] + ([count] if count else [])))
 
-
-def _finish(files: _Folder, manifest: dict) -> dict:
-    """Join the shards into one table file (a shard's bytes end on a whole
-    byte, since shards hold a multiple of 4 ranks), read one at a time."""
-    files.write_atomic("table.bin", (files.file(shard).read_bytes()
-                                     for shard in manifest["shards"]))
-    manifest = dict(manifest, table="table.bin", frontier=[], shards=[])
-    files.commit(manifest)
-    return manifest
+    def finish(self) -> None:
+        """Join the shards into one table file (a shard's bytes end on a whole
+        byte, since shards hold a multiple of 4 ranks), read one at a time."""
+        self._write("table.bin", ((self.path / shard).read_bytes()
+                                  for shard in self.manifest["shards"]))
+        self._save(dict(self.manifest, table="table.bin", frontier=[], shards=[]))
