@@ -81,10 +81,11 @@ def plan(size: int, memory: int) -> tuple[int, int]:
 def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, *,
                       memory: int | str = "1GB", key: dict | None = None,
                       progress: Progress | None = None, shard_ranks: int | None = None,
-                      piece_ranks: int | None = None) -> PackedTable:
+                      piece_ranks: int | None = None, build: bool = True) -> PackedTable | None:
     """The 2-bit table of ``space`` from ``sources``, built (or resumed) in
     ``folder`` within about ``memory`` bytes of working memory; the result's
     ``packed`` array is a read-only memory map of the finished table file.
+    ``None`` when ``build`` is false and ``folder`` holds no finished build.
 
     ``key`` (any JSON data, e.g. the space's fingerprint) is stored in the
     manifest; a folder holding a build of another key is refused.
@@ -98,12 +99,18 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     >>> t = build_out_of_core(ring, [0], folder, shard_ranks=4, key="a")
     >>> t.distribution(), t.depths_of(np.array([5, 9])).tolist()
     ([1, 2, 2, 2, 2, 1], [5, 1])
+    >>> build_out_of_core(ring, [0], tempfile.mkdtemp(), key="a", build=False) is None
+    True
     >>> build_out_of_core(ring, [0], folder, shard_ranks=4, key="b")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     permgroup.errors.InputError: ...: it holds a build of another table (key 'a', not 'b')
     """
     folder = Path(folder)
+    if not build:
+        done = _read_manifest(folder)
+        if not (done and done["key"] == key and done.get("table")):
+            return None
     memory = parse_memory(memory)
     shard, piece = plan(space.size, memory)
     shard, piece = shard_ranks or shard, piece_ranks or piece

@@ -274,8 +274,12 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     >>> necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
     >>> load_or_build(necklace, build=False) is None
     True
+    >>> load_or_build(necklace, form="shards", build=False) is None
+    True
     >>> [load_or_build(necklace, form=f).distribution() for f in ("byte", "2bit", "shards")]
     [[1, 2, 2, 1], [1, 2, 2, 1], [1, 2, 2, 1]]
+    >>> load_or_build(necklace, form="shards", build=False).distribution()   # the finished build
+    [1, 2, 2, 1]
     """
     one_byte = form in (None, "byte", "nibble") and memory is None and not dask
     if one_byte and isinstance(puzzle, Definition) and rotated(puzzle):
@@ -319,7 +323,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
         from permgroup.tables.outofcore import build_out_of_core
 
         return build_out_of_core(space, sources, path.with_suffix(".outofcore"),
-                                 memory=memory or "1GB", key=key, progress=progress)
+                                 memory=memory or "1GB", key=key, progress=progress, build=build)
     return None if packed is None else PackedTable(space, sources, packed, header["levels"])
 
 
