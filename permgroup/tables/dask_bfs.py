@@ -19,9 +19,10 @@ imported only when a build starts.
 from __future__ import annotations
 
 import time
-from operator import getitem, itemgetter
 from collections.abc import Callable, Sequence
+from operator import getitem, itemgetter
 from dataclasses import dataclass
+from typing import IO
 
 import numpy as np
 
@@ -85,24 +86,25 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
                 scheduler: str | None = None, shards_per_worker: int = 1,
                 progress: Progress | None = None,
                 level_report: Callable[[LevelStats], None] | None = None,
-                on_connect: Callable[[object], None] | None = None) -> PackedTable:
+                stream: IO | None = None) -> PackedTable:
     """The 2-bit table of ``space`` from ``sources`` built on Dask workers
     (see the module docstring).  Without ``client`` one is made by
-    :func:`connect` (``workers``, ``scheduler``) and closed after;
-    ``on_connect(client)`` is called first (to show the dashboard's address),
-    ``level_report`` after each level.
+    :func:`connect` (``workers``, ``scheduler``) and closed after.
+    ``level_report`` is called after each level; ``stream`` gets a line
+    naming the workers and the dashboard, then a line per level.
     """
     own = client is None
     if own:
         client = connect(workers, scheduler)
-    if on_connect:
-        on_connect(client)
     try:
         addresses = sorted(client.scheduler_info()["workers"])
         if not addresses:
             raise InputError("the Dask cluster has no workers")
+        if stream:
+            print(f"  dask: {len(addresses)} workers, dashboard {client.dashboard_link}",
+                  file=stream, flush=True)
         owners = _WorkerTransport(client, space, sources, addresses, shards_per_worker,
-                                  level_report)
+                                  level_report, stream)
         levels = sharded.run(owners, progress)
         packed = np.concatenate(client.gather(owners.tables))
         return PackedTable(space, owners.sources.tolist(), packed, levels)
@@ -114,8 +116,9 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
 class _WorkerTransport:
     """Each shard's table and frontier held as futures by its owner."""
 
-    def __init__(self, client, space, sources, addresses, shards_per_worker, level_report):
-        self.client, self.space, self.level_report = client, space, level_report
+    def __init__(self, client, space, sources, addresses, shards_per_worker, level_report, stream):
+        self.client, self.space = client, space
+        self.level_report, self.stream = level_report, stream
         self.shard, self.bounds = sharded.layout(space.size,
                                                  shards=len(addresses) * shards_per_worker)
         self.n_shards = len(self.bounds) + 1
@@ -152,6 +155,10 @@ class _WorkerTransport:
         count = sum(size[0] for size in sizes)
         shuffled = sum(sizes[o][1 + s] for s in range(n) for o in range(n)
                        if self.owner_of[s] != self.owner_of[o])
+        stats = LevelStats(depth + 1, count, time.perf_counter() - start, shuffled)
+        if count and self.stream:
+            print(f"  level {stats.depth:2d}: {stats.seconds:7.2f} s, "
+                  f"{stats.shuffled:>14,} bytes shuffled", file=self.stream, flush=True)
         if count and self.level_report:
-            self.level_report(LevelStats(depth + 1, count, time.perf_counter() - start, shuffled))
+            self.level_report(stats)
         return count

@@ -308,7 +308,10 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
             table = rows_in_memory(space, sources, path.with_suffix(".checkpoint"),
                                    dict(file_key, form="rows-checkpoint"), progress=report)
         elif dask:
-            table = _on_dask(space, sources, workers, scheduler, stream or sys.stderr, report)
+            from permgroup.tables.dask_bfs import dask_depths
+
+            table = dask_depths(space, sources, workers=workers, scheduler=scheduler,
+                                progress=report, stream=stream or sys.stderr)
         else:
             from permgroup.tables.bfs import packed_depths
 
@@ -381,22 +384,6 @@ def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
     if depths is None:
         return None
     return (ColouringTable if colourings else OrbitTable)(space, sources, depths)
-
-
-def _on_dask(space, sources, workers: int, scheduler, out, progress):
-    """The 2-bit table built on Dask workers, the cluster and each level said on ``out``."""
-    from permgroup.tables.dask_bfs import dask_depths
-
-    def level_report(level) -> None:
-        print(f"  level {level.depth:2d}: {level.seconds:7.2f} s, "
-              f"{level.shuffled:>14,} bytes shuffled", file=out, flush=True)
-
-    def connected(client) -> None:
-        print(f"  dask: {len(client.scheduler_info()['workers'])} workers, dashboard "
-              f"{client.dashboard_link}", file=out, flush=True)
-
-    return dask_depths(space, sources, workers=workers, scheduler=scheduler, progress=progress,
-                       level_report=level_report, on_connect=connected)
 
 
 #: seconds of BFS between two checkpoints of a build by rows in memory (a
