@@ -170,15 +170,16 @@ class _FileTransport:
     def unlock(self) -> None:
         (self.path / LOCK).unlink(missing_ok=True)
 
-    def _write(self, name: str, chunks: Iterable[bytes]) -> None:
-        """Write the chunks (one at a time: a generator keeps memory small) under ``name``, atomically."""
+    def _write(self, name: str, chunks: Iterable) -> int:
+        """Write the chunks (bytes or arrays, one at a time: a generator keeps
+        memory small) under ``name``, atomically; the bytes written."""
         tmp = self.path / f"{name}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
-            for chunk in chunks:
-                f.write(chunk)
+            written = sum(f.write(chunk) for chunk in chunks)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path / name)
+        return written
 
     def _save(self, manifest: dict) -> None:
         """Commit ``manifest`` and delete the files it no longer names."""
@@ -238,10 +239,10 @@ class _FileTransport:
             part, mine = sharded.start(i * shard, min(size, (i + 1) * shard),
                                        np.array(sources, dtype=dtype))
             manifest["shards"].append(f"shard-0-{i}.bin")
-            self._write(manifest["shards"][-1], [part.tobytes()])
+            self._write(manifest["shards"][-1], [part])
             if len(mine):
                 manifest["frontier"].append(f"frontier-0-{i}.bin")
-                self._write(manifest["frontier"][-1], [mine.tobytes()])
+                self._write(manifest["frontier"][-1], [mine])
         self._save(manifest)
 
     def _pieces(self, name: str):
@@ -320,17 +321,11 @@ class _FileTransport:
         for owner in owners:
             table = np.fromfile(self.path / shards[owner], dtype=np.uint8)
             fresh_name = f"frontier-{nxt}-{owner}.bin"
-            found = 0
-            with open(self.path / f"{fresh_name}.part", "wb") as out:
-                for fresh in fill(owner, table):
-                    fresh.tofile(out)
-                    found += len(fresh)
-            if found:
-                os.replace(self.path / f"{fresh_name}.part", self.path / fresh_name)
+            found = self._write(fresh_name, fill(owner, table)) // self.dtype.itemsize
+            if found:  # else the empty frontier file is swept
                 frontier.append(fresh_name)
-                name = f"shard-{nxt}-{owner}.bin"
-                self._write(name, [table.tobytes()])
-                shards[owner] = name
+                shards[owner] = f"shard-{nxt}-{owner}.bin"
+                self._write(shards[owner], [table])
                 count += found
         self._save(dict(manifest, shards=shards, frontier=frontier, count=count,
                         levels=manifest["levels"] + ([count] if count else [])))
