@@ -238,11 +238,12 @@ def test_out_of_core_resumes_after_sigkill(tmp_path):
 def dask_client():
     pytest.importorskip("dask.distributed", reason="Dask is not installed: "
                         "pip install 'permgroup[distributed]' to test the distributed BFS")
-    from permgroup.tables.dask_bfs import close, connect
+    from permgroup.tables.dask_bfs import connect
 
     client = connect(workers=2, processes=False)
     yield client
-    close(client)
+    client.close()
+    assert client.cluster.status.name == "closed"  # the client closes the cluster it started
 
 
 def test_dask_cube_matches_plain(cube, dask_client):

@@ -60,7 +60,8 @@ def _mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray
 
 def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True):
     """A Dask client: on the cluster at ``scheduler`` if given, else on a new
-    ``LocalCluster`` of ``workers`` one-thread workers (closed with the client)."""
+    local cluster of ``workers`` one-thread workers, which the client closes
+    with itself."""
     try:
         from dask import distributed
     except ImportError:  # pragma: no cover - depends on the installation
@@ -68,18 +69,8 @@ def connect(workers: int = 2, scheduler: str | None = None, processes: bool = Tr
                          "(dask[distributed])") from None
     if scheduler:
         return distributed.Client(scheduler)
-    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                       processes=processes, dashboard_address=":0")
-    client = distributed.Client(cluster)
-    client._permgroup_cluster = cluster  # closed by close()
-    return client
-
-
-def close(client) -> None:
-    cluster = getattr(client, "_permgroup_cluster", None)
-    client.close()
-    if cluster is not None:
-        cluster.close()
+    return distributed.Client(n_workers=workers, threads_per_worker=1, processes=processes,
+                              dashboard_address=":0")
 
 
 def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
@@ -110,7 +101,7 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
         return PackedTable(space, owners.sources.tolist(), packed, levels)
     finally:
         if own:
-            close(client)
+            client.close()
 
 
 class _WorkerTransport:
