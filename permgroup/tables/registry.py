@@ -239,14 +239,14 @@ def choose_form(space, memory: int | str | None = None) -> str:
     return "shards"
 
 
-_TABLES: dict[tuple[str, str], CayleyTable] = {}
+_TABLES: dict[tuple[str, str, int], CayleyTable] = {}
 
 
 def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str | None = None,
                   *, states: str | None = None, memory: int | str | None = None,
                   progress=None, build: bool = True,
                   max_entries: int = MAX_ENTRIES, dask: bool = False, workers: int = 2,
-                  scheduler: str | None = None, stream=None):
+                  scheduler: str | None = None):
     """The table of ``puzzle`` (a :class:`~permgroup.puzzle.Puzzle`, or a
     :class:`~permgroup.formats.definition.Definition`; ``puzzles.resolve`` turns
     a name, a family member or a file into one) in ``metric``, from the cache
@@ -264,7 +264,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     the cache, resumed there after an interruption), else chosen from
     ``memory`` by :func:`choose_form`; ``dask`` builds the 2-bit table on Dask
     workers (a local cluster of ``workers``, or ``scheduler``), a line per
-    level on ``stream``.  A one-byte table of elements past ``max_entries`` is
+    level on stderr.  A one-byte table of elements past ``max_entries`` is
     refused with a ``ValueError`` saying its size and what to do instead.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
@@ -311,7 +311,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
             from permgroup.tables.dask_bfs import dask_depths
 
             table = dask_depths(space, sources, workers=workers, scheduler=scheduler,
-                                progress=report, stream=stream or sys.stderr)
+                                progress=report, stream=sys.stderr)
         else:
             from permgroup.tables.bfs import packed_depths
 
