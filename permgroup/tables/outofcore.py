@@ -230,14 +230,12 @@ class _FileTransport:
     def _first(self) -> None:
         size, shard = self.space.size, self.shard
         n_shards = -(-size // shard)
-        sources = sorted({int(s) for s in self.sources})
-        dtype = np.dtype(rank_dtype(size))
+        sources = np.unique(np.asarray(self.sources, dtype=rank_dtype(size)))
         manifest = {"key": self.key, "size": size, "shard_ranks": shard, "n_shards": n_shards,
-                    "sources": sources, "levels": [len(sources)], "count": len(sources),
-                    "dtype": dtype.str, "shards": [], "frontier": []}
+                    "sources": sources.tolist(), "levels": [len(sources)], "count": len(sources),
+                    "dtype": sources.dtype.str, "shards": [], "frontier": []}
         for i in range(n_shards):
-            part, mine = sharded.start(i * shard, min(size, (i + 1) * shard),
-                                       np.array(sources, dtype=dtype))
+            part, mine = sharded.start(i * shard, min(size, (i + 1) * shard), sources)
             manifest["shards"].append(f"shard-0-{i}.bin")
             self._write(manifest["shards"][-1], [part])
             if len(mine):
