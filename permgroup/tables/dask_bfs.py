@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from operator import getitem, itemgetter
+from contextlib import nullcontext
 from dataclasses import dataclass
+from operator import getitem, itemgetter
 from typing import IO
 
 import numpy as np
@@ -84,10 +85,7 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
     ``level_report`` is called after each level; ``stream`` gets a line
     naming the workers and the dashboard, then a line per level.
     """
-    own = client is None
-    if own:
-        client = connect(workers, scheduler)
-    try:
+    with connect(workers, scheduler) if client is None else nullcontext(client) as client:
         addresses = sorted(client.scheduler_info()["workers"])
         if not addresses:
             raise InputError("the Dask cluster has no workers")
@@ -99,9 +97,6 @@ def dask_depths(space, sources: Sequence[int], *, client=None, workers: int = 2,
         levels = sharded.run(owners, progress)
         packed = np.concatenate(client.gather(owners.tables))
         return PackedTable(space, owners.sources.tolist(), packed, levels)
-    finally:
-        if own:
-            client.close()
 
 
 class _WorkerTransport:
