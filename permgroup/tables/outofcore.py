@@ -19,6 +19,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -117,13 +118,10 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     if shard % 4:
         raise ValueError("shard_ranks must be a multiple of 4")
     transport = _FileTransport(folder, space, sources, key, shard, piece, memory)
-    transport.lock()
-    try:
+    with transport.locked():
         sharded.run(transport, progress)
         if not transport.manifest.get("table"):
             transport.finish()
-    finally:
-        transport.unlock()
     manifest = transport.manifest
     packed = np.memmap(folder / manifest["table"], dtype=np.uint8, mode="r")
     return PackedTable(space, manifest["sources"], packed, manifest["levels"])
@@ -148,11 +146,13 @@ class _FileTransport:
         self.screen = (space.size + 3) // 4 <= memory // 2
         folder.mkdir(parents=True, exist_ok=True)
 
-    def lock(self) -> None:
+    @contextmanager
+    def locked(self) -> Iterator[None]:
         path = self.path / LOCK
         while True:
             try:
                 fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                break
             except FileExistsError:
                 try:
                     pid = int(path.read_text() or 0)
@@ -162,13 +162,12 @@ class _FileTransport:
                     raise InputError(f"{self.path}: another build (process {pid}) is "
                                      "writing this folder") from None
                 path.unlink(missing_ok=True)  # its writer is dead
-                continue
-            with os.fdopen(fd, "w") as f:
-                f.write(str(os.getpid()))
-            return
-
-    def unlock(self) -> None:
-        (self.path / LOCK).unlink(missing_ok=True)
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        try:
+            yield
+        finally:
+            path.unlink(missing_ok=True)
 
     def _write(self, name: str, chunks: Iterable) -> int:
         """Write the chunks (bytes or arrays, one at a time: a generator keeps
