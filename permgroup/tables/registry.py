@@ -291,8 +291,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
         return _element_table(puzzle, metric, 4 if form == "nibble" else 8, max_entries,
                               progress, build)
     space, sources, key = table_space(puzzle, metric, states)
-    if form is None:
-        form = choose_form(space, memory) if memory is not None or not dask else "2bit"
+    form = form or ("2bit" if dask and memory is None else choose_form(space, memory))
     if form == "byte":
         return _byte_table(puzzle, space, sources, key, progress, build)
     if form not in ("2bit", "shards"):
