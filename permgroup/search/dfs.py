@@ -1,12 +1,8 @@
-"""One bounded depth-first search over batches of states, the canonical-sequence
-pruner every search shares, and the ``Bound`` protocol.
-
-:func:`bounded_paths` walks the move tree of a :class:`Stage` depth first,
-keeping only canonical move sequences (:class:`MovePruning`) and children whose
-lower bound leaves room within the limit; what the caller's loop does with the
-paths it yields is the search: IDA* (:func:`permgroup.search.exact.ida_star`)
-returns the first, a subgroup chain (:mod:`permgroup.search.subgroup_chain`)
-continues each batch into its next stage.
+"""One bounded depth-first search over batches of states (:func:`bounded_paths`),
+the canonical-sequence pruner every search shares (:class:`MovePruning`), and
+the ``Bound`` protocol.  What the caller's loop does with the paths the search
+yields is the search: IDA* (:func:`permgroup.search.exact.ida_star`) returns
+the first, a subgroup chain continues each batch into its next stage.
 
 >>> from permgroup.search.ball import build_ball
 >>> from permgroup.spaces.digits import ring_space
@@ -146,8 +142,8 @@ class Stage:
     indices among the caller's moves, all of them by default), its ``goal``
     (a ``(k, 1)`` column), the ``bounds`` that prune, and a ``ball`` of exact
     depths around the goal, if any.  :attr:`generated` and :attr:`lookups`
-    count what searches did.  Pattern databases are kept a byte an entry and
-    asked first (a search looks entries up millions of times a second).
+    count what searches did.  Pattern databases are kept a byte an entry (a
+    search looks entries up millions of times a second).
 
     >>> from permgroup.spaces.digits import ring_space
     >>> space, t = ring_space(4)
@@ -198,31 +194,23 @@ class Stage:
     def children(self, states: np.ndarray, parent: np.ndarray, local: np.ndarray,
                  room: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The children of columns ``parent`` of ``states`` by the stage's moves
-        ``local`` whose bound is at most ``room``: ``(which, their digits)``;
-        each pattern database is asked only about the children the ones before
-        let through, and a digit is computed when one first needs it."""
-        local = local.astype(np.int32)
-        which = None
+        ``local`` whose bound is at most ``room``: ``(which, their digits)``.
+        Pattern databases go first, each asked only about the children the
+        ones before let through, and a digit is computed when one first needs it."""
+        which, local = np.arange(len(parent)), local.astype(np.int32)
         digits: dict[int, np.ndarray] = {}
         for table, which_digits in self._databases:
             for i in which_digits:
                 if i not in digits:
-                    digits[i] = self.step_digit(i, states, *(
-                        (parent, local) if which is None else
-                        (np.take(parent, which), np.take(local, which))))
-            bound = np.take(table, self.space.project(digits, which_digits))
-            ok = np.flatnonzero(bound <= (room if which is None else np.take(room, which)))
-            which = ok if which is None else np.take(which, ok)
+                    digits[i] = self.step_digit(i, states, parent, local)
+            ok = np.flatnonzero(np.take(table, self.space.project(digits, which_digits)) <= room)
+            which, parent, local, room = (np.take(a, ok) for a in (which, parent, local, room))
             digits = {i: np.take(d, ok) for i, d in digits.items()}
-        if which is None:
-            which = np.arange(len(parent))
         out = np.empty((len(self.space.tables), len(which)), dtype=states.dtype)
         for i in range(len(out)):
-            out[i] = digits[i] if i in digits else self.step_digit(
-                i, states, np.take(parent, which), np.take(local, which))
+            out[i] = digits[i] if i in digits else self.step_digit(i, states, parent, local)
         if self.others:
-            bound = np.maximum.reduce([b(out) for b in self.others]).astype(np.int64)
-            ok = np.flatnonzero(bound <= np.take(room, which))
+            ok = np.flatnonzero(np.maximum.reduce([b(out) for b in self.others]) <= room)
             which, out = np.take(which, ok), np.take(out, ok, axis=1)
         return which, out
 

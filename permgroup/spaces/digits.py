@@ -10,14 +10,6 @@ Together the groups determine the permutation.
 
 States are compared through *packed keys*: the digits' bits laid side by side
 in as few 64-bit words as needed (:meth:`DigitSpace.keys`), exact, never hashed.
-
->>> from permgroup.perm import from_cycles
->>> turn = from_cycles([(0, 2, 4), (1, 3, 5)], 6)
->>> c = PieceCoordinate.from_moves("piece", ((0, 1), (2, 3), (4, 5)), {"t": turn})
->>> space = DigitSpace(piece_digits(c), ["t"])
->>> s = space.of_elements([tuple(range(6))])
->>> space.keys(space.step(s, 0)).tolist() == space.keys(space.of_elements([turn])).tolist()
-True
 """
 from __future__ import annotations
 

@@ -5,14 +5,6 @@ moves generate is there for algebra; a *guard* says when the move is legal:
 every position it names must show the given colour.  This module works on
 whole colourings one state at a time in plain Python: the reference the
 vectorized :mod:`permgroup.spaces.hole` is checked against.
-
->>> from permgroup.puzzle import Puzzle
->>> slide = Puzzle("slide", 2, {"L": (1, 0)}, solved=("x", "."))
->>> p = PartialPuzzle(slide, {"L": {0: "."}})
->>> p.successors(("x", "."))
-[]
->>> p.successors((".", "x"))
-[('L', ('x', '.'))]
 """
 from __future__ import annotations
 
@@ -36,6 +28,8 @@ class PartialPuzzle:
     >>> p = PartialPuzzle(slide, {"L": {0: "."}})
     >>> p.move_names, p.legal("x.", "L"), p.legal(".x", "L")
     (['L'], False, True)
+    >>> p.successors(("x", ".")), p.successors((".", "x"))
+    ([], [('L', ('x', '.'))])
     >>> PartialPuzzle(slide, {})
     Traceback (most recent call last):
     ...
