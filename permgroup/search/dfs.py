@@ -182,12 +182,11 @@ class Stage:
         values += [bound(states) for bound in self.others]
         return np.maximum.reduce(values) if values else None
 
-    def step_digit(self, i: int, states: np.ndarray, parent: np.ndarray,
-                   local: np.ndarray) -> np.ndarray:
-        """Digit ``i`` of the children: column ``parent`` of ``states`` moved
-        by the stage's move ``local`` (int32 arrays)."""
-        # flat move tables and np.take, index arrays rather than boolean masks:
-        # several times faster than numpy's fancy indexing on these sizes
+    def _step_digit(self, i: int, states: np.ndarray, parent: np.ndarray,
+                    local: np.ndarray) -> np.ndarray:
+        """Digit ``i`` of columns ``parent`` moved by local moves ``local``: flat
+        int32 tables and np.take of index arrays, several times faster than
+        numpy's fancy indexing on these sizes."""
         size = self.space.sizes[i]
         return np.take(self._flat[i], local * np.int32(size) + np.take(states[i], parent))
 
@@ -202,13 +201,13 @@ class Stage:
         for table, which_digits in self._databases:
             for i in which_digits:
                 if i not in digits:
-                    digits[i] = self.step_digit(i, states, parent, local)
+                    digits[i] = self._step_digit(i, states, parent, local)
             ok = np.flatnonzero(np.take(table, self.space.project(digits, which_digits)) <= room)
             which, parent, local, room = (np.take(a, ok) for a in (which, parent, local, room))
             digits = {i: np.take(d, ok) for i, d in digits.items()}
         out = np.empty((len(self.space.tables), len(which)), dtype=states.dtype)
         for i in range(len(out)):
-            out[i] = digits[i] if i in digits else self.step_digit(i, states, parent, local)
+            out[i] = digits[i] if i in digits else self._step_digit(i, states, parent, local)
         if self.others:
             ok = np.flatnonzero(np.maximum.reduce([b(out) for b in self.others]) <= room)
             which, out = np.take(which, ok), np.take(out, ok, axis=1)

@@ -16,13 +16,7 @@ shows ``D <= k + j'``, hence ``j' = j`` and ``D = k + j``.
 
 The levels are kept, sorted, for the walk back from the meeting state; the
 work is about twice the ball of radius ``D/2`` (a few hundred thousand states
-for a 12-move position among 63 million) instead of the whole space.  Either
-end may be a set of states (all goals matching a pattern, say).
-
->>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
->>> result = search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
->>> result.distance, result.moves, result.reached
-(4, [0, 0, 0, 0], (5, 3))
+for a 12-move position among 63 million) instead of the whole space.
 """
 from __future__ import annotations
 
@@ -97,14 +91,18 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
            *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
            state_bytes: int | None = None) -> SearchResult | None:
     """A shortest word of moves from ``start`` to ``goal`` (each a state or a
-    set of states), ``None`` if none within ``max_depth`` moves (or at all).
+    set of states, such as every goal matching a pattern), ``None`` if none
+    within ``max_depth`` moves (or at all).
 
     ``stop()`` is asked before each move of a level: a reason (``"the time
     limit"``) ends the search with :class:`Stopped` (a slow ``step`` may raise
     it too); so does a next level whose states, at ``state_bytes`` each (the
     dtype's size by default), would take the search past ``memory`` bytes.
 
-    >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10
+    >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
+    >>> result = search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
+    >>> result.distance, result.moves, result.reached
+    (4, [0, 0, 0, 0], (5, 3))
     >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m)).distance
     2
     >>> big = lambda s, m: s * 2 + m  # a tree: levels double

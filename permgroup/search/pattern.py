@@ -4,10 +4,9 @@ A *projection* keeps some digits of a :class:`~permgroup.spaces.digits.DigitSpac
 (one kind of piece alone, a few pieces...).  Every move acts on those digits by
 itself, so the projection is a smaller puzzle whose distance to the projected
 goal never exceeds the whole state's: an admissible bound.  Its table, filled
-by :func:`permgroup.tables.bfs.bfs`, holds two entries per byte: depths above
-14 stored as 14 (still a lower bound), 15 for projections the moves never
-reach.  With move costs (least total costs, often past 14) it keeps a byte per
-entry, ``UNSEEN`` (255) for those never reached.
+by :func:`permgroup.tables.bfs.bfs`, holds two entries per byte (:data:`CLIP`,
+:data:`UNREACHED`), or with move costs (least total costs, often past ``CLIP``)
+a byte per entry.
 """
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ from permgroup.tables.packed import pack, read_codes, unpack
 from permgroup.cache import cached_array, table_file
 from permgroup.spaces.digits import DigitSpace
 
-#: the largest depth stored; deeper entries are clipped to it
+#: the largest depth stored; deeper entries are clipped to it (still a lower bound)
 CLIP = 14
 #: the stored value of a projection no move sequence reaches
 UNREACHED = 15

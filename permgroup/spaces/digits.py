@@ -21,7 +21,7 @@ import numpy as np
 from permgroup.cache import cached_array, table_file
 from permgroup.spaces.colouring import bits_per_cell
 from permgroup.spaces.element import Digit, PieceCoordinate
-from permgroup.spaces.space import Factor
+from permgroup.spaces.space import Factor, rank_dtype
 from permgroup.perm import Perm
 
 
@@ -128,10 +128,9 @@ class DigitSpace:
     def project(self, states: np.ndarray | dict[int, np.ndarray], which: Sequence[int]
                 ) -> np.ndarray:
         """Mixed-radix ranks of the states' digits ``which`` (the last varying
-        fastest; ``states`` may hold only those, by digit), 32-bit where they fit."""
-        # 32-bit ranks: a search looks pattern databases up millions of times a second
-        fits = prod(self.sizes[i] for i in which) <= 2**31
-        rank = states[which[0]].astype(np.int32 if fits else np.int64, copy=len(which) > 1)
+        fastest; ``states`` may hold only those, by digit)."""
+        dtype = rank_dtype(prod(self.sizes[i] for i in which))
+        rank = states[which[0]].astype(dtype, copy=len(which) > 1)
         for i in which[1:]:
             rank *= self.sizes[i]
             rank += states[i]
