@@ -88,19 +88,14 @@ class MovePruning:
         m_count = len(moves)
         price = [1] * m_count if costs is None else [int(c) for c in costs]
 
-        def order(word: tuple[int, ...]) -> tuple:
-            return sum(price[m] for m in word), len(word), word
-
-        least: dict[Perm, tuple[int, ...]] = {identity(n): ()}
         products: dict[tuple[int, ...], Perm] = {(): identity(n)}
         for length in (1, 2, 3):
             for word in product(range(m_count), repeat=length):
-                p = compose(products[word[:-1]], moves[word[-1]])
-                products[word] = p
-                best = least.get(p)
-                if best is None or order(word) < order(best):
-                    least[p] = word
-        canonical = {w for w, p in products.items() if least[p] == w}
+                products[word] = compose(products[word[:-1]], moves[word[-1]])
+        least: dict[Perm, tuple[int, ...]] = {}
+        for word in sorted(products, key=lambda w: (sum(price[m] for m in w), len(w), w)):
+            least.setdefault(products[word], word)
+        canonical = set(least.values())
         none = m_count
         allowed = np.zeros(((m_count + 1) ** 2, m_count), dtype=bool)
         for before, last, m in product(range(m_count + 1), repeat=3):

@@ -34,12 +34,10 @@ Step = Callable[[np.ndarray, int], np.ndarray]
 
 @dataclass
 class SearchResult:
-    """The distance, one optimal word (move indices from start to goal), and how
-    many states each side had stored before the meeting level."""
+    """The distance and one optimal word (move indices from start to goal)."""
 
     distance: int
     moves: list[int]
-    reached: tuple[int, int]
 
 
 class _Side:
@@ -101,8 +99,8 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
 
     >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
     >>> result = search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
-    >>> result.distance, result.moves, result.reached
-    (4, [0, 0, 0, 0], (5, 3))
+    >>> result.distance, result.moves
+    (4, [0, 0, 0, 0])
     >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m)).distance
     2
     >>> big = lambda s, m: s * 2 + m  # a tree: levels double
@@ -115,7 +113,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step)
     backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
     if contains(backward.levels[0], forward.levels[0]).any():
-        return SearchResult(0, [], (len(forward.visited), len(backward.visited)))
+        return SearchResult(0, [])
     size = state_bytes or dtype.itemsize
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
@@ -140,8 +138,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
             middle = int(meet[0])
             word = (_walk(forward, middle, n_moves, back_step)[::-1]
                     + _walk(backward, middle, n_moves, step))
-            return SearchResult(len(word), word,
-                                (len(forward.visited), len(backward.visited)))
+            return SearchResult(len(word), word)
         if not len(side.add_level(reached)):
             return None
     return None
