@@ -160,8 +160,7 @@ class Stage:
         self._databases: list[tuple[np.ndarray, list[int]]] = []  # (depths, digits)
         for bound in bounds:
             self.add_bound(bound)
-        self.generated = 0
-        self.lookups = 0
+        self.generated = self.lookups = 0
 
     def add_bound(self, bound: Bound) -> None:
         """Prune by ``bound`` too."""
@@ -227,10 +226,9 @@ def bounded_paths(pruning: MovePruning, stage: Stage, states: np.ndarray, histor
     With a ball (``stage.ball``), the last ``radius`` moves are looked up
     instead of searched, and the first path found (which may be shorter than
     ``limit``, never longer) is yielded alone, without a history."""
-    n = states.shape[1]
-    origin = np.arange(n)
-    if not n:
+    if not states.shape[1]:
         return
+    origin = np.arange(states.shape[1])
     ball = stage.ball
     if costs is None:
         costs = np.ones(int(stage.moves.max(initial=0)) + 1, dtype=np.int64)

@@ -22,7 +22,7 @@ from permgroup.cache import cached_array, table_file
 from permgroup.spaces.colouring import bits_per_cell
 from permgroup.spaces.element import Digit, PieceCoordinate
 from permgroup.spaces.space import Factor, rank_dtype
-from permgroup.perm import Perm
+from permgroup.perm import Perm, from_cycles, inverse
 
 
 def piece_digits(coordinate: PieceCoordinate,
@@ -34,7 +34,6 @@ def piece_digits(coordinate: PieceCoordinate,
     ``coordinate.slots``; the groups must be disjoint and cover every piece but
     possibly one, which goes where the others are not), then the twist digit.
 
-    >>> from permgroup.perm import from_cycles
     >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
     >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
     >>> [d.name for d in piece_digits(c)]
@@ -61,7 +60,6 @@ class DigitSpace:
     of a packed key holds the first digits, so the most varied go first (a
     search compares first words and looks at the rest only on a tie).
 
-    >>> from permgroup.perm import from_cycles
     >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
     >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
     >>> s = DigitSpace(piece_digits(c), ["t", "f"])
@@ -158,8 +156,6 @@ def ring_space(n: int) -> tuple[DigitSpace, Perm]:
     >>> space.move_names, t
     (['t', "t'"], (1, 2, 3, 0))
     """
-    from permgroup.perm import from_cycles, inverse
-
     turn = from_cycles([tuple(range(n))], n)
     moves = {"t": turn, "t'": inverse(turn)}
     cells = PieceCoordinate.from_moves("cell", tuple((i,) for i in range(n)), moves)
@@ -173,14 +169,12 @@ def load_digit_space(digits: Sequence[Digit], move_names: Sequence[str], key: di
 
     >>> import os, tempfile
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> from permgroup.perm import from_cycles
-    >>> t, f = from_cycles([(0, 2, 4), (1, 3, 5)], 6), from_cycles([(0, 1), (2, 3)], 6)
-    >>> c = PieceCoordinate.from_moves("bar", ((0, 1), (2, 3), (4, 5)), {"t": t, "f": f})
-    >>> built = load_digit_space(piece_digits(c), ["t", "f"], {"puzzle": "bars"}, "bars")
+    >>> space, t = ring_space(4)
+    >>> built = load_digit_space(space.digits, space.move_names, {"puzzle": "ring"}, "ring")
     >>> from permgroup.cache import cache_dir
     >>> [f.name.split("-")[1] for f in cache_dir().iterdir()]
     ['digits']
-    >>> read = load_digit_space(piece_digits(c), ["t", "f"], {"puzzle": "bars"}, "bars")
+    >>> read = load_digit_space(space.digits, space.move_names, {"puzzle": "ring"}, "ring")
     >>> all((a == b).all() for a, b in zip(built.tables, read.tables))
     True
     """
