@@ -179,7 +179,7 @@ class Oracle:
         result = search(_objects([pack(range(n))]), _objects([pack(goal)]), len(moves),
                         stepper(moves), stepper(backs), dtype=object, stop=stop,
                         memory=memory, state_bytes=36 + n + 8)
-        return None if result is None else [m.move_names[k] for k in result.moves]
+        return None if result is None else [m.move_names[k] for k in result]
 
     def _search_colourings(self, x, y, deadline, memory):
         from permgroup.search.meet import search
@@ -187,7 +187,7 @@ class Oracle:
         space = self._space
         result = search(space.encode(x), space.encode(y), space.n_moves, space.apply,
                         space.unapply, dtype=space.dtype, stop=_stop(deadline), memory=memory)
-        return None if result is None else [space.move_names[k] for k in result.moves]
+        return None if result is None else [space.move_names[k] for k in result]
 
 
 def _objects(values: list) -> "np.ndarray":

@@ -349,7 +349,7 @@ def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH
 
     found = search(start_rank(empty), goal_ranks(pattern), SPACE.n_moves, SPACE.step,
                    SPACE.back_step, max_depth)
-    return -1 if found is None else found.distance
+    return -1 if found is None else len(found)
 
 
 def solve(empty: int, pattern: str) -> list[str]:

@@ -19,7 +19,7 @@ from tests.plain import plain_partial_bfs
 
 def meet_distance(space, sources, targets, max_depth: int) -> int:
     found = search(sources, targets, space.n_moves, space.step, space.back_step, max_depth)
-    return -1 if found is None else found.distance
+    return -1 if found is None else len(found)
 
 
 def token_board(rows: int, cols: int, holes_at: int = 0) -> PartialPuzzle:

@@ -21,7 +21,6 @@ for a 12-move position among 63 million) instead of the whole space.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,14 +29,6 @@ from permgroup.tables.packed import distinct
 from permgroup.tables.walk import descend
 
 Step = Callable[[np.ndarray, int], np.ndarray]
-
-
-@dataclass
-class SearchResult:
-    """The distance and one optimal word (move indices from start to goal)."""
-
-    distance: int
-    moves: list[int]
 
 
 class _Side:
@@ -87,8 +78,8 @@ def contains(sorted_states: np.ndarray, states: np.ndarray) -> np.ndarray:
 def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, step: Step,
            back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64,
            *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
-           state_bytes: int | None = None) -> SearchResult | None:
-    """A shortest word of moves from ``start`` to ``goal`` (each a state or a
+           state_bytes: int | None = None) -> list[int] | None:
+    """A shortest word (move indices) from ``start`` to ``goal`` (each a state or a
     set of states, such as every goal matching a pattern), ``None`` if none
     within ``max_depth`` moves (or at all).
 
@@ -98,11 +89,10 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     dtype's size by default), would take the search past ``memory`` bytes.
 
     >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
-    >>> result = search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
-    >>> result.distance, result.moves
-    (4, [0, 0, 0, 0])
-    >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m)).distance
-    2
+    >>> search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
+    [0, 0, 0, 0]
+    >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m))
+    [1, 1]
     >>> big = lambda s, m: s * 2 + m  # a tree: levels double
     >>> search(1, 10 ** 9, 2, big, big, memory=2_000, state_bytes=8)
     Traceback (most recent call last):
@@ -113,7 +103,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step)
     backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
     if contains(backward.levels[0], forward.levels[0]).any():
-        return SearchResult(0, [])
+        return []
     size = state_bytes or dtype.itemsize
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
@@ -136,9 +126,8 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
         if len(meet):
             side.levels.append(meet)
             middle = int(meet[0])
-            word = (_walk(forward, middle, n_moves, back_step)[::-1]
+            return (_walk(forward, middle, n_moves, back_step)[::-1]
                     + _walk(backward, middle, n_moves, step))
-            return SearchResult(len(word), word)
         if not len(side.add_level(reached)):
             return None
     return None
@@ -157,13 +146,13 @@ def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
 
 
 def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],
-                      max_depth: int | None) -> SearchResult:
-    result = search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
+                      max_depth: int | None) -> list[int]:
+    word = search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
                     max_depth=max_depth, dtype=space.dtype)
-    if result is None:
+    if word is None:
         raise UnreachableError("no sequence of moves joins the two colourings"
                                + (f" within {max_depth} moves" if max_depth is not None else ""))
-    return result
+    return word
 
 
 def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
@@ -185,7 +174,7 @@ def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
         if d < 0:
             raise UnreachableError("no sequence of moves joins the two colourings")
         return d
-    return _colouring_search(space, a, b, max_depth).distance
+    return len(_colouring_search(space, a, b, max_depth))
 
 
 def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
@@ -201,4 +190,4 @@ def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
     renamed = None if table is None else table.as_source(a, b)
     if renamed is not None:
         return table.path(renamed)
-    return [space.move_names[m] for m in _colouring_search(space, a, b, max_depth).moves]
+    return [space.move_names[m] for m in _colouring_search(space, a, b, max_depth)]
