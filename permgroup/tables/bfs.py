@@ -61,36 +61,46 @@ class ByteStore:
     [255, 255, 0, 255]
     """
 
-    mark_cost = 2
+    mark_cost, empty, modulus = 2, UNSEEN, UNSEEN + 1
+    one_byte = True  # dense and pull steps write it in place
 
     def __init__(self, size: int, depths: np.ndarray | None = None):
         self.size = size
         self.depths = np.full(size, UNSEEN, dtype=np.uint8) if depths is None else depths
 
+    def code(self, depth: int) -> int:
+        """What the store keeps for ``depth``: the depth mod :attr:`modulus`."""
+        return depth % self.modulus
+
+    def read(self, ranks: np.ndarray) -> np.ndarray:
+        return self.depths[ranks]
+
     def on(self, ranks: np.ndarray, depth: int) -> np.ndarray:
-        return self.depths[ranks] == depth
+        # an unseen state's predecessors are at the last level or deeper, so
+        # the last level's code there means that level
+        return self.read(ranks) == self.code(depth)
 
     def fresh(self, ranks: np.ndarray) -> np.ndarray:
-        return ranks[self.depths[ranks] == UNSEEN]
+        return ranks[self.read(ranks) == self.empty]
 
     def mark(self, ranks: np.ndarray, depth: int) -> None:
         self.depths[ranks] = depth
 
     def level(self, depth: int, lo: int, hi: int, dtype) -> np.ndarray:
-        return (np.flatnonzero(self.depths[lo:hi] == depth) + lo).astype(dtype)
+        return (np.flatnonzero(self.view(lo, hi)[:hi - lo] == self.code(depth)) + lo).astype(dtype)
 
     def view(self, lo: int, hi: int) -> np.ndarray:
         """Ranks ``lo..hi-1`` as the store keeps them, to read and write in place."""
         return self.depths[lo:hi]
 
     def unseen(self, view: np.ndarray, n: int) -> np.ndarray:
-        return np.flatnonzero(view[:n] == UNSEEN)
+        return np.flatnonzero(view[:n] == self.empty)
 
     def put(self, lo: int, view: np.ndarray, todo: np.ndarray, left: np.ndarray,
             depth: int) -> None:
         """Give the states ``todo`` but ``left`` (offsets into ``view``) ``depth``."""
-        view[todo] = depth
-        view[left] = UNSEEN
+        view[todo] = self.code(depth)
+        view[left] = self.empty
 
     def count(self, depth: int, levels: Sequence[int]) -> int:
         return sum(int(np.count_nonzero(self.depths[lo:lo + 8 * BLOCK] == depth))
@@ -98,58 +108,42 @@ class ByteStore:
 
     def expanded(self, depth: int, levels: Sequence[int]) -> int:
         """States a top-down level expands when it finds its frontier in the store."""
-        return levels[depth]
+        return sum(levels[self.code(depth)::self.modulus])
 
 
-class PackedStore:
-    """Two bits a state: the depth mod 3, ``UNSEEN_CODE`` where not reached.
+class PackedStore(ByteStore):
+    """Two bits a state: the depth mod 3, ``UNSEEN_CODE`` where not reached;
+    a block is viewed unpacked, a byte a state.
 
     >>> s = PackedStore(5); s.mark(np.array([1]), 0); s.packed.tolist()
     [243, 255]
     """
 
-    mark_cost = 5
+    mark_cost, empty, modulus = 5, UNSEEN_CODE, 3
+    one_byte = False
 
     def __init__(self, size: int, packed: np.ndarray | None = None):
         self.size = size
         self.packed = empty_packed(size) if packed is None else packed
 
-    def on(self, ranks: np.ndarray, depth: int) -> np.ndarray:
-        # an unseen state's predecessors are at the last level or deeper, so
-        # the last level's code there means that level
-        return read_codes(self.packed, ranks) == depth % 3
-
-    def fresh(self, ranks: np.ndarray) -> np.ndarray:
-        return ranks[read_codes(self.packed, ranks) == UNSEEN_CODE]
+    def read(self, ranks: np.ndarray) -> np.ndarray:
+        return read_codes(self.packed, ranks)
 
     def mark(self, ranks: np.ndarray, depth: int) -> None:
-        write_codes(self.packed, ranks, depth % 3)
-
-    def level(self, depth: int, lo: int, hi: int, dtype) -> np.ndarray:
-        codes = unpack(self.packed[lo // 4:(hi + 3) // 4])[:hi - lo]
-        return (np.flatnonzero(codes == depth % 3) + lo).astype(dtype)
+        write_codes(self.packed, ranks, self.code(depth))
 
     def view(self, lo: int, hi: int) -> np.ndarray:
-        """The codes of ranks ``lo..hi-1`` (``lo`` a multiple of 4), unpacked."""
-        return unpack(self.packed[lo // 4:(hi + 3) // 4])
-
-    def unseen(self, view: np.ndarray, n: int) -> np.ndarray:
-        return np.flatnonzero(view[:n] == UNSEEN_CODE)
+        return unpack(self.packed[lo // 4:(hi + 3) // 4])  # lo is a multiple of 4
 
     def put(self, lo: int, view: np.ndarray, todo: np.ndarray, left: np.ndarray,
             depth: int) -> None:
+        super().put(lo, view, todo, left, depth)
         # a block starts at a multiple of 4 ranks: its bytes are its own
-        view[todo] = depth % 3
-        view[left] = UNSEEN_CODE
         self.packed[lo // 4:lo // 4 + len(view) // 4] = pack(view)
 
     def count(self, depth: int, levels: Sequence[int]) -> int:
         # the states with this code, less those of the levels 3, 6... before
         return count_codes(self.packed, self.size)[depth % 3] - sum(levels[depth % 3::3])
-
-    def expanded(self, depth: int, levels: Sequence[int]) -> int:
-        # the level's code is also the code of the levels 3, 6... before it
-        return sum(levels[depth % 3::3])
 
 
 def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
@@ -251,7 +245,7 @@ def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> 
     costs = {"top": expanded * (moves * (COSTS["step"] + store.mark_cost) + per_state)}
     if not top_down_only:
         costs["bottom"] = unseen * moves / 2 * (COSTS["step"] + COSTS["read"])
-        if isinstance(store, ByteStore):
+        if store.one_byte:
             if DENSE_STEP in space.capabilities:
                 costs["dense"] = space.size * moves * COSTS["dense"]
             if ROW_PULL in space.capabilities:
