@@ -27,7 +27,7 @@ from benchmarks.common import (  # noqa: E402
     run_process,
     seed_program,
 )
-from permgroup.tables.statetable import load_state_table  # noqa: E402
+from permgroup.tables.bfs import load_state_table  # noqa: E402
 from puzzles import cubic_eight as ce  # noqa: E402
 from puzzles.formats import poj3131  # noqa: E402
 

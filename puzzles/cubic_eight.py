@@ -44,8 +44,7 @@ from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
 from permgroup.progress import Progress
-from permgroup.tables.statetable import table_cache
-from permgroup.tables.store import UNSEEN, DepthTable
+from permgroup.tables.store import UNSEEN, DepthTable, table_cache
 from puzzles.cube_geometry import FACES, NORMALS, CubeGeometry
 
 SIDE = 3
@@ -280,7 +279,7 @@ def table(metric: str = "qtm", progress: Progress | None = None, empty: int = CE
 
 
 def _load_table(empty: int, progress: Progress | None) -> DepthTable:
-    from permgroup.tables.statetable import load_state_table
+    from permgroup.tables.bfs import load_state_table
 
     return load_state_table(SPACE, [start_rank(empty)], _label(empty), progress)
 

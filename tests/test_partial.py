@@ -12,7 +12,7 @@ from permgroup.search.meet import search
 from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
-from permgroup.tables.statetable import load_state_table
+from permgroup.tables.bfs import load_state_table
 from permgroup.tables.store import UNSEEN
 from tests.plain import plain_partial_bfs
 

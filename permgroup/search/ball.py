@@ -14,8 +14,7 @@ import numpy as np
 from permgroup.cache import cache_dir, cached_arrays, table_file
 from permgroup.progress import Progress
 from permgroup.spaces.digits import DigitSpace
-from permgroup.tables.store import UNSEEN
-from permgroup.tables.walk import descend
+from permgroup.tables.store import UNSEEN, descend
 
 #: look-ups of more keys than this sort them first
 SORT_QUERIES_FROM = 2048

@@ -26,7 +26,7 @@ import numpy as np
 
 from permgroup.errors import Stopped, UnreachableError
 from permgroup.tables.packed import distinct
-from permgroup.tables.walk import descend
+from permgroup.tables.store import descend
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 

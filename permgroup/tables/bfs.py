@@ -32,14 +32,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
+from permgroup.cache import cached_array
 from permgroup.progress import Progress
 from permgroup.spaces.space import DENSE_STEP, ROW_PULL, STATES_OF, rank_dtype
 from permgroup.tables.packed import (PackedTable, count_codes, distinct, empty_packed, pack,
                                      read_codes, reached, unpack, write_codes)
-from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE
+from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE, DepthTable, table_cache
 
 #: ranks handled at once by a block of a level (a multiple of 4): bounds its
 #: working memory, tens of bytes a state
@@ -235,6 +237,45 @@ def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = 
     """
     store = bfs(space, sources, PackedStore(space.size), progress=progress)
     return PackedTable(space, sources, store.packed, store.levels)
+
+
+def load_state_table(space, sources: Sequence[int], label: str,
+                     progress: Progress | None = None, cache: bool = True) -> DepthTable:
+    """The table from the cache if a valid file is there, else built (by
+    top-down steps only: most ranks of such spaces are unreachable) and
+    cached, unless ``cache`` is false.
+
+    >>> import os, tempfile
+    >>> from permgroup.spaces.hole import _demo_space
+    >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> space, levels = _demo_space(), []
+    >>> built = load_state_table(space, [4], "tokens", lambda d, c: levels.append((d, c)))
+    >>> levels, built.sources, table_cache(space, [4], "tokens")[0].exists()
+    ([(0, 1), (1, 2)], [4], True)
+    >>> read = load_state_table(space, [4], "tokens")    # read back from the file
+    >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
+    ([1, 2], True)
+    >>> [space.move_names[m] for m in read.path(space.rank("..oxxo"))]
+    ['01']
+    >>> uncached = load_state_table(space, [4], "other", cache=False)
+    >>> uncached.reachable, table_cache(space, [4], "other")[0].exists()
+    (3, False)
+    """
+    depths = cached_depths(space, sources, *table_cache(space, sources, label),
+                           f"{label} table", progress, cache=cache, top_down_only=True)
+    return DepthTable(space, sources, depths)
+
+
+def cached_depths(space, sources: Sequence[int], path: Path, key: dict, title: str,
+                  progress: Progress | None = None, build: bool = True, cache: bool = True,
+                  **options) -> np.ndarray | None:
+    """The one-byte depths of ``space`` from ``sources`` (the BFS with
+    ``options``) cached at ``path`` under ``key``, or built and saved there;
+    ``None`` when nothing is cached and ``build`` is false."""
+    return cached_array(path, key, space.size,
+                        (lambda report: bfs(space, list(sources), progress=report,
+                                            **options).depths) if build else None,
+                        title=title, size=space.size, progress=progress, cache=cache)[1]
 
 
 def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> str:

@@ -23,8 +23,7 @@ from permgroup.progress import Progress
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.ranking import multinomial, multiset_rank, palette_and_counts
 from permgroup.spaces.space import Reversed
-from permgroup.tables.statetable import puzzle_cache_file
-from permgroup.tables.store import UNSEEN, DepthTable
+from permgroup.tables.store import UNSEEN, DepthTable, descend, puzzle_cache_file
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -182,8 +181,6 @@ class ColouringTable(DepthTable):
     def path(self, colouring: Sequence[Hashable]) -> list[str]:
         """An optimal list of move names from ``colouring`` to the source."""
         import numpy as np
-
-        from permgroup.tables.walk import descend
 
         rank = self.rank(colouring)
         if self.depths[rank] == UNSEEN:

@@ -13,8 +13,7 @@ from permgroup.errors import InputError
 from permgroup.formats.definition import Definition, Position
 from permgroup.spaces.orbit import OrbitSpace
 from permgroup.progress import Progress
-from permgroup.tables.store import UNSEEN, DepthTable
-from permgroup.tables.walk import descend
+from permgroup.tables.store import UNSEEN, DepthTable, descend
 
 
 class OrbitTable(DepthTable):

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE, DepthTable
-from permgroup.tables.walk import descend
+from permgroup.tables.store import COUNT_BLOCK, UNSEEN, UNSEEN_CODE, DepthTable, descend
 
 
 def empty_packed(size: int) -> np.ndarray:

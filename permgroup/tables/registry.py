@@ -21,7 +21,7 @@ from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
 from permgroup.spaces.space import ROW_PULL
 from permgroup.tables.colouring_table import cache_key as colouring_key
-from permgroup.tables.statetable import cached_depths, puzzle_cache_file
+from permgroup.tables.store import puzzle_cache_file
 from permgroup.tables.table import CayleyTable, cache_file, element_key, load_table
 
 #: default largest table built, in entries (one byte each; the BFS needs about
@@ -250,7 +250,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     """The table of ``puzzle`` (a :class:`~permgroup.puzzle.Puzzle`, or a
     :class:`~permgroup.formats.definition.Definition`; ``puzzles.resolve`` turns
     a name, a family member or a file into one) in ``metric``, from the cache
-    (:func:`~permgroup.tables.statetable.puzzle_cache_file`) or built and cached
+    (:func:`~permgroup.tables.store.puzzle_cache_file`) or built and cached
     there; ``None`` when it is not cached and ``build`` is false.  Its states
     are ``states`` (``"elements"``, ``"colourings"``, ``"positions"``), else as
     :func:`table_space` infers them.
@@ -372,6 +372,7 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
 def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
     """The one-byte table of a definition's positions or of colourings."""
     from permgroup.spaces.space import Reversed
+    from permgroup.tables.bfs import cached_depths
     from permgroup.tables.colouring_table import ColouringTable
     from permgroup.tables.orbit_table import OrbitTable
 

@@ -19,8 +19,7 @@ from permgroup.perm import compose, inverse
 from permgroup.progress import Progress
 from permgroup.puzzle import Puzzle
 from permgroup.spaces.element import ElementSpace
-from permgroup.tables.statetable import puzzle_cache_file
-from permgroup.tables.store import NIBBLE_UNSEEN, UNSEEN, DepthTable
+from permgroup.tables.store import NIBBLE_UNSEEN, UNSEEN, DepthTable, puzzle_cache_file
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
