@@ -2,24 +2,15 @@
 
 The space (:class:`~permgroup.spaces.space.StateSpace`) moves ranks; a *store*
 keeps what the search knows of each rank: :class:`ByteStore` the depth in a
-byte (``UNSEEN`` where not reached), :class:`PackedStore` the depth mod 3 in
-two bits (:mod:`permgroup.tables.packed`).  Each level takes the cheapest
-step by one cost model (:data:`COSTS`, per state and move, in units of a step):
-
-* *top-down*: the frontier's unseen images are the next level; the frontier
-  is an array of ranks while it is small, else found in the store block by
-  block (a 2-bit store then also expands states three or six levels
-  shallower, whose images are all seen: harmless);
-* *bottom-up*: each unseen state asks whether a predecessor is on the last
-  level, leaving at its first hit; once few states are left unseen, they are
-  listed once and the last levels ask only them;
-* *dense* (:data:`~permgroup.spaces.space.DENSE_STEP`: a boolean set of every
-  rank moved at once) and *pull* (:data:`~permgroup.spaces.space.ROW_PULL`:
-  blocks of rows read their predecessors' rows whole), one byte a state.
-
-A space with :data:`~permgroup.spaces.space.STATES_OF` (colourings) is stepped
-in its own form.  Blocks are shared by threads (numpy releases the GIL in its
-loops): they write disjoint bytes, or take turns where they may not.
+byte, :class:`PackedStore` the depth mod 3 in two bits.  Each level takes the
+cheapest step by one cost model (:data:`COSTS`): *top-down* (the frontier's
+unseen images are the next level), *bottom-up* (each unseen state asks whether
+a predecessor is on the last level, leaving at its first hit; once few are
+left unseen, they are listed once), or, one byte a state, *dense*
+(:data:`~permgroup.spaces.space.DENSE_STEP`) or *pull*
+(:data:`~permgroup.spaces.space.ROW_PULL`).  Blocks are shared by threads
+(numpy releases the GIL in its loops): they write disjoint bytes, or take
+turns where they may not.  :func:`load_state_table` caches a space's table.
 
 >>> from permgroup.spaces.product import FactorSpace
 >>> from permgroup.spaces.space import Factor
@@ -255,8 +246,6 @@ def load_state_table(space, sources: Sequence[int], label: str,
     >>> read = load_state_table(space, [4], "tokens")    # read back from the file
     >>> read.distribution(), read.depths.tolist() == built.depths.tolist()
     ([1, 2], True)
-    >>> [space.move_names[m] for m in read.path(space.rank("..oxxo"))]
-    ['01']
     >>> uncached = load_state_table(space, [4], "other", cache=False)
     >>> uncached.reachable, table_cache(space, [4], "other")[0].exists()
     (3, False)
@@ -312,8 +301,9 @@ def _in_threads(work: Callable, parts) -> list:
 def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: list[int],
               list_next: bool) -> tuple[np.ndarray | None, int]:
     """Mark the unseen images of the frontier (``None``: every state the store
-    has at ``depth``); the next frontier, as ranks if ``list_next`` and while
-    it holds at most :data:`LISTED` of the space, and its size."""
+    has at ``depth``, in 2 bits with those of levels 3, 6... before, whose images
+    are all seen); the next frontier, as ranks if ``list_next`` and while it
+    holds at most :data:`LISTED` of the space, and its size."""
     size, dtype = space.size, rank_dtype(space.size)
     limit = size * LISTED
     fresh: list[np.ndarray] | None = [] if list_next else None

@@ -5,9 +5,7 @@ A state keeps its depth modulo 3 (codes 0, 1, 2) or ``UNSEEN_CODE`` (3), four
 states to a byte, rank ``r`` in bits ``2 (r mod 4)`` of byte ``r // 4``.  In a
 graph whose moves are closed under inverses, neighbours' depths differ by at
 most one, so the neighbour whose code is one less (mod 3) is one level lower:
-walking down to a source gives the exact depth.  The BFS
-(:func:`permgroup.tables.bfs.bfs` with a :class:`~permgroup.tables.bfs.PackedStore`)
-builds the table and records its distribution level by level.
+walking down to a source gives the exact depth.
 """
 from __future__ import annotations
 
