@@ -30,9 +30,10 @@ import numpy as np
 from permgroup.cache import cached_array
 from permgroup.progress import Progress
 from permgroup.spaces.space import DENSE_STEP, ROW_PULL, STATES_OF, rank_dtype
-from permgroup.tables.packed import (PackedTable, count_codes, distinct, empty_packed, pack,
-                                     read_codes, reached, unpack, write_codes)
-from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE, DepthTable, table_cache
+from permgroup.tables.packed import (PackedTable, distinct, empty_packed, pack, read_codes, reached,
+                                     unpack, write_codes)
+from permgroup.tables.store import (THREADS, UNSEEN, UNSEEN_CODE, DepthTable, depth_distribution,
+                                    table_cache)
 
 #: ranks handled at once by a block of a level (a multiple of 4): bounds its
 #: working memory, tens of bytes a state
@@ -135,8 +136,12 @@ class PackedStore(ByteStore):
         self.packed[lo // 4:lo // 4 + len(view) // 4] = pack(view)
 
     def count(self, depth: int, levels: Sequence[int]) -> int:
-        # the states with this code, less those of the levels 3, 6... before
-        return count_codes(self.packed, self.size)[depth % 3] - sum(levels[depth % 3::3])
+        # a histogram of the bytes below 0xFF (four unseen states), weighted by how
+        # many places of each byte hold the code; less the levels 3, 6... before
+        code = self.code(depth)
+        histogram = depth_distribution(self.packed)
+        places = unpack(np.arange(len(histogram), dtype=np.uint8)).reshape(-1, 4)
+        return int(histogram @ (places == code).sum(axis=1)) - sum(levels[code::3])
 
 
 def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,

@@ -131,24 +131,6 @@ def unpack_depths(packed: np.ndarray, size: int, depth: int) -> np.ndarray:
     return depths
 
 
-def count_codes(packed: np.ndarray, size: int) -> list[int]:
-    """How many of the first ``size`` states hold each code 0..3: a histogram
-    of the bytes, weighted by how many places of each byte hold each code.
-
-    >>> count_codes(np.array([0b11100100, 0b11111100], dtype=np.uint8), 6)
-    [2, 1, 1, 2]
-    """
-    places = unpack(np.arange(256, dtype=np.uint8)).reshape(256, 4)
-    per_byte = np.stack([(places == c).sum(axis=1) for c in range(4)], axis=1)
-    histogram = np.zeros(256, dtype=np.int64)
-    step = COUNT_BLOCK // 2  # bincount widens each slice to 64-bit integers
-    for lo in range(0, len(packed), step):
-        histogram += np.bincount(packed[lo:lo + step], minlength=256)
-    counts = histogram @ per_byte
-    counts[UNSEEN_CODE] -= 4 * len(packed) - size  # the padding of the last byte
-    return counts.tolist()
-
-
 def inverse_closed(space) -> bool:
     """Whether every move of ``space`` is undone by some move, checked on 64
     random ranks (walking a mod-3 table down needs it).
