@@ -103,10 +103,10 @@ def pack_depths(depths: np.ndarray) -> np.ndarray:
     >>> unpack(pack_depths(np.array([0, 1, 2, 3, 4, UNSEEN], dtype=np.uint8))).tolist()
     [0, 1, 2, 0, 1, 3, 3, 3]
     """
+    codes = np.append(np.arange(UNSEEN) % 3, UNSEEN_CODE).astype(np.uint8)  # of each byte
     packed = empty_packed(len(depths))
     for lo in range(0, len(depths), COUNT_BLOCK):
-        d = depths[lo:lo + COUNT_BLOCK]
-        block = pack(np.where(d == UNSEEN, UNSEEN_CODE, d % 3).astype(np.uint8))
+        block = pack(codes[depths[lo:lo + COUNT_BLOCK]])
         packed[lo // 4:lo // 4 + len(block)] = block
     return packed
 
@@ -122,12 +122,11 @@ def unpack_depths(packed: np.ndarray, size: int, depth: int) -> np.ndarray:
     ...               ).tolist()
     [3, 4, 2, 3, 4, 255]
     """
+    values = np.array([depth - (depth - code) % 3 for code in range(3)] + [UNSEEN]).astype(np.uint8)
     depths = np.empty(size, dtype=np.uint8)
-    step = COUNT_BLOCK // 4
-    for lo in range(0, len(packed), step):
-        codes = unpack(packed[lo:lo + step])[:size - 4 * lo].astype(np.int16)
-        values = depth - (depth - codes) % 3
-        depths[4 * lo:4 * lo + len(codes)] = np.where(codes == UNSEEN_CODE, UNSEEN, values)
+    for lo in range(0, len(packed), COUNT_BLOCK // 4):
+        block = values[unpack(packed[lo:lo + COUNT_BLOCK // 4])[:size - 4 * lo]]
+        depths[4 * lo:4 * lo + len(block)] = block
     return depths
 
 

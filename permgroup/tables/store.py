@@ -1,12 +1,7 @@
-"""Depth tables: what each keeps per state, the constants the stores share,
-what every table answers (:class:`DepthTable`), the one walker down a table
-(:func:`descend`) and the cache file of a table (:func:`puzzle_cache_file`,
-:func:`table_cache`).
-
-* one byte a state: the depth, :data:`UNSEEN` where not reached;
-* four bits a state (:data:`NIBBLE_UNSEEN` unreached), for diameters up to 14;
-* two bits a state: the depth mod 3, :data:`UNSEEN_CODE` unreached
-  (:mod:`permgroup.tables.packed`).
+"""Depth tables: what each keeps per state (a byte, four or two bits: the
+constants below), what every table answers (:class:`DepthTable`), the one
+walker down a table (:func:`descend`) and the cache file of a table
+(:func:`puzzle_cache_file`, :func:`table_cache`).
 
 numpy is imported by the functions that use it: a process that finds a cached
 table's file and key, or reads one entry of it, never loads it.
@@ -57,10 +52,6 @@ def depth_distribution(depths: np.ndarray) -> list[int]:
     return counts[: int(np.flatnonzero(counts).max()) + 1].tolist()
 
 
-#: the file suffix of a table in each form (one byte, 4 bits, 2 bits an entry)
-SUFFIXES = {"byte": "table", "nibble": "nibbles", "2bit": "packed2"}
-
-
 def puzzle_cache_file(name: str, key: dict, form: str, size: int) -> tuple[Path, dict]:
     """The cache file of a puzzle's table in ``form`` and the key its header
     holds, one scheme for every kind of space: ``{name}-{metric}[-a{anchor}]-
@@ -74,8 +65,9 @@ def puzzle_cache_file(name: str, key: dict, form: str, size: int) -> tuple[Path,
     ('ring-qtm-a0-ab12ab12ab12ab12.packed2', 6, '2bit')
     """
     label = label_of(name, key["metric"], *([f"a{key['anchor']}"] if "anchor" in key else []))
-    # a colouring table keeps its own suffix, which ``permgroup cache`` lists by
-    suffix = "colourings" if (key.get("kind"), form) == ("colourings", "byte") else SUFFIXES[form]
+    suffix = {"byte": "table", "nibble": "nibbles", "2bit": "packed2"}[form]
+    if (key.get("kind"), form) == ("colourings", "byte"):
+        suffix = "colourings"  # its own suffix, which ``permgroup cache`` lists by
     path = table_file(label, key, suffix, digest=key.get("puzzle") or key["definition"])
     return path, dict(key, size=size, form=form)
 
@@ -178,14 +170,15 @@ def descend(states: np.ndarray, n_moves: int, move: Callable[[np.ndarray, int], 
     """
     import numpy as np
 
+    lower = lower or (lambda levels: levels - 1)
+    arrived = arrived or (lambda _, levels: levels == 0)
     here = np.array(states, copy=True)
     at = level(here).astype(np.int64)
     paths: list[list[int]] = [[] for _ in range(here.shape[-1])]
     steps = np.zeros(here.shape[-1], dtype=np.int64)
-    done = (at == 0) if arrived is None else arrived(here, at)
-    active = np.flatnonzero(~done)
+    active = np.flatnonzero(~arrived(here, at))
     while len(active):
-        want = at[active] - 1 if lower is None else lower(at[active])
+        want = lower(at[active])
         chosen = np.full(len(active), -1, dtype=np.int64)
         for m in range(n_moves):
             todo = np.flatnonzero(chosen < 0)
@@ -203,5 +196,5 @@ def descend(states: np.ndarray, n_moves: int, move: Callable[[np.ndarray, int], 
             for i, m in zip(active.tolist(), chosen.tolist()):
                 paths[i].append(m)
         at[active] = want
-        active = active[~(arrived(here[..., active], want) if arrived else want == 0)]
+        active = active[~arrived(here[..., active], want)]
     return steps if lengths else paths
