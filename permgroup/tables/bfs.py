@@ -487,11 +487,8 @@ def weighted_depths(space, sources: Sequence[int] | np.ndarray, costs: Sequence[
     costs = [int(c) for c in costs]
     if min(costs) < 1:
         raise ValueError("move costs must be positive integers")
-    store, dtype = ByteStore(space.size), rank_dtype(space.size)
-    level = {0: distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)}
-    store.mark(level[0], 0)
-    if progress:
-        progress(0, len(level[0]))
+    store, dtype = bfs(space, sources, progress=progress, max_depth=0), rank_dtype(space.size)
+    level = {0: store.level(0, 0, space.size, dtype)}  # the sources, marked by bfs
     depth = 0
     while any(len(level.get(depth - k, ())) for k in range(max(costs))) and depth < UNSEEN - 1:
         depth += 1
