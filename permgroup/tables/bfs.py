@@ -23,6 +23,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -184,19 +185,8 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     while count and depth < max_depth:
         expanded = count if frontier is not None else store.expanded(depth, levels)
         method = _cheapest(space, store, expanded, size - seen, top_down_only)
-        if method != "bottom":
-            unseen = None
-        elif unseen is None and size - seen <= size * LISTED:
-            # each block's offsets narrowed before they are joined: int64 arrays of
-            # every unseen state would double the list's memory
-            unseen = np.concatenate([
-                (store.unseen(store.view(lo, min(size, lo + BLOCK)), min(size, lo + BLOCK) - lo)
-                 + lo).astype(dtype) for lo in range(0, size, BLOCK)])
-        if method == "bottom" and unseen is not None:
-            left = _bottom_up_listed(space, store, depth, unseen)
-            count, unseen = len(unseen) - len(left), left
-        elif method == "bottom":
-            count = _bottom_up(space, store, depth)
+        if method == "bottom":
+            count, unseen = _bottom_up(space, store, depth, unseen, size - seen <= size * LISTED)
         elif method == "dense":
             count = _dense(space, store.depths, depth)
         elif method == "pull":
@@ -207,6 +197,8 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
                                         count * growth <= size * LISTED)
         if method != "top":
             frontier = None
+        if method != "bottom":
+            unseen = None
         depth += 1
         seen += count
         if count:
@@ -404,32 +396,36 @@ def bottom_up_block(space, store, lo: int, hi: int, depth: int, on_last,
     return todo, left
 
 
-def _bottom_up(space, store, depth: int) -> int:
-    """One level bottom-up over blocks of ranks; how many states it reached."""
-    def one_block(lo: int) -> int:
-        todo, left = bottom_up_block(space, store, lo, min(space.size, lo + BLOCK // 4), depth,
-                                     lambda ranks: store.on(ranks, depth))
-        return len(todo) - len(left)
+def _bottom_up(space, store, depth: int, unseen: np.ndarray | None, list_unseen: bool
+               ) -> tuple[int, np.ndarray | None]:
+    """One level bottom-up over blocks of ranks or, once few states are left
+    (``list_unseen``), over the sorted array of those still ``unseen``, listed
+    once; how many states it reached, and the ranks it left unseen if listed."""
+    size, lock, on_last = space.size, threading.Lock(), partial(store.on, depth=depth)
+    if unseen is None and list_unseen:
+        # each block's offsets narrowed before they are joined: int64 arrays of
+        # every unseen state would double the list's memory
+        unseen = np.concatenate([
+            (store.unseen(store.view(lo, min(size, lo + BLOCK)), min(size, lo + BLOCK) - lo)
+             + lo).astype(rank_dtype(size)) for lo in range(0, size, BLOCK)])
 
-    # blocks write their own bytes and read only the last level, which no
-    # block writes: the threads share them
-    return sum(_in_threads(one_block, range(0, space.size, BLOCK // 4)))
-
-
-def _bottom_up_listed(space, store, depth: int, unseen: np.ndarray) -> np.ndarray:
-    """A bottom-up level over the sorted array of the ranks still unseen, for
-    the last levels, when few are: the ranks it leaves unseen."""
-    lock = threading.Lock()
-
-    def one_part(start: int) -> np.ndarray:
-        part = unseen[start:start + BLOCK // 4]
-        left = still_unseen(space, 0, space.size, part, lambda ranks: store.on(ranks, depth))
+    def one_part(lo: int) -> tuple[int, np.ndarray | None]:
+        if unseen is None:
+            # blocks write their own bytes and read only the last level, which
+            # no block writes: the threads share them
+            todo, left = bottom_up_block(space, store, lo, min(size, lo + BLOCK // 4), depth,
+                                         on_last)
+            return len(todo) - len(left), None
+        part = unseen[lo:lo + BLOCK // 4]
+        left = still_unseen(space, 0, size, part, on_last)
         with lock:  # a byte may hold ranks of two parts
             store.mark(reached(part, left), depth + 1)
-        return left.astype(unseen.dtype, copy=False)
+        return len(part) - len(left), left.astype(unseen.dtype, copy=False)
 
-    parts = _in_threads(one_part, range(0, len(unseen), BLOCK // 4))
-    return np.concatenate(parts) if parts else unseen
+    parts = _in_threads(one_part, range(0, size if unseen is None else len(unseen), BLOCK // 4))
+    if unseen is not None and parts:
+        unseen = np.concatenate([left for _, left in parts])
+    return sum(count for count, _ in parts), unseen
 
 
 def _dense(space, depths: np.ndarray, depth: int) -> int:
