@@ -43,7 +43,7 @@ BLOCK = 1 << 19
 #: read every rank once), measured on the 2x2x2: a step costs about 4, reading
 #: a byte 2, marking a byte 2 and a 2-bit code 5 (read first, written under a
 #: lock); a bottom-up state usually stops after half its moves
-COSTS = {"step": 4, "read": 2, "dense": 1 / 2, "pull": 1 / 2, "unrank": 0}
+COSTS = {"step": 4, "read": 2, "dense": 1 / 2, "pull": 1 / 2}
 #: a level lists its unseen states, or keeps its frontier as ranks, while they
 #: are at most this share of the space
 LISTED = 1 / 32
@@ -268,8 +268,7 @@ def _cheapest(space, store, expanded: int, unseen: int, top_down_only: bool) -> 
     """The step of least cost for a level that expands ``expanded`` states
     top-down or asks ``unseen`` states bottom-up."""
     moves = space.n_moves
-    per_state = COSTS["unrank"] if STATES_OF in space.capabilities else 0
-    costs = {"top": expanded * (moves * (COSTS["step"] + store.mark_cost) + per_state)}
+    costs = {"top": expanded * moves * (COSTS["step"] + store.mark_cost)}
     if not top_down_only:
         costs["bottom"] = unseen * moves / 2 * (COSTS["step"] + COSTS["read"])
         if store.one_byte:
