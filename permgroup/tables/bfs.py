@@ -11,12 +11,6 @@ left unseen, they are listed once), or, one byte a state, *dense*
 (:data:`~permgroup.spaces.space.ROW_PULL`).  Blocks are shared by threads
 (numpy releases the GIL in its loops): they write disjoint bytes, or take
 turns where they may not.  :func:`load_state_table` caches a space's table.
-
->>> from permgroup.spaces.product import FactorSpace
->>> from permgroup.spaces.space import Factor
->>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
->>> bfs(ring, [0]).depths.tolist(), bfs(ring, [0], PackedStore(6)).levels
-([0, 1, 2, 3, 2, 1], [1, 2, 2, 1])
 """
 from __future__ import annotations
 
@@ -301,7 +295,6 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
     are all seen); the next frontier, as ranks if ``list_next`` and while it
     holds at most :data:`LISTED` of the space, and its size."""
     size, dtype = space.size, rank_dtype(space.size)
-    limit = size * LISTED
     fresh: list[np.ndarray] | None = [] if list_next else None
     held = 0
     lock = threading.Lock()  # a byte may hold states of two threads; the list is shared
@@ -324,7 +317,7 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
                     if fresh is not None:
                         fresh.append(nxt)
                         held += len(nxt)
-                        if held > limit:
+                        if held > size * LISTED:
                             fresh = None  # the next level is found in the store
 
     if frontier is None:
