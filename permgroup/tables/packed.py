@@ -53,13 +53,9 @@ def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
     [1, 3, 1, 3]
     """
     ranks = np.asarray(ranks)
-    if not len(ranks):
-        return
     place = ranks & 3
     for k in range(4):
-        chosen = ranks[place == k] >> 2
-        if len(chosen):
-            packed[chosen] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
+        packed[ranks[place == k] >> 2] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
 
 
 def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:

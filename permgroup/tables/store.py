@@ -5,10 +5,6 @@ walker down a table (:func:`descend`) and the cache file of a table
 
 numpy is imported by the functions that use it: a process that finds a cached
 table's file and key, or reads one entry of it, never loads it.
-
->>> import numpy as np
->>> depth_distribution(np.array([0, 1, 1, UNSEEN, 2], dtype=np.uint8)), UNSEEN
-([1, 2, 1], 255)
 """
 from __future__ import annotations
 
