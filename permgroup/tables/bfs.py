@@ -155,12 +155,11 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     A step of ``-1`` is an illegal move (here the last cell has no successor):
 
     >>> from permgroup.spaces.space import GraphSpace
-    >>> line = np.array([[1, 2, 3, -1]])
-    >>> bfs(GraphSpace(4, 1, lambda r, m: line[m][r]), [0], top_down_only=True).depths.tolist()
+    >>> line = GraphSpace(4, 1, lambda r, m: np.array([[1, 2, 3, -1]])[m][r])
+    >>> bfs(line, [0], top_down_only=True).depths.tolist()
     [0, 1, 2, 3]
     >>> store = ByteStore(4, np.array([0, 1, 255, 255], dtype=np.uint8))
-    >>> bfs(GraphSpace(4, 1, lambda r, m: line[m][r]), [], store, top_down_only=True,
-    ...     levels=[1, 1]).depths.tolist()
+    >>> bfs(line, [], store, top_down_only=True, levels=[1, 1]).depths.tolist()
     [0, 1, 2, 3]
     """
     size = space.size
