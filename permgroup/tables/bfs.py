@@ -162,9 +162,8 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     >>> bfs(line, [], store, top_down_only=True, levels=[1, 1]).depths.tolist()
     [0, 1, 2, 3]
     """
-    size = space.size
+    size, dtype = space.size, rank_dtype(space.size)
     store = ByteStore(size) if store is None else store
-    dtype = rank_dtype(size)
     frontier: np.ndarray | None = None
     if levels is None:
         frontier = distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)
@@ -331,19 +330,11 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
     return ranks, len(ranks)
 
 
-def still_unseen(space, lo: int, hi: int, todo: np.ndarray, on_last) -> np.ndarray:
+def _still_unseen(space, lo: int, hi: int, todo: np.ndarray, on_last) -> np.ndarray:
     """The offsets in ``todo`` (unseen ranks ``lo + todo``, sorted) of the
     states no move reaches from a state ``on_last(ranks)`` says is on the
     last level: the rest are the next level.  A state leaves the list at its
-    first move from the last level; those left are ranked back at the end.
-
-    >>> from permgroup.spaces.product import FactorSpace
-    >>> from permgroup.spaces.space import Factor
-    >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0],
-    ...                                                 [5, 0, 1, 2, 3, 4]]))])
-    >>> still_unseen(ring, 0, 6, np.array([2, 3, 4]), lambda r: np.isin(r, [1, 5])).tolist()
-    [3]
-    """
+    first move from the last level; those left are ranked back at the end."""
     states, _, back_step, rank = _states(space, lo, hi, todo)
     whole = len(states)
     for m in range(space.n_moves):
@@ -381,7 +372,7 @@ def bottom_up_block(space, store, lo: int, hi: int, depth: int, on_last,
     todo = store.unseen(view, hi - lo)
     if not len(todo):
         return todo, todo
-    left = still_unseen(space, offset + lo, offset + hi, todo, on_last)
+    left = _still_unseen(space, offset + lo, offset + hi, todo, on_last)
     if len(left) < len(todo):
         store.put(lo, view, todo, left, depth + 1)
     return todo, left
@@ -408,7 +399,7 @@ def _bottom_up(space, store, depth: int, unseen: np.ndarray | None, list_unseen:
                                          on_last)
             return len(todo) - len(left), None
         part = unseen[lo:lo + BLOCK // 4]
-        left = still_unseen(space, 0, size, part, on_last)
+        left = _still_unseen(space, 0, size, part, on_last)
         with lock:  # a byte may hold ranks of two parts
             store.mark(reached(part, left), depth + 1)
         return len(part) - len(left), left.astype(unseen.dtype, copy=False)

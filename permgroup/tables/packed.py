@@ -220,7 +220,7 @@ def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
 
 
 def reached(todo: np.ndarray, left: np.ndarray) -> np.ndarray:
-    """The entries of ``todo`` that :func:`still_unseen` did not leave (``left``
+    """The entries of ``todo`` that a bottom-up step did not leave (``left``
     a sorted part of the sorted ``todo``): the next level's.
 
     >>> reached(np.array([2, 3, 4]), np.array([3])).tolist()

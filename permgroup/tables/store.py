@@ -132,9 +132,8 @@ class DepthTable:
 
         if self.depths[rank] == UNSEEN:
             raise ValueError(f"rank {rank} is not reachable from the sources")
-        back = descend(np.array([rank], dtype=np.int64), self.space.n_moves,
-                       self.space.back_step, lambda ranks: self.depths[ranks])[0]
-        return back[::-1]
+        return descend(np.array([rank], dtype=np.int64), self.space.n_moves,
+                       self.space.back_step, lambda ranks: self.depths[ranks])[0][::-1]
 
 
 def descend(states: np.ndarray, n_moves: int, move: Callable[[np.ndarray, int], np.ndarray],
