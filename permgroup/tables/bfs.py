@@ -383,7 +383,8 @@ def _bottom_up(space, store, depth: int, unseen: np.ndarray | None, list_unseen:
     """One level bottom-up over blocks of ranks or, once few states are left
     (``list_unseen``), over the sorted array of those still ``unseen``, listed
     once; how many states it reached, and the ranks it left unseen if listed."""
-    size, lock, on_last = space.size, threading.Lock(), partial(store.on, depth=depth)
+    size, lock = space.size, threading.Lock()
+    on_last = partial(store.on, depth=depth)
     if unseen is None and list_unseen:
         # each block's offsets narrowed before they are joined: int64 arrays of
         # every unseen state would double the list's memory
