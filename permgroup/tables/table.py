@@ -190,9 +190,7 @@ def _nibbles(full: CayleyTable) -> CayleyTable:
         raise ValueError(f"{full.space.puzzle.name} ({metric_label(full.space.metric)}): "
                          f"diameter {full.diameter} does not fit in 4 bits (at most "
                          f"{NIBBLE_UNSEEN - 1})")
-    depths = full.depths.copy()
-    depths[depths == UNSEEN] = NIBBLE_UNSEEN
-    table = CayleyTable(full.space, pack(depths, 4).tobytes(), 4)
+    table = CayleyTable(full.space, pack(full.depths.clip(0, NIBBLE_UNSEEN), 4).tobytes(), 4)
     table._array = full.depths
     return table
 
