@@ -33,19 +33,6 @@ symmetric class), several of the class's entries are conjugate positions:
 every look-up, and the BFS, reads the least of them (the *canonical* cell),
 and the others are given its depth at the end.  Without that, a position
 reached through one of them would be found a level late.
-
->>> from permgroup.spaces.product import FactorSpace
->>> from permgroup.spaces.space import Factor
->>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
->>> [mirror] = symmetry_maps(ring, 0, [[1, 0]])     # r -> -r swaps the two turns
->>> mirror.tolist()
-[0, 5, 4, 3, 2, 1]
->>> classes = symmetry_classes([mirror])
->>> classes.representatives.tolist(), classes.sizes.tolist()
-([0, 1, 2, 3], [1, 2, 2, 1])
->>> t = class_depths(ring, [0], classes)
->>> t.entries, t.distribution(), t.depth(5), t.depths_of(np.array([2, 4])).tolist()
-(4, [1, 2, 2, 1], 1, [2, 2])
 """
 from __future__ import annotations
 
@@ -187,8 +174,8 @@ def symmetry_classes(maps: Sequence[np.ndarray]) -> SymmetryClasses:
 
 
 class ClassTable:
-    """BFS depths of symmetry classes (a byte each) and their sizes (see the
-    module docstring's example)."""
+    """BFS depths of symmetry classes (a byte each) and their sizes (see
+    :func:`class_depths`'s example)."""
 
     def __init__(self, classes: SymmetryClasses, depths: np.ndarray):
         self.classes = classes
@@ -206,7 +193,7 @@ class ClassTable:
 
     def class_distribution(self) -> list[int]:
         """Classes at each depth."""
-        return np.bincount(self.depths[self.depths != UNSEEN]).tolist()
+        return depth_distribution(self.depths)
 
     def depths_of(self, ranks: np.ndarray) -> np.ndarray:
         """Depths of ranks (``-1`` where unreached)."""
@@ -228,10 +215,13 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
-    >>> ring = FactorSpace([Factor("cell", 5, np.array([[1, 2, 3, 4, 0], [4, 0, 1, 2, 3]]))])
-    >>> classes = symmetry_classes([np.arange(5)])      # no symmetry: one rank per class
-    >>> class_depths(ring, [0], classes).distribution()
-    [1, 2, 2]
+    >>> ring = FactorSpace([Factor("cell", 6, np.array([[1, 2, 3, 4, 5, 0], [5, 0, 1, 2, 3, 4]]))])
+    >>> classes = symmetry_classes(symmetry_maps(ring, 0, [[1, 0]]))  # r -> -r swaps the turns
+    >>> classes.representatives.tolist(), classes.sizes.tolist()
+    ([0, 1, 2, 3], [1, 2, 2, 1])
+    >>> t = class_depths(ring, [0], classes)
+    >>> t.entries, t.distribution(), t.depth(5), t.depths_of(np.array([2, 4])).tolist()
+    (4, [1, 2, 2, 1], 1, [2, 2])
     """
     moves = space.n_moves
 
@@ -480,8 +470,8 @@ def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
 
 def _conjugation_table(space: DigitSpace, which: list[int], goal: Sequence[int],
                        renames: list[list[int]]) -> np.ndarray | None:
-    """``C[s, v]``: the value of the digits ``which`` at the ``s``-th conjugate of
-    value ``v``; ``None`` when that is no function of these digits."""
+    """The conjugation table ``C[s, v]`` of the digits ``which`` (module
+    docstring); ``None`` when the conjugates are no function of these digits."""
     digits = FactorSpace([space.factors[i] for i in which])
     start = sum(int(goal[i]) * w for i, w in zip(which, digits.strides))
     try:
