@@ -3,12 +3,9 @@ its rank, :mod:`permgroup.spaces.colouring`) the least number of moves taking it
 to the puzzle's solved colouring, by the engine's breadth-first search with the
 moves run backwards.  A distance is a lookup when the target is solved up to
 renaming colours (:func:`renamed`); other targets are searched
-(:func:`permgroup.search.meet.search_distance`).
-
-A process that answers one question (``permgroup solve``) ranks its colouring
-in plain Python, checks the cached file's header and reads one byte
-(:func:`cached_distance`): numpy and the search are imported by the functions
-that build or walk a table.
+(:func:`permgroup.search.meet.search_distance`).  numpy is imported by the
+functions that build or walk a table: :func:`cached_distance` reads one byte
+without it.
 """
 from __future__ import annotations
 
