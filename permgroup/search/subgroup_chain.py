@@ -61,9 +61,8 @@ from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.orbit import ListedFactor, RawAction, implied_twists
 from permgroup.spaces.ranking import multinomial
-from permgroup.tables.symmetry_table import (SymmetricTable, conjugate_moves,
-                                             load_symmetric_table, move_indices,
-                                             stage_symmetries)
+from permgroup.tables.symmetry_table import (SymmetricTable, conjugate_moves, inverse_moves,
+                                             load_symmetric_table, stage_symmetries)
 
 #: a stage whose coset space has at most this many values gets one exact table
 EXACT_LIMIT = 1 << 24
@@ -506,7 +505,7 @@ class SubgroupChain:
             raise ValueError(f"{self.name}: a symmetry carries a move onto a move of "
                              "another cost")
         self._conjugations = list(zip(group, renames))
-        inverses = move_indices(self.move_arrays, [inverse(m) for m in self.move_arrays])
+        inverses = inverse_moves(self.move_arrays)
         if inverses is not None and (self.costs[inverses] != self.costs).any():
             inverses = None  # inverted words would cost something else
         self._inverse_move = inverses
