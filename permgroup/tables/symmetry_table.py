@@ -67,19 +67,14 @@ def conjugate_moves(moves: Sequence[Sequence[int]], symmetries: Sequence[Perm]
     >>> conjugate_moves([(1, 2, 0), (2, 0, 1)], [(0, 2, 1)])   # a mirror swaps them
     [[1, 0]]
     """
-    out = [move_indices(moves, [compose(compose(inverse(tuple(r)), m), tuple(r))
-                                 for m in moves]) for r in symmetries]
+    out = [_move_indices(moves, [compose(compose(inverse(tuple(r)), m), tuple(r))
+                                  for m in moves]) for r in symmetries]
     return None if None in out else out
 
 
-def move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
-                 ) -> list[int] | None:
-    """The index among ``moves`` of each of ``perms`` (conjugates of moves, their
-    inverses); ``None`` if one is no move.
-
-    >>> move_indices([(1, 2, 0), (2, 0, 1)], [(2, 0, 1)]), move_indices([(1, 2, 0)], [(0, 1, 2)])
-    ([1], None)
-    """
+def _move_indices(moves: Sequence[Sequence[int]], perms: Sequence[Sequence[int]]
+                  ) -> list[int] | None:
+    """The index among ``moves`` of each of ``perms``; ``None`` if one is no move."""
     index = {tuple(int(x) for x in m): j for j, m in enumerate(moves)}
     found = [index.get(tuple(int(x) for x in p)) for p in perms]
     return None if None in found else found
@@ -91,7 +86,7 @@ def inverse_moves(moves: Sequence[Sequence[int]]) -> list[int] | None:
     >>> inverse_moves([(1, 2, 0), (2, 0, 1), (1, 0, 2)]), inverse_moves([(1, 2, 0)])
     ([1, 0, 2], None)
     """
-    return move_indices(moves, [inverse(m) for m in moves])
+    return _move_indices(moves, [inverse(m) for m in moves])
 
 
 def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> np.ndarray:
