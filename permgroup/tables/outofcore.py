@@ -187,7 +187,6 @@ class _FileTransport:
         self._sweep()
 
     def _sweep(self) -> None:
-        """Delete every file the manifest does not name."""
         keep = {MANIFEST, LOCK}
         if self.manifest:
             keep.update(self.manifest["shards"], self.manifest["frontier"],
@@ -243,7 +242,6 @@ class _FileTransport:
         self._save(manifest)
 
     def _pieces(self, name: str):
-        """A rank file read ``piece`` ranks at a time."""
         path, dtype = self.path / name, self.dtype
         total = path.stat().st_size // dtype.itemsize
         for lo in range(0, total, self.piece):
