@@ -241,13 +241,16 @@ class RawAction:
         return out.astype(values.dtype)
 
 
-def _list_values(start: np.ndarray, act: RawAction, radix: int) -> np.ndarray:
-    """Every value reachable from ``start`` under the moves, by BFS over
-    their keys in base ``radix``.
+def _listed(orbit: str, part: str, start: np.ndarray, act: RawAction, radix: int
+            ) -> ListedFactor:
+    """The factor of every value reachable from ``start`` under the moves, by
+    BFS over their keys in base ``radix``.
 
     >>> turn = RawAction([np.array([1, 2, 0]), np.array([1, 0, 2])], None, 1)
-    >>> len(_list_values(np.arange(3), turn, 3)), len(_list_values(np.array([0, 0, 1]), turn, 2))
-    (6, 3)
+    >>> _listed("P", "pieces", np.arange(3), turn, 3).size
+    6
+    >>> _listed("P", "pieces", np.array([0, 0, 1]), turn, 2).values.tolist()
+    [[0, 0, 1], [0, 1, 0], [1, 0, 0]]
     """
     weights = radix ** np.arange(len(start) - 1, -1, -1, dtype=np.int64)
     frontier = start[None, :]
@@ -260,7 +263,7 @@ def _list_values(start: np.ndarray, act: RawAction, radix: int) -> np.ndarray:
         seen = np.union1d(seen, keys[fresh])
         frontier = nxt[first[fresh]]
         found.append(frontier)
-    return np.concatenate(found)
+    return ListedFactor(orbit, part, np.concatenate(found), radix, act)
 
 
 def implied_twists(slot_moves: Sequence[tuple[Sequence[int], Sequence[int]]], modulus: int
@@ -399,10 +402,8 @@ class OrbitSpace:
                 size = (factorial(orbit.size) if distinct else
                         multinomial([solved.pieces.count(x) for x in set(solved.pieces)]))
                 if size <= LIST_LIMIT:
-                    act = RawAction(slots, None, 1)
-                    radix = int(labels.max()) + 1
-                    values = _list_values(labels, act, radix)
-                    factors.append(ListedFactor(orbit.name, "pieces", values, radix, act))
+                    factors.append(_listed(orbit.name, "pieces", labels, RawAction(slots, None, 1),
+                                           int(labels.max()) + 1))
                 elif (distinct and self.split is None  # a placement table fits MAX_ROW_BYTES
                       and 4 * size // factorial(REMAINDER) <= MAX_ROW_BYTES):
                     even = all(parities(s[None, :])[0] == 0 for s in slots)
@@ -425,9 +426,8 @@ class OrbitSpace:
                 if k ** orbit.size > LIST_LIMIT:
                     raise InputError(f"{d.name}: orbit {orbit.name} has too many orientations "
                                      f"({k ** orbit.size:,}) for a table")
-                act = RawAction(slots, twists, k)
-                values = _list_values(start, act, k)
-                factors.append(ListedFactor(orbit.name, "orientation", values, k, act))
+                factors.append(_listed(orbit.name, "orientation", start,
+                                       RawAction(slots, twists, k), k))
             else:
                 self.fixed[orbit.name, "orientation"] = start
         for f in factors:
