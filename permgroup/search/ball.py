@@ -204,15 +204,13 @@ def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
     goal_keys = space.keys(goals)
     first = unique_columns(goal_keys)
     levels = [goal_keys[:, first]]
-    if progress:
-        progress(0, len(first))
-    for depth, (_, keys, _, _) in zip(range(1, radius + 1),
-                                      key_levels(space, goals[:, first], levels[0])):
-        levels.append(keys)
+    later = key_levels(space, goals[:, first], levels[0])
+    while True:
         if progress:
-            progress(depth, keys.shape[1])
-        if not keys.shape[1]:
+            progress(len(levels) - 1, levels[-1].shape[1])
+        if len(levels) > radius or not levels[-1].shape[1]:
             break
+        levels.append(next(later)[1])
     all_keys = np.concatenate(levels, axis=1)
     depths = np.concatenate([np.full(k.shape[1], d, dtype=np.uint8) for d, k in enumerate(levels)])
     keys, order = KeySet.of(all_keys, space.word_bits)
