@@ -73,18 +73,20 @@ GROUP_LIMIT = 1 << 25
 FIRST_STAGE_LIMIT = 64
 
 
-def database_groups(sizes: Sequence[int], limit: int) -> list[list[int]]:
-    """The groups of digits (indices) that get a pattern database: every group
-    of at most three digits whose values number at most ``limit`` and that no
-    other such group contains, smaller groups first (each digit alone when
-    none fits).
+def database_groups(sizes: Sequence[int], limit: int = GROUP_LIMIT) -> list[list[int]]:
+    """The groups of digits (indices) that get a pattern database: all of them
+    in one exact table up to :data:`EXACT_LIMIT` values, else every group of at
+    most three digits whose values number at most ``limit`` and that no other
+    such group contains, smaller groups first (each digit alone when none fits).
 
     >>> database_groups([40320, 40320, 24], 1 << 23)   # the 3x3x3's second phase
     [[0, 2], [1, 2]]
-    >>> database_groups([2187, 2048, 495, 6], 1 << 23)
-    [[0, 1], [0, 2, 3], [1, 2, 3]]
+    >>> database_groups([2187, 2048, 495, 6], 1 << 23), database_groups([2187, 2048])
+    ([[0, 1], [0, 2, 3], [1, 2, 3]], [[0, 1]])
     """
     n = len(sizes)
+    if prod(sizes) <= EXACT_LIMIT:
+        return [list(range(n))]
     fits = [list(g) for r in range(1, min(n, 3) + 1) for g in combinations(range(n), r)
             if prod(sizes[i] for i in g) <= limit]
     largest = [g for g in fits if not any(set(g) < set(h) for h in fits)]
@@ -330,12 +332,6 @@ class SubgroupChain:
         return Stage([self.move_names.index(m) for m in here], digits, list(here), self.degree,
                      tables)
 
-    @staticmethod
-    def _database_groups(stage: Stage) -> list[list[int]]:
-        if stage.size <= EXACT_LIMIT:
-            return [list(range(len(stage.sizes)))]
-        return database_groups(stage.sizes, GROUP_LIMIT)
-
     def table_entries(self) -> list[int]:
         """For each stage, the entries of the pattern databases it gets (one
         byte each in memory), whether built yet or not.
@@ -348,7 +344,7 @@ class SubgroupChain:
         [729, 5040]
         """
         return [sum(prod(stage.sizes[i] for i in which)
-                    for which in self._database_groups(stage)) for stage in self.stages]
+                    for which in database_groups(stage.sizes)) for stage in self.stages]
 
     def bfs_moves(self, stage: Stage) -> list[int]:
         """The stage's moves (local indices) that its tables' breadth-first
@@ -378,7 +374,7 @@ class SubgroupChain:
         space = stage.space
         needed = self.bfs_moves(stage)
         needed = None if len(needed) == len(stage.moves) else needed
-        for which in self._database_groups(stage):
+        for which in database_groups(stage.sizes):
             report = _stage_report(progress, k, " + ".join(space.factors[i].name for i in which))
             key = dict(self.key, stage=k)
             database = load_pattern_database(
