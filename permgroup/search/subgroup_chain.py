@@ -402,19 +402,13 @@ class SubgroupChain:
     # --- group theory --------------------------------------------------------
     def indices(self) -> list[tuple[int, int]]:
         """For each stage, ``(|H_k : H_{k+1}|, number of coordinate values)``,
-        the index from sympy's orders; equal pairs mean the coordinate tells
-        the cosets apart exactly.
+        the index from sympy's orders (see the module docstring).  A chain
+        through ``<U>`` needs more than twists and orbits to tell its cosets
+        apart (it keeps the four down corners and their twists):
 
         >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
         >>> from puzzles import minicube
         >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "R", "F", "R2", "F2")}
-        >>> SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U", "R2", "F2"]]
-        ...               ).indices()
-        [(729, 729), (5040, 5040)]
-
-        A chain through ``<U>`` needs more than twists and orbits to tell its
-        cosets apart (it keeps the four down corners and their twists):
-
         >>> SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U"]]).indices()
         [(918540, 153090), (4, 24)]
         """
