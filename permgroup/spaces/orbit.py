@@ -500,14 +500,9 @@ class OrbitSpace:
 
     # --- positions -------------------------------------------------------------------
     def _raws(self, positions: Sequence[Position]) -> dict:
-        raws = {}
-        for orbit in self.definition.orbits:
-            raws[orbit.name, "pieces"] = np.array([p[orbit.name].pieces for p in positions],
-                                                  dtype=np.int64).reshape(len(positions), -1)
-            raws[orbit.name, "orientation"] = np.array(
-                [p[orbit.name].orientation for p in positions],
-                dtype=np.int64).reshape(len(positions), -1)
-        return raws
+        return {(o.name, part): np.array([getattr(p[o.name], part) for p in positions],
+                                         dtype=np.int64).reshape(len(positions), -1)
+                for o in self.definition.orbits for part in ("pieces", "orientation")}
 
     def ranks(self, positions: Sequence[Position]) -> np.ndarray:
         """Ranks of many positions; ``-1`` for a position outside the space
