@@ -137,9 +137,9 @@ def unique_columns(keys: np.ndarray) -> np.ndarray:
 class Ball:
     """States within ``radius`` moves of the goal, with their exact depths.
 
-    Built by :func:`build_ball`; on the six-cell ring of the module example
-    (moves ``t``, ``t'``), the state two turns away walks back by ``t' t'``,
-    and a state outside the ball has no depth:
+    Built by :func:`build_ball`; on a six-cell ring (moves ``t``, ``t'``),
+    the state two turns away walks back by ``t' t'``, and a state outside the
+    ball has no depth:
 
     >>> from permgroup.spaces.digits import ring_space
     >>> space, turn = ring_space(6)

@@ -174,7 +174,6 @@ class OrbitLabels:
 
     @property
     def size(self) -> int:
-        """How many arrangements: the multinomial coefficient of the labels' counts."""
         return multinomial([self.labels.count(label) for label in set(self.labels)])
 
     @property
