@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import permutations
 from math import factorial, perm, prod
 from typing import TYPE_CHECKING
@@ -107,7 +107,8 @@ class PieceCoordinate:
     # --- one element -------------------------------------------------------
     def slot_form(self, element: Sequence[int]) -> tuple[list[int], list[int]]:
         """``(at, tw)`` for an element given in array form."""
-        at, tw = [0] * self.count, [0] * self.count
+        at = [0] * self.count
+        tw = [0] * self.count
         slot_of, place_of = self.slot_of, self.place_of
         for piece, ref in enumerate(self.reference):
             pos = element[ref]
@@ -133,13 +134,8 @@ class PieceCoordinate:
         """The rank of an element (array form) of the normalized group."""
         at, tw = self.slot_form(element)
         twist = digits_rank(tw[:-1] if self.twist_invariant else tw, self.modulus)
-        at_rank = self._rank_of[tuple(at)] if self.count <= 8 else lehmer_rank(at)
+        at_rank = _rank_table(self.count)[tuple(at)] if self.count <= 8 else lehmer_rank(at)
         return at_rank * self.twist_size + twist
-
-    @cached_property
-    def _rank_of(self) -> dict[tuple[int, ...], int]:
-        # permutations() yields Lehmer order, so a dictionary of them is a rank table
-        return {p: r for r, p in enumerate(permutations(range(self.count)))}
 
     # --- many elements -----------------------------------------------------
     def twist_ranks(self, tw: np.ndarray) -> np.ndarray:
@@ -165,7 +161,8 @@ class PieceCoordinate:
         """
         import numpy as np
 
-        perms, inverse_rank, twists = self._tables
+        perms, inverse_rank, _ = _permutations(self.count)
+        twists = self.twist_unranks(np.arange(self.twist_size)).astype(np.int8)
         p_perm, p_twist = np.divmod(np.asarray(p), self.twist_size)
         q_perm, q_twist = np.divmod(np.asarray(q), self.twist_size)
         n = self.count
@@ -179,30 +176,34 @@ class PieceCoordinate:
         c_tw %= self.modulus
         return self.ranks(c_at_flat - offsets, c_tw)
 
-    @cached_property
-    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every permutation (in rank order), the rank of each one's inverse, every twist."""
-        import numpy as np
-
-        perms = lehmer_unranks(np.arange(self.perm_size), self.count)
-        return (perms.astype(np.int8), lehmer_ranks(np.argsort(perms, axis=1)),
-                self.twist_unranks(np.arange(self.twist_size)).astype(np.int8))
-
-    @cached_property
-    def _code_rank(self) -> np.ndarray:
-        # 3 bits a piece: 8**count entries, small up to seven pieces
-        import numpy as np
-
-        code_rank = np.zeros(8**self.count, dtype=np.int32)
-        code_rank[_perm_codes(self._tables[0])] = np.arange(self.perm_size)
-        return code_rank
-
     def _perm_ranks(self, perms: np.ndarray) -> np.ndarray:
         import numpy as np
 
         if self.count > 7:
             return lehmer_ranks(perms)
-        return self._code_rank[_perm_codes(perms)].astype(np.int64)
+        return _permutations(self.count)[2][_perm_codes(perms)].astype(np.int64)
+
+
+# lookup tables shared by the coordinates of as many pieces (cached properties
+# would slow every attribute read of a coordinate, the scalar rank's hot path)
+@lru_cache(maxsize=None)
+def _rank_table(count: int) -> dict[tuple[int, ...], int]:
+    # permutations() yields Lehmer order, so a dictionary of them is a rank table
+    return {p: r for r, p in enumerate(permutations(range(count)))}
+
+
+@lru_cache(maxsize=None)
+def _permutations(count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every permutation of ``count`` pieces in rank order, the rank of each one's
+    inverse and, up to seven pieces (8**count entries), each 3-bit code's rank."""
+    import numpy as np
+
+    perms = lehmer_unranks(np.arange(factorial(count)), count)
+    code_rank = None
+    if count <= 7:
+        code_rank = np.zeros(8**count, dtype=np.int32)
+        code_rank[_perm_codes(perms)] = np.arange(len(perms))
+    return perms.astype(np.int8), lehmer_ranks(np.argsort(perms, axis=1)), code_rank
 
 
 def _perm_codes(perms: np.ndarray) -> np.ndarray:
@@ -316,7 +317,10 @@ class ElementRanking:
 
     def rank(self, element: Sequence[int]) -> int:
         """The rank of one element in array form."""
-        return self._join([c.rank(element) for c in self.coordinates])
+        rank = 0
+        for c in self.coordinates:  # not _join: one element's rank is a hot path
+            rank = rank * c.size + c.rank(element)
+        return rank
 
     def _join(self, parts: Sequence) -> int | np.ndarray:
         """The rank of each kind's ``parts`` (integers or arrays; inverse of :meth:`split`)."""
@@ -339,7 +343,8 @@ class ElementRanking:
 
         out = np.tile(np.arange(degree, dtype=np.int16), (len(np.atleast_1d(ranks)), 1))
         for c, part in zip(self.coordinates, self.split(ranks)):
-            perms, _, twists = c._tables
+            perms = _permutations(c.count)[0]
+            twists = c.twist_unranks(np.arange(c.twist_size)).astype(np.int8)
             perm, twist = np.divmod(part, c.twist_size)
             at, tw = perms[perm].astype(np.intp), twists[twist].astype(np.intp)
             slots = np.array(c.slots, dtype=np.int16)
