@@ -98,8 +98,8 @@ class PieceCoordinate:
             k, t = self.slot_of[pos], self.place_of[pos]
             if k < 0 or any(move[slot[u]] != self.slots[k][(u + t) % self.modulus]
                             for u in range(self.modulus)):
-                raise ValueError(f"move {name!r} does not carry {self.kind} {slot} onto a "
-                                 f"{self.kind}")
+                raise ValueError(
+                    f"move {name!r} does not carry {self.kind} {slot} onto a {self.kind}")
             target.append(k)
             shift.append(t)
         return target, shift
@@ -345,8 +345,8 @@ class ElementRanking:
         for c, part in zip(self.coordinates, self.split(ranks)):
             perms = _permutations(c.count)[0]
             twists = c.twist_unranks(np.arange(c.twist_size)).astype(np.int8)
-            perm, twist = np.divmod(part, c.twist_size)
-            at, tw = perms[perm].astype(np.intp), twists[twist].astype(np.intp)
+            perm_rank, twist_rank = np.divmod(part, c.twist_size)
+            at, tw = perms[perm_rank].astype(np.intp), twists[twist_rank].astype(np.intp)
             slots = np.array(c.slots, dtype=np.int16)
             columns = np.arange(c.count)
             for u in range(c.modulus):
