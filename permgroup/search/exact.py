@@ -111,12 +111,12 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
         return deadline is not None and time.monotonic() > deadline
 
     for limit in range(lower, max_depth + 1):
-        generated, lookups = stage.generated, stage.lookups
+        stage.generated = stage.lookups = 0
         hits = bounded_paths(pruning, stage, start, np.array([pruning.start]), np.array([limit]),
                              stop=stop, batch=batch)
         word = next((paths[:, 0].tolist() for _, paths, _ in hits), None)
-        stats.generated.append(stage.generated - generated)
-        stats.lookups += stage.lookups - lookups
+        stats.generated.append(stage.generated)
+        stats.lookups += stage.lookups
         if word is not None:
             return word
         if stop():
