@@ -234,16 +234,15 @@ def bounded_paths(pruning: MovePruning, stage: Stage, states: np.ndarray, histor
         costs = np.ones(int(stage.moves.max(initial=0)) + 1, dtype=np.int64)
     radius = ball.radius if ball is not None else 0
     near = np.flatnonzero(limit <= radius)
-    if len(near):
-        if ball is not None:
-            hit = _in_ball(stage, states, near, limit[near])
-            if hit is not None:
-                yield np.array([hit[0]]), np.array(hit[1], dtype=np.uint8)[:, None], None
-                return
-        else:
-            at = near[stage.at_goal(states[:, near])]
-            if len(at):
-                yield at, np.zeros((0, len(at)), dtype=np.uint8), history[at]
+    if ball is not None:
+        hit = _in_ball(stage, states, near, limit[near])
+        if hit is not None:
+            yield np.array([hit[0]]), np.array(hit[1], dtype=np.uint8)[:, None], None
+            return
+    else:
+        at = near[stage.at_goal(states[:, near])]
+        if len(at):
+            yield at, np.zeros((0, len(at)), dtype=np.uint8), history[at]
     keep = np.flatnonzero(limit > radius)
     allowed = pruning.allowed[:, stage.moves]
     stage_costs = costs[stage.moves]

@@ -70,8 +70,7 @@ def contains(sorted_states: np.ndarray, states: np.ndarray) -> np.ndarray:
     """
     if not len(sorted_states):
         return np.zeros(len(states), dtype=bool)
-    at = np.searchsorted(sorted_states, states)
-    at[at == len(sorted_states)] = 0
+    at = np.minimum(np.searchsorted(sorted_states, states), len(sorted_states) - 1)
     return sorted_states[at] == states
 
 
@@ -104,7 +103,6 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
     if contains(backward.levels[0], forward.levels[0]).any():
         return []
-    size = state_bytes or dtype.itemsize
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
                        if len(forward.levels[-1]) <= len(backward.levels[-1])
@@ -113,7 +111,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
         # the next level's candidates and everything kept so far, each with the
         # two index-sized copies that sorting and merging make
         needed = (n_moves * len(side.levels[-1]) + len(forward.visited)
-                  + len(backward.visited)) * (size + 16)
+                  + len(backward.visited)) * ((state_bytes or dtype.itemsize) + 16)
         if memory is not None and needed > memory:
             raise Stopped(f"the memory budget of {memory:,} bytes", ruled_out)
         try:
