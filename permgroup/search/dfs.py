@@ -84,11 +84,10 @@ class MovePruning:
         (True, False)
         """
         moves = [tuple(m) for m in moves]
-        n = len(moves[0])
         m_count = len(moves)
         price = [1] * m_count if costs is None else [int(c) for c in costs]
 
-        products: dict[tuple[int, ...], Perm] = {(): identity(n)}
+        products: dict[tuple[int, ...], Perm] = {(): identity(len(moves[0]))}
         for length in (1, 2, 3):
             for word in product(range(m_count), repeat=length):
                 products[word] = compose(products[word[:-1]], moves[word[-1]])
