@@ -47,7 +47,7 @@ import hashlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
-from functools import cached_property
+from functools import cached_property, partial
 from math import prod
 
 import numpy as np
@@ -301,7 +301,7 @@ class SubgroupChain:
                 self._databases(k, stage, progress, cache, build)
         if last_stage_ball and len(self.stages) > 1:
             k, last = len(self.stages) - 1, self.stages[-1]
-            report = _stage_report(progress, k, f"ball of radius {last_stage_ball}")
+            report = partial(progress, k, f"ball of radius {last_stage_ball}") if progress else None
             last.ball = load_ball(last.space, last.goal, last_stage_ball, dict(self.key, stage=k),
                                   f"{self.name}-chain{k}", report, cache)
 
@@ -374,7 +374,8 @@ class SubgroupChain:
         needed = self.bfs_moves(stage)
         needed = None if len(needed) == len(stage.moves) else needed
         for which in database_groups(stage.sizes):
-            report = _stage_report(progress, k, " + ".join(space.factors[i].name for i in which))
+            label = " + ".join(space.factors[i].name for i in which)
+            report = partial(progress, k, label) if progress else None
             key = dict(self.key, stage=k)
             database = load_pattern_database(
                 space, which, stage.goal, key, f"{self.name}-chain{k}", report, cache,
@@ -393,7 +394,7 @@ class SubgroupChain:
         group = stage_symmetries(symmetries, moves, kept, self.degree)
         if len(group) < 2:
             return None
-        report = _stage_report(progress, k, "exact table over symmetry classes")
+        report = partial(progress, k, "exact table over symmetry classes") if progress else None
         return load_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
                                     dict(self.key, stage=k), f"{self.name}-chain{k}", report,
                                     cache)
@@ -614,12 +615,6 @@ class SubgroupChain:
                 stats.setdefault("times", []).append(round(time.monotonic() - stats["start"], 3))
                 return word
         return None
-
-
-def _stage_report(progress: Callable | None, k: int, label: str) -> Callable | None:
-    """The chain's ``progress(stage, table, depth, count)`` as the
-    ``(depth, count)`` callback of stage ``k``'s table ``label``."""
-    return (lambda depth, count: progress(k, label, depth, count)) if progress else None
 
 
 def _join(words: np.ndarray, used: np.ndarray, tails: np.ndarray, lengths: np.ndarray,
