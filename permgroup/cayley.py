@@ -36,6 +36,7 @@ from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import identity, inverse
 from permgroup.puzzle import Puzzle
+from permgroup.spaces.ranking import sorted_positions
 from permgroup.tables.registry import choose_anchor, state_count, working_puzzle
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,8 +106,8 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
         cand_src = np.concatenate([frontier_ids[which] for which, _ in parts])
         cand_move = np.concatenate([np.full(len(which), j) for j, (which, _) in enumerate(parts)])
         keys = _keys(candidates)
-        pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-        known = sorted_keys[pos] == keys
+        pos = sorted_positions(sorted_keys, keys)
+        known = pos >= 0
         cand_dst = np.where(known, sorted_ids[pos], -1)
         fresh = np.flatnonzero(~known)
         new_rows = np.empty((0, width), dtype=start.dtype)

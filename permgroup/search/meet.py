@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 
 from permgroup.errors import Stopped, UnreachableError
+from permgroup.spaces.ranking import sorted_positions
 from permgroup.tables.packed import distinct
 from permgroup.tables.store import descend
 
@@ -56,22 +57,10 @@ class _Side:
 
     def add_level(self, reached: np.ndarray) -> np.ndarray:
         """Keep the reached states not seen before as the next level."""
-        fresh = reached[~contains(self.visited, reached)]
+        fresh = reached[sorted_positions(self.visited, reached) < 0]
         self.levels.append(fresh)
         self.visited = np.sort(np.concatenate([self.visited, fresh]), kind="stable")
         return fresh
-
-
-def contains(sorted_states: np.ndarray, states: np.ndarray) -> np.ndarray:
-    """For each of ``states``, whether it is in the sorted array ``sorted_states``.
-
-    >>> contains(np.array([2, 5, 9]), np.array([5, 6, 9, 10])).tolist()
-    [True, False, True, False]
-    """
-    if not len(sorted_states):
-        return np.zeros(len(states), dtype=bool)
-    at = np.minimum(np.searchsorted(sorted_states, states), len(sorted_states) - 1)
-    return sorted_states[at] == states
 
 
 def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, step: Step,
@@ -101,7 +90,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     dtype = np.dtype(dtype)
     forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step)
     backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
-    if contains(backward.levels[0], forward.levels[0]).any():
+    if (sorted_positions(backward.levels[0], forward.levels[0]) >= 0).any():
         return []
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
@@ -120,7 +109,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
             raise Stopped(exc.reason, ruled_out) from None
         # a reached state already seen on this side cannot be on the other's last
         # level (the balls are disjoint), so the meeting test needs no filtering
-        meet = reached[contains(other.levels[-1], reached)]
+        meet = reached[sorted_positions(other.levels[-1], reached) >= 0]
         if len(meet):
             side.levels.append(meet)
             middle = int(meet[0])
@@ -137,7 +126,7 @@ def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
     def level(states: np.ndarray) -> np.ndarray:
         out = np.full(len(states), len(side.levels), dtype=np.int64)
         for depth, states_at in enumerate(side.levels):  # the levels are disjoint
-            out[contains(states_at, states)] = depth
+            out[sorted_positions(states_at, states) >= 0] = depth
         return out
 
     return descend(np.array([state], dtype=side.levels[0].dtype), n_moves, undo, level)[0]

@@ -48,7 +48,7 @@ import numpy as np
 
 from permgroup.spaces.product import FactorSpace
 from permgroup.spaces.ranking import (lehmer_ranks, lehmer_unranks, multinomial, parities,
-                                      placement_ranks, placement_unranks)
+                                      placement_ranks, placement_unranks, sorted_positions)
 from permgroup.spaces.space import ROW_PULL, Factor, rank_dtype
 from permgroup.errors import InputError
 from permgroup.formats.definition import (
@@ -119,7 +119,7 @@ class ListedFactor:
 
     def index(self, raw: np.ndarray) -> np.ndarray:
         """Indices of raw rows, ``-1`` for a row that is not listed."""
-        return _find(self.keys, raw.astype(np.int64) @ self.weights)
+        return sorted_positions(self.keys, raw.astype(np.int64) @ self.weights)
 
     def encode(self, raws: dict) -> np.ndarray:
         return self.index(raws[self.orbit, self.part])
@@ -145,18 +145,13 @@ class MergedFactor:
 
     def encode(self, raws: dict) -> np.ndarray:
         a, b = self.first.encode(raws), self.second.encode(raws)
-        return np.where((a >= 0) & (b >= 0), _find(self.members, a * self.second.size + b), -1)
+        found = sorted_positions(self.members, a * self.second.size + b)
+        return np.where((a >= 0) & (b >= 0), found, -1)
 
     def decode(self, index: np.ndarray, raws: dict) -> None:
         a, b = np.divmod(self.members[index], self.second.size)
         self.first.decode(a, raws)
         self.second.decode(b, raws)
-
-
-def _find(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Where ``wanted`` stand in the sorted ``keys``, ``-1`` where they do not."""
-    found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    return np.where(keys[found] == wanted, found, -1)
 
 
 class SplitPermutation:

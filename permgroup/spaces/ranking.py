@@ -93,6 +93,21 @@ def placement_unranks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
     return out
 
 
+def sorted_positions(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Where each of ``wanted`` stands in the sorted array ``keys``, ``-1`` where
+    it is absent: the rank of a state among listed ones.
+
+    >>> import numpy as np
+    >>> sorted_positions(np.array([2, 5, 9]), np.array([5, 6, 9, 10])).tolist()
+    [1, -1, 2, -1]
+    """
+    import numpy as np
+    if not len(keys):
+        return np.full(len(wanted), -1, dtype=np.int64)
+    found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where(keys[found] == wanted, found, -1)
+
+
 def multinomial(counts: Sequence[int]) -> int:
     """Arrangements of a multiset with these counts of each label.
 
