@@ -146,7 +146,7 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
     """The store (a new :class:`ByteStore` by default) filled with every rank's
     depth from the sources, level by level; ``store.levels`` the states at
     each depth, kept up to date as levels complete.  ``progress(depth, count)``
-    after each level, ``level_done(depth, store)`` after each complete one (a
+    for each level, ``level_done(depth, store)`` after each complete one (a
     checkpoint, which saves ``store.levels`` with the depths);
     ``levels`` goes on from a store complete up to depth ``len(levels) - 1``.
     ``top_down_only`` where most ranks are unreachable (parity and other
@@ -169,9 +169,10 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
         frontier = distinct(np.asarray(sources, dtype=np.int64)).astype(dtype)
         store.mark(frontier, 0)
         levels = [len(frontier)]
-        if progress:
-            progress(0, len(frontier))
     levels = store.levels = list(levels)
+    if progress:
+        for d, n in enumerate(levels):  # a resumed store's levels too
+            progress(d, n)
     depth, count, seen = len(levels) - 1, levels[-1], sum(levels)
     unseen: np.ndarray | None = None  # listed once few are left
     while count and depth < max_depth:

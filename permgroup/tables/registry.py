@@ -418,9 +418,6 @@ def rows_in_memory(space, sources, checkpoint: Path, key: dict, *, progress=None
         store = ByteStore(space.size, unpack_depths(np.frombuffer(loaded[1], dtype=np.uint8),
                                                     space.size, len(resume) - 1))
         del loaded
-        if progress:
-            for d, count in enumerate(resume):  # the levels the checkpoint holds
-                progress(d, count)
     last = time.monotonic()
 
     def level_done(depth: int, store: ByteStore) -> None:
