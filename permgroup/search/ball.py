@@ -283,4 +283,3 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
         table_file(f"{name}-ball{radius}", key, ""), key, parts, build,
         title=f"{name}: positions within {radius} moves", progress=progress, cache=cache)
     return Ball(radius, KeySet(primary, rest, int(run[0])), depths)
-

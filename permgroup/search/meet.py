@@ -135,7 +135,7 @@ def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
 def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],
                       max_depth: int | None) -> list[int]:
     word = search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
-                    max_depth=max_depth, dtype=space.dtype)
+                  max_depth=max_depth, dtype=space.dtype)
     if word is None:
         raise UnreachableError("no sequence of moves joins the two colourings"
                                + (f" within {max_depth} moves" if max_depth is not None else ""))

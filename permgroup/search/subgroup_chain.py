@@ -547,9 +547,9 @@ class SubgroupChain:
                 chunk: list[tuple[np.ndarray, np.ndarray]] = []
                 want = 1
                 hits = bounded_paths(self.pruning, first, start,
-                                np.array([self.pruning.start], dtype=np.int64),
-                                np.array([length]), ~later_moves if length else None, stop,
-                                self.costs)
+                                     np.array([self.pruning.start], dtype=np.int64),
+                                     np.array([length]), ~later_moves if length else None, stop,
+                                     self.costs)
                 for _, paths, history in hits:
                     chunk.append((paths, history))
                     if sum(p.shape[1] for p, _ in chunk) < want:
@@ -608,7 +608,7 @@ class SubgroupChain:
                 continue
             live = np.flatnonzero(spent + h <= total)
             for origin, tail, _ in bounded_paths(self.pruning, last, states[:, live], history[live],
-                                            total - spent[live], None, stop, self.costs):
+                                                 total - spent[live], None, stop, self.costs):
                 i = live[origin[0]]
                 word = words[:used[i], i].tolist() + tail[:, 0].tolist()
                 stats["totals"].append(self.cost(word))
@@ -645,7 +645,7 @@ def _per_column_optimal(pruning, stage, states, history, budget, stop, costs):
     for depth in range(int(budget.max()) + 1):
         open_ = np.flatnonzero((found < 0) & (h <= depth) & (budget >= depth))
         for origin, paths, end in bounded_paths(pruning, stage, states[:, open_], history[open_],
-                                           np.full(len(open_), depth), None, stop, costs):
+                                                np.full(len(open_), depth), None, stop, costs):
             for o, col in enumerate(origin):
                 i = open_[col]
                 if found[i] < 0:

@@ -68,7 +68,7 @@ def conjugate_moves(moves: Sequence[Sequence[int]], symmetries: Sequence[Perm]
     [[1, 0]]
     """
     out = [_move_indices(moves, [compose(compose(inverse(tuple(r)), m), tuple(r))
-                                  for m in moves]) for r in symmetries]
+                                 for m in moves]) for r in symmetries]
     return None if None in out else out
 
 
