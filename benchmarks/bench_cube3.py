@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import (add_seeds_option, left_out, machine_note, run_process,  # noqa: E402
+from benchmarks.common import (scratch_dir, add_seeds_option, left_out, machine_note, run_process,  # noqa: E402
                                seed_program)
 from permgroup.search.exact import SearchStats, ida_star, meet_in_the_middle  # noqa: E402
 from puzzles import cube3  # noqa: E402
@@ -233,7 +233,7 @@ def main() -> None:
         depth_worker(args.depth_worker, args.count)
         return
     if args.cold:
-        os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-cold-")
+        os.environ["PERMGROUP_CACHE"] = scratch_dir("permgroup-cold-")
     print(machine_note("shared with other work"))
     part = args.only
     if args.cold and part in (None, "shallow"):

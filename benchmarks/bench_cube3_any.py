@@ -23,7 +23,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine_note, peak_memory_mb, run_process  # noqa: E402
+from benchmarks.common import scratch_dir, machine_note, peak_memory_mb, run_process  # noqa: E402
 from puzzles import cube3  # noqa: E402
 
 SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
@@ -58,7 +57,7 @@ def main() -> None:
     parser.add_argument("--cubes", type=int, default=100)
     parser.add_argument("--skip-slow", action="store_true", help="no 1 s run, no cold build")
     args = parser.parse_args()
-    cache = tempfile.mkdtemp(prefix="bench-cube3-any-")
+    cache = scratch_dir("bench-cube3-any-")
     os.environ["PERMGROUP_CACHE"] = cache  # this process too: never the user's cache
     env = dict(os.environ)
 

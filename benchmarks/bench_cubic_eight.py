@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import random
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
+    scratch_dir,
     fresh_cache_env,
     left_out,
     machine_note,
@@ -78,7 +78,7 @@ def median_process(args: list[str], stdin: Path | None = None, env: dict | None 
 
 def main() -> None:
     rng = random.Random(3131)
-    folder = Path(tempfile.mkdtemp(prefix="permgroup-inputs-"))
+    folder = Path(scratch_dir("permgroup-inputs-"))
     datasets = random_datasets(rng, DATASETS)
     path = folder / "poj3131-15.txt"
     path.write_text(poj3131.write_datasets(datasets))

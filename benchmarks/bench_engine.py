@@ -28,7 +28,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -37,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_cube3_any import random_cubes  # noqa: E402
 from benchmarks.bench_scale import cuboid_definition  # noqa: E402
-from benchmarks.common import fresh_cache_env, machine_note  # noqa: E402
+from benchmarks.common import scratch_dir, fresh_cache_env, machine_note  # noqa: E402
 
 #: runs ``python -m permgroup`` and reports its peak memory on stderr
 PEAK = """
@@ -140,7 +139,7 @@ def main() -> None:
               "with (git worktree add /tmp/base COMMIT)", flush=True)
         return
     trees = {"this": ROOT, "base": args.base.resolve()}
-    folder = Path(tempfile.mkdtemp(prefix="bench-engine-"))
+    folder = Path(scratch_dir("bench-engine-"))
     warm_env = {name: fresh_cache_env() for name in trees}
     for label, command, cold, table in cases(folder, args.large):
         if args.only and not any(w.lower() in label.lower() for w in args.only.split(",")):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
+    scratch_dir,
     fresh_cache_env,
     machine_note,
     median_time,
@@ -57,7 +57,7 @@ def plain_bfs(metric: str) -> np.ndarray:
 
 
 def main() -> None:
-    os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-bench-")
+    os.environ["PERMGROUP_CACHE"] = scratch_dir("permgroup-bench-")
     rng = random.Random(2026)
     rows = []
     for metric in ("qtm", "htm"):
@@ -96,7 +96,7 @@ def main() -> None:
     report(rows)
 
     rows = []
-    folder = Path(tempfile.mkdtemp(prefix="permgroup-inputs-"))
+    folder = Path(scratch_dir("permgroup-inputs-"))
     pair_file = folder / "pairs40.txt"
     pair_scheme = minicube_pair.SCHEME.solved
     pair_file.write_text(minicube_pair.write_cases(

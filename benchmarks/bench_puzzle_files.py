@@ -20,13 +20,13 @@ import argparse
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
+    scratch_dir,
     ROOT,
     fresh_cache_env,
     machine_note,
@@ -97,7 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per median")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="definitions-"))
+    folder = Path(scratch_dir("definitions-"))
     files = {
         "skewb": folder / "skewb-all-turns.tws",
         "jing's pyraminx": LIBRARY["jing-pyraminx"],

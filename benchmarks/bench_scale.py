@@ -18,13 +18,13 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (  # noqa: E402
+    scratch_dir,
     ROOT,
     fresh_cache_env,
     machine_note,
@@ -52,9 +52,11 @@ PLAIN = {
 }
 PACKED = ("from permgroup.tables.bfs import packed_depths\n"
           "t = packed_depths(space, sources)\n")
-OUT_OF_CORE = ("import tempfile\n"
+OUT_OF_CORE = ("import atexit, shutil, tempfile\n"
                "from permgroup.tables.outofcore import build_out_of_core\n"
-               "t = build_out_of_core(space, sources, tempfile.mkdtemp(), memory='{memory}')\n")
+               "folder = tempfile.mkdtemp()\n"
+               "atexit.register(shutil.rmtree, folder, True)\n"
+               "t = build_out_of_core(space, sources, folder, memory='{memory}')\n")
 PROBE = ("import json, time\n"
          "start = time.perf_counter()\n"
          "{setup}{build}"
@@ -119,11 +121,11 @@ def uva_file(rows: list) -> None:
     solved = "WWWWYYYYRRRRBBBBGGGGOOOO"
     states = [minicube.scramble(rng, solved=solved) for _ in range(3000)]
     text = uva11007.write_cases(states)
-    path = Path(tempfile.mkdtemp()) / "uva11007-3000.txt"
+    path = Path(scratch_dir()) / "uva11007-3000.txt"
     path.write_text(text)
     import os
 
-    os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-bench-")
+    os.environ["PERMGROUP_CACHE"] = scratch_dir("permgroup-bench-")
     plain = uva11007.solve_text(text)
     base = median_time(lambda: uva11007.solve_text(text), 5)
     rows.append(("uva11007, 3,000 cases in process, one-byte table (baseline)", base, "s", None))
@@ -308,7 +310,7 @@ def large(rows: list) -> None:
     from permgroup.formats.ksolve import to_ksolve
     from puzzles import LIBRARY
 
-    folder = Path(tempfile.mkdtemp(prefix="large-"))
+    folder = Path(scratch_dir("large-"))
     paths = {"ufo": LIBRARY["ufo"], "2x3x3": folder / "2x3x3.tws", "3p1": LIBRARY["3p1"]}
     paths["2x3x3"].write_text(to_ksolve(cuboid_definition()))
     for name, path in paths.items():

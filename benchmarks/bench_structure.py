@@ -26,11 +26,12 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.common import scratch_dir  # noqa: E402
 
 OURS_GROWTH = """
 import json, sys
@@ -74,7 +75,7 @@ def python(code: str, *argv: str) -> list[str]:
 
 
 def fresh_env() -> dict:
-    return dict(os.environ, PERMGROUP_CACHE=tempfile.mkdtemp(prefix="bench-structure-"),
+    return dict(os.environ, PERMGROUP_CACHE=scratch_dir("bench-structure-"),
                 PYTHONPATH=str(ROOT))
 
 

@@ -21,7 +21,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (
+    scratch_dir,
     ROOT,
     SEEDS,
     add_seeds_option,
@@ -77,7 +77,7 @@ def seed_003_fast() -> Path | None:
     blocks = re.findall(r"```cpp\n(.*?)```", matches[0].read_text(encoding="utf-8"), re.DOTALL)
     if len(blocks) < 2:
         return None
-    folder = Path(tempfile.mkdtemp(prefix="seed003-"))
+    folder = Path(scratch_dir("seed003-"))
     (folder / "main.cpp").write_text(blocks[1])
     binary = folder / "main"
     done = subprocess.run([compiler, "-O2", "-o", str(binary), str(folder / "main.cpp")],
@@ -138,7 +138,7 @@ def main() -> None:
     # --- the contest command ----------------------------------------------------------
     files = sorted(DATA.glob("secret/*.in"))
     samples = sorted(DATA.glob("sample/*.in"))
-    local = Path(tempfile.mkdtemp(prefix="rubiksrevenge-data-"))
+    local = Path(scratch_dir("rubiksrevenge-data-"))
     copies = []
     for path in files + samples:  # local copies, so that every run reads the same disk
         for suffix in (".in", ".ans"):

@@ -10,6 +10,7 @@ its own figures, and says which comparisons it left out.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import re
 import shutil
@@ -113,7 +114,7 @@ def seed_program(prefix: str, fixes: dict[str, str] | None = None) -> Path | Non
     source = "\n".join(lines[start:end + 1]) + "\n"
     for old, new in (fixes or {}).items():
         source = source.replace(old, new)
-    folder = Path(tempfile.mkdtemp(prefix=f"seed{prefix}-"))
+    folder = Path(scratch_dir(f"seed{prefix}-"))
     (folder / "main.cpp").write_text(source)
     binary = folder / "main"
     result = subprocess.run([compiler, "-O2", "-o", str(binary), str(folder / "main.cpp")],
@@ -121,9 +122,17 @@ def seed_program(prefix: str, fixes: dict[str, str] | None = None) -> Path | Non
     return binary if result.returncode == 0 else None
 
 
+def scratch_dir(prefix: str = "permgroup-bench-") -> str:
+    """A new temporary folder, removed when the benchmark exits: a run's caches
+    and inputs take hundreds of megabytes, and benchmarks are run many times."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def fresh_cache_env() -> dict:
     env = dict(os.environ)
-    env["PERMGROUP_CACHE"] = tempfile.mkdtemp(prefix="permgroup-bench-")
+    env["PERMGROUP_CACHE"] = scratch_dir()
     # an installed package runs from compiled bytecode; without it every child
     # would compile each module it imports, and more code would look slower
     env.pop("PYTHONDONTWRITEBYTECODE", None)
