@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from permgroup.budget import size_text
 from permgroup.progress import Progress, building
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -358,19 +359,6 @@ def describe_file(name: str) -> tuple[str, str, str, str]:
     elif not ext.endswith((".table", ".nibbles", ".tables")):
         stem = name[:-len(ext.split(".")[-1]) - 1]  # one part of a table in several files
     return "-".join(tokens), metric, prefix + (" ".join(words) or ext.lstrip(".")), stem
-
-
-def size_text(n: float) -> str:
-    """A size in bytes as ``permgroup cache`` and the engine's messages print it.
-
-    >>> size_text(512), size_text(933_400), size_text(2.5e15)
-    ('512 B', '933.4 kB', '2.5 PB')
-    """
-    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
-        if n < 1000:
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return f"{n:.1f} EB"
 
 
 def cache_entries(folder: str | os.PathLike | None = None) -> list[CacheEntry]:

@@ -42,15 +42,19 @@ class Stopped(Exception):
     limit, the memory budget) and ``ruled_out`` what it proved before: no word
     of at most that many moves is a solution.
 
-    >>> str(Stopped("the time limit", 9))
-    'the time limit (no word of 9 moves or fewer)'
+    >>> str(Stopped("the time limit", 9)), str(Stopped("cancelled"))
+    ('the time limit (no word of 9 moves or fewer)', 'cancelled')
+
+    :class:`permgroup.budget.Budget` is what work checks to know when to stop.
     """
 
-    def __init__(self, reason: str, ruled_out: int):
+    def __init__(self, reason: str, ruled_out: int = 0):
         super().__init__(reason, ruled_out)
         self.reason, self.ruled_out = reason, ruled_out
 
     def __str__(self) -> str:
+        if not self.ruled_out:
+            return self.reason
         return f"{self.reason} (no word of {self.ruled_out} moves or fewer)"
 
 

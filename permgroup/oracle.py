@@ -33,7 +33,7 @@ pass it.  A table lookup never stops.
 >>> by_search.solve(Element.identity(q), Element.from_word(q, "A A"), lambda: True)
 Traceback (most recent call last):
 ...
-permgroup.oracle.TimeUp: the deadline (no word of 0 moves or fewer)
+permgroup.oracle.TimeUp: the deadline
 """
 from __future__ import annotations
 
