@@ -48,6 +48,16 @@ def test_hand_written_file_reads():
     assert sum(counts) == sympy_order(RING.read_text()) // 2  # two alike: colourings
 
 
+def test_identical_pieces_may_span_orbits():
+    # as in PuzzleGeometry's helicopter.gap: an ip set whose pieces lie in two
+    # orbits colours each orbit's pieces alike and leaves the group alone
+    text = "M_A:=(1,2,3);\nM_B:=(1,2);\nM_C:=(4,5,6);\nM_D:=(4,5);\nip:=[[1,2,4],[3,5,6]];\n"
+    d = read_gap(text, "two.gap")
+    assert [d.solved[o.name].pieces for o in d.orbits] == [(0, 0, 1), (0, 1, 1)]
+    assert order(to_puzzle(d)) == sympy_order(text) == 36
+    assert sum(build_orbit_table(d, "qtm").distribution()) == 3 * 3
+
+
 @pytest.mark.parametrize("name", ["skewb", "pyraminx", "dino", "2x2x2", "3x3x3",
                                   "2x2x2-layers", "jing-pyraminx", "ufo", "3x3x3-2gen"])
 def test_library_round_trip(name):

@@ -9,7 +9,9 @@ notation, bound to a name that starts with ``M_``::
 ``Gen:=[M_F, M_U, ...];`` lists the generators (all the moves when it is
 missing); ``ip:=[[1], [4, 7], ...];``, optional, lists one sticker of each
 piece, grouped into sets of pieces that look alike (``[4, 7]``: the pieces
-holding stickers 4 and 7 are identical, so the states are colourings).
+holding stickers 4 and 7 are identical, so the states are colourings).  A set
+may span several orbits of pieces: it only colours them, and the group is
+that of the moves.
 Other statements (``Size(Group(Gen));``) are GAP commands and are skipped.
 
 The file says nothing of pieces: they are found from the moves
@@ -207,19 +209,17 @@ def _with_identical(definition: Definition, kinds: dict, sets: list[list[int]],
     labels = {o.name: [None] * o.size for o in definition.orbits}
     turns = {o.name: [0] * o.size for o in definition.orbits}
     for number, stickers in enumerate(sets):
-        kinds_seen = set()
+        # a set may span orbits of the group (a helicopter's centres): no move
+        # carries a piece from one orbit to another, so within each orbit its
+        # pieces are alike, and the group is the same
         for x in stickers:
             if x not in place:
                 continue  # a piece no move displaces is not part of the state
             kind, slot, r = place[x]
-            kinds_seen.add(kind)
             if labels[kind][slot] is not None:
                 raise InputError(f"{where}: the piece of sticker {x} is listed twice in ip")
             labels[kind][slot] = number
             turns[kind][slot] = r
-        if len(kinds_seen) > 1:
-            raise InputError(f"{where}: ip set {stickers} mixes pieces of different orbits "
-                             f"({', '.join(sorted(kinds_seen))})")
     solved = {}
     for o in definition.orbits:
         first: dict = {}
