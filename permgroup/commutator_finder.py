@@ -152,7 +152,7 @@ class _Finder:
 
     def __init__(self, puzzle: Puzzle, metric: Metric) -> None:
         from permgroup.solver import model
-        from permgroup.solver.moves import MoveSet
+        from permgroup.moves import MoveSet
         from permgroup.solving import gather_moves
 
         self.puzzle, self.metric = puzzle, metric

@@ -16,7 +16,7 @@ from permgroup.formats.santa import read_file, read_puzzle_info, read_puzzles, w
 from permgroup.solver import find_word, model
 from permgroup.solver.commutators import effect, turning_tools
 from permgroup.solver.greedy import fix_parities
-from permgroup.solver.moves import MoveSet
+from permgroup.moves import MoveSet
 from permgroup.solver.pieces import Pieces, permutation_parity, position_orbits
 from tests.test_santa import INFO, PUZZLES, allowed_moves, read_csv, wrong_positions
 

@@ -48,7 +48,7 @@ from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, che
                                           inverse_tool, turning_tools)
 from permgroup.solver.cycles import MAX_PIECES, OrbitCycles
 from permgroup.solver.greedy import greedy
-from permgroup.solver.moves import MoveSet
+from permgroup.moves import MoveSet
 from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, position_orbits
 from permgroup.solver.shorten import short_words, shorten

@@ -60,7 +60,7 @@ import numpy as np
 
 from permgroup.perm import closure, compose, inverse
 from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
-from permgroup.solver.moves import MoveSet
+from permgroup.moves import MoveSet
 from permgroup.solver.pieces import Pieces
 from permgroup.spaces.element import PieceCoordinate
 

@@ -15,7 +15,7 @@ position its sticker comes from (gather form: after the word,
 ``state[pos] = before[src]``).
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> from permgroup.solver.pieces import Pieces
 >>> a = np.array([1, 2, 0, 3, 4]); b = np.array([0, 1, 3, 4, 2])   # two 3-cycles sharing position 2
 >>> ms = MoveSet.from_moves({"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b)})
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.solver.effects import GainCache
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
 
@@ -185,7 +185,7 @@ def inverse_tool(ms: MoveSet, tool: Tool) -> Tool:
 
     >>> t = Tool(((0, 1),), 1, np.array([0, 1, 2], dtype=np.int32), np.array([1, 2, 0], dtype=np.int32))
     >>> import numpy as np
-    >>> from permgroup.solver.moves import MoveSet
+    >>> from permgroup.moves import MoveSet
     >>> ms = MoveSet.from_moves({"t": np.array([1, 2, 0])})
     >>> inverse_tool(ms, t).src.tolist()
     [2, 0, 1]

@@ -21,7 +21,7 @@ home; one that may turn (a corner) is placed, and turned by the greedy's
 twists.
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> from permgroup.solver.pieces import Pieces
 >>> from permgroup.solver.commutators import Tool, effect
 >>> # five cells in a row: t swaps cells 0 and 1, u turns all five round
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.solver.commutators import Tool
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
 #: orbits of more pieces are left to the greedy (a search over n³ triples: about

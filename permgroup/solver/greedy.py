@@ -10,7 +10,7 @@ change a parity).  When no tool gains, pairs of tools are tried (a twist that
 needs two 3-cycles); a state that still does not move is given back as it is.
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> from permgroup.solver.pieces import Pieces
 >>> from permgroup.solver.commutators import ToolTable, base_commutators
 >>> t = np.array([1, 2, 0, 3, 4]); u = np.array([0, 1, 3, 4, 2])
@@ -30,7 +30,7 @@ import numpy as np
 
 from permgroup.solver.commutators import ToolTable, cheap_letters
 from permgroup.solver.cycles import OrbitCycles
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
 

@@ -19,7 +19,7 @@ valid.  The
 chosen word's effect is computed again from its permutation before it is used.
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> from permgroup.solver.pieces import Pieces
 >>> from permgroup.perm import from_cycles
 >>> cycles = {"a1": [(0, 1, 2)], "a2": [(3, 4, 5)], "b1": [(2, 6, 7)], "b2": [(5, 8, 9)]}
@@ -42,7 +42,7 @@ import numpy as np
 
 from permgroup.solver.commutators import _block_incidence, cheap_letters, meeting_blocks
 from permgroup.solver.effects import GainCache
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
 

@@ -8,7 +8,7 @@ permutation it induces there: the solver's 3-cycles keep every parity, so the
 parities a position needs are fixed first, with single moves.
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> ms = MoveSet.from_moves({"t": np.array([2, 3, 0, 1, 4, 5]), "u": np.array([0, 1, 4, 5, 2, 3])})
 >>> pieces = Pieces.of(ms)   # three pieces of two stickers, each move swaps two of them
 >>> pieces.blocks, pieces.orbits
@@ -23,14 +23,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.solver.moves import MoveSet
+from permgroup.moves import MoveSet
 
 
 def position_orbits(ms: MoveSet) -> list[np.ndarray]:
     """The orbits of the moves on the positions (fixed positions left out), as
     sorted arrays.
 
-    >>> from permgroup.solver.moves import MoveSet
+    >>> from permgroup.moves import MoveSet
     >>> position_orbits(MoveSet.from_moves({"t": np.array([1, 0, 2, 4, 3])}))
     [array([0, 1]), array([3, 4])]
     """

@@ -13,7 +13,7 @@ Three passes, each keeping the word's last state (or a state as good):
   by a cheaper equivalent.
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> t = np.array([1, 2, 3, 0])
 >>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t)})
 >>> start = np.array([0, 0, 1, 1])
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 
 
 def _states(ms: MoveSet, start: np.ndarray, word: Sequence[Letter]) -> list[bytes]:

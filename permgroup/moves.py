@@ -1,0 +1,241 @@
+"""A puzzle's moves as the solver sees them: gather arrays, grouped into cyclic
+classes (a move and its powers), with the word arithmetic the solver needs.
+
+Every entry of the move dictionary counts as one move.  Moves that are powers
+of one another form a *class* ``g, g^2, ..., g^(o-1)``; a word is kept as a
+list of ``(class, exponent)`` letters, and a letter's cost is the fewest moves of
+its class that make that power (``g^3`` of a quarter turn costs one, ``g'``).
+Applying a move ``p`` to a state gives ``state[p]`` (gather form: Santa's
+``new[i] = old[p[i]]``), so a word's permutation is ``p1[p2][p3]...``.
+
+>>> import numpy as np
+>>> t = np.array([1, 2, 3, 0])
+>>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t)})
+>>> ms.classes, ms.orders
+(['t'], [4])
+>>> ms.reduce([(0, 1), (0, 1), (0, 1)])
+[(0, 3)]
+>>> ms.names([(0, 3)]), ms.cost([(0, 3)])
+(['-t'], 1)
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: a letter of a word: (class index, exponent in 1 .. order-1)
+Letter = tuple[int, int]
+
+
+def perm_order(p: np.ndarray) -> int:
+    """The order of a permutation given as an index array.
+
+    >>> perm_order(np.array([1, 2, 0, 4, 3]))
+    6
+    """
+    from math import lcm
+
+    seen = np.zeros(len(p), dtype=bool)
+    out = 1
+    for start in range(len(p)):
+        if seen[start]:
+            continue
+        length, at = 0, start
+        while not seen[at]:
+            seen[at] = True
+            at = int(p[at])
+            length += 1
+        out = lcm(out, length)
+    return out
+
+
+@dataclass
+class MoveSet:
+    """The moves of one puzzle (see the module docstring).
+
+    ``classes[c]`` names the class's base move, ``powers[c][e]`` is the gather
+    array of ``g^e`` and ``spelling[c][e]`` the cheapest list of move names making
+    it.  ``commute[c, d]`` says whether the two classes commute.
+    """
+
+    move_names: list[str]
+    gather: np.ndarray
+    classes: list[str]
+    orders: list[int]
+    powers: list[list[np.ndarray]]
+    spelling: list[list[list[str]]]
+    commute: np.ndarray
+    support: list[np.ndarray]
+    _fingerprint: str = field(default="", repr=False)
+
+    @classmethod
+    def from_moves(cls, moves: Mapping[str, Sequence[int] | np.ndarray]) -> "MoveSet":
+        """Group ``moves`` (name -> gather array) into cyclic classes."""
+        names = list(moves)
+        gather = np.array([np.asarray(moves[n]) for n in names], dtype=np.int32)
+        n = gather.shape[1]
+        rows = {g.tobytes(): i for i, g in enumerate(gather)}
+        identity = np.arange(n, dtype=np.int32).tobytes()
+        owner = [-1] * len(names)
+        classes, orders, powers, spelling = [], [], [], []
+        for i, name in enumerate(names):
+            if owner[i] >= 0 or gather[i].tobytes() == identity:
+                continue
+            c = len(classes)
+            order = perm_order(gather[i])
+            pw = [np.arange(n, dtype=np.int32), gather[i]]
+            for _ in range(order - 2):
+                pw.append(pw[-1][gather[i]])
+            # the moves of the dictionary that are powers of this one
+            members = {}
+            for e in range(1, order):
+                j = rows.get(pw[e].tobytes())
+                if j is not None and owner[j] < 0:
+                    owner[j] = c
+                    members[e] = names[j]
+            # cheapest spelling of each power from the members (a shortest path in Z_order)
+            best: dict[int, list[str]] = {0: []}
+            frontier = [0]
+            while frontier:
+                grown = []
+                for e in frontier:
+                    for step, move in members.items():
+                        f = (e + step) % order
+                        if f not in best:
+                            best[f] = best[e] + [move]
+                            grown.append(f)
+                frontier = grown
+            classes.append(name)
+            orders.append(order)
+            powers.append(pw)
+            spelling.append([best.get(e) for e in range(order)])
+        k = len(classes)
+        base = np.array([p[1] for p in powers], dtype=np.int32) if k else np.zeros((0, n), np.int32)
+        commute = np.ones((k, k), dtype=bool)
+        for a in range(k):
+            for b in range(a + 1, k):
+                commute[a, b] = commute[b, a] = bool(np.array_equal(base[a][base[b]],
+                                                                     base[b][base[a]]))
+        support = [np.flatnonzero(base[c] != np.arange(n)) for c in range(k)]
+        return cls(names, gather, classes, orders, powers, spelling, commute, support)
+
+    @property
+    def degree(self) -> int:
+        return int(self.gather.shape[1])
+
+    def fingerprint(self) -> str:
+        """A hash of the moves (names and arrays): the key of anything cached for them."""
+        if not self._fingerprint:
+            h = hashlib.sha256()
+            for name, g in zip(self.move_names, self.gather):
+                h.update(name.encode() + b"\0" + g.astype(np.int32).tobytes())
+            self._fingerprint = h.hexdigest()[:24]
+        return self._fingerprint
+
+    def letter_cost(self, letter: Letter) -> int:
+        """Moves needed for one letter (``None`` spelling: not reachable by the class's moves)."""
+        spelled = self.spelling[letter[0]][letter[1] % self.orders[letter[0]]]
+        return 10 ** 6 if spelled is None else len(spelled)
+
+    def cost(self, word: Iterable[Letter]) -> int:
+        """Moves needed for a word."""
+        return sum(self.letter_cost(x) for x in word)
+
+    def names(self, word: Iterable[Letter]) -> list[str]:
+        """The move names spelling a word."""
+        out: list[str] = []
+        for c, e in word:
+            out.extend(self.spelling[c][e % self.orders[c]])
+        return out
+
+    def letters(self, names: Iterable[str]) -> list[Letter]:
+        """A word of move names as letters."""
+        index = {}
+        for c, spellings in enumerate(self.spelling):
+            for e, spelled in enumerate(spellings):
+                if spelled is not None and len(spelled) == 1:
+                    index[spelled[0]] = (c, e)
+        return [index[n] for n in names]
+
+    def inverse(self, word: Sequence[Letter]) -> list[Letter]:
+        """The inverse word."""
+        return [(c, self.orders[c] - e) for c, e in reversed(word)]
+
+    def perm(self, word: Iterable[Letter]) -> np.ndarray:
+        """The gather array of a word (the state after it is ``state[perm]``)."""
+        out = np.arange(self.degree, dtype=np.int32)
+        for c, e in word:
+            out = out[self.powers[c][e % self.orders[c]]]
+        return out
+
+    def apply(self, state: np.ndarray, word: Iterable[Letter]) -> np.ndarray:
+        """The state after a word."""
+        for c, e in word:
+            state = state[self.powers[c][e % self.orders[c]]]
+        return state
+
+    def reduce(self, word: Iterable[Letter]) -> list[Letter]:
+        """The word with powers of a class merged wherever only commuting letters lie
+        between them, until nothing more merges.
+
+        >>> import numpy as np
+        >>> a, b = np.array([1, 0, 2, 3]), np.array([0, 1, 3, 2])
+        >>> MoveSet.from_moves({"a": a, "b": b}).reduce([(0, 1), (1, 1), (0, 1)])
+        [(1, 1)]
+        """
+        word = list(word)
+        while True:
+            out = self._reduce_once(word)
+            if len(out) == len(word):
+                return out
+            word = out
+
+    def _reduce_once(self, word: list[Letter]) -> list[Letter]:
+        out: list[Letter] = []
+        for c, e in word:
+            e %= self.orders[c]
+            if e == 0:
+                continue
+            at = len(out) - 1
+            while at >= 0 and out[at][0] != c and self.commute[out[at][0], c]:
+                at -= 1
+            if at >= 0 and out[at][0] == c:
+                merged = (out[at][1] + e) % self.orders[c]
+                if merged:
+                    out[at] = (c, merged)
+                else:
+                    del out[at]
+            else:
+                out.append((c, e))
+        return out
+
+    def extend(self, word: Sequence[Letter], *more: Sequence[Letter], margin: int = 32
+               ) -> list[Letter]:
+        """``word`` followed by ``more``, reduced where they meet: only the end of
+        ``word`` is looked at (a longer end while the cancelling reaches its
+        start), so that a long word grows at a cost that does not grow with it.
+
+        >>> import numpy as np
+        >>> t = np.array([1, 2, 3, 0])
+        >>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t)})
+        >>> ms.extend([(0, 1)] * 3, [(0, 3)], [(0, 3)])
+        [(0, 1)]
+        """
+        added: list[Letter] = [x for w in more for x in w]
+        k = margin
+        while True:
+            head, tail = list(word[:-k]) if k < len(word) else [], list(word[-k:])
+            out = self.reduce(tail + added)
+            if not head or out[:margin // 4] == tail[:margin // 4]:
+                return head + out
+            k *= 2
+
+    def join(self, *words: Sequence[Letter]) -> list[Letter]:
+        """The reduced concatenation of words."""
+        out: list[Letter] = []
+        for w in words:
+            out.extend(w)
+        return self.reduce(out)
