@@ -152,7 +152,9 @@ def parse_time_limit(value: float | int | str | None, default: float | None = No
         seconds = float(value)
     except (TypeError, ValueError):
         raise InputError(f"a time limit must be a number of seconds, got {value!r}") from None
-    if not seconds > 0 or not math.isfinite(seconds):
+    if not math.isfinite(seconds):
+        raise InputError(f"a time limit must be a finite number of seconds, got {value}")
+    if not seconds > 0:
         raise InputError(f"a time limit must be more than 0 seconds, got {value}")
     return seconds
 

@@ -23,28 +23,21 @@ import argparse
 import importlib
 import importlib.util
 import inspect
+import re
 import sys
 import warnings
 from collections.abc import Callable
 from types import ModuleType
 
+from permgroup.budget import parse_memory, parse_time_limit
 from permgroup.errors import InputError
+from permgroup.formats.text import read_text
 
 
 def _format_module(name: str) -> ModuleType:
     from puzzles.formats import FORMATS
 
     return importlib.import_module(FORMATS[name])
-
-
-def _read_input(path: str | None) -> str:
-    if path is None or path == "-":
-        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    try:
-        with open(path, "rb") as f:
-            return f.read().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -77,7 +70,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         options[option] = getattr(args, option)
     if "source" in accepted:
         options["source"] = args.file or "<stdin>"
-    text = _read_input(args.file)
+    text = read_text(args.file)
     sys.stdout.write(module.solve_text(text, **options))
     return 0
 
@@ -106,6 +99,9 @@ def cmd_table(args: argparse.Namespace) -> int:
     module, definition = _puzzle(args.puzzle)
     description = f"{args.puzzle} ({args.metric})"
     tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
+    for option in ("workers", "scheduler"):
+        if getattr(args, option, None) is not None and not getattr(args, "dask", False):
+            raise InputError(f"--{option} is for a build on Dask: add --dask")
     if args.metric == "gens" and (definition is None or any(tight)):
         raise InputError("--metric gens (the generators alone, a directed graph) is for "
                          "definition files, the library and families, in one-byte tables")
@@ -117,8 +113,8 @@ def cmd_table(args: argparse.Namespace) -> int:
                 _check_table_size(definition)
             table = load_or_build(module.PUZZLE if definition is None else definition,
                                   args.metric, "2bit" if tight == [True, None, None] else None,
-                                  memory=args.memory, dask=args.dask, workers=args.workers,
-                                  scheduler=args.scheduler, progress=bar)
+                                  memory=args.memory, dask=args.dask, scheduler=args.scheduler,
+                                  progress=bar, **({"workers": args.workers} if args.workers else {}))
         elif definition is not None:
             table = _definition_table(definition, args.metric, bar)
         else:
@@ -263,9 +259,9 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     from permgroup.progress import Bar
 
     module, definition = _puzzle(args.puzzle)
-    lines = _read_input(args.file).splitlines()
+    lines = read_text(args.file).splitlines()
     time_limit = getattr(args, "time_limit", None) or TIME_LIMIT
-    memory = _memory(getattr(args, "memory", None))
+    memory = getattr(args, "memory", None)
     with Bar(f"{args.puzzle} ({args.metric})") as bar:
         if definition is None:
             from permgroup.formats.stickers import from_puzzle
@@ -288,15 +284,6 @@ def cmd_optimal(args: argparse.Namespace) -> int:
               f"{len(unanswered)} not ({which}); "
               "permgroup word gives a solving word that need not be optimal")
     return 0
-
-
-def _memory(text: str | None) -> int | None:
-    """A ``--memory`` size in bytes (``None``: the default budget)."""
-    if text is None:
-        return None
-    from permgroup.tables.outofcore import parse_memory
-
-    return parse_memory(text)
 
 
 def _own_table(module: ModuleType, metric: str, progress):
@@ -374,7 +361,7 @@ def cmd_word(args: argparse.Namespace) -> int:
             raise InputError(f"{args.puzzle}'s moves depend on the position; "
                              "use permgroup solve for it")
         definition = from_puzzle(module.PUZZLE)
-    lines = [line.replace(".", " ") for line in _read_input(args.file).splitlines()]
+    lines = [line.replace(".", " ") for line in read_text(args.file).splitlines()]
     positions, error = read_positions(definition, lines)
     # derived moves that only rename an inverse (Santa's -name) keep their names
     aliases = {text: name for name, text in definition.derived.items()}
@@ -428,6 +415,8 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def error(self, message: str):
+        # "argument --memory: --memory 'x': ..." (the message names its option) once
+        message = re.sub(r"^argument (--[\w-]+): \1 ", r"argument \1 ", message)
         self.print_usage(sys.stderr)
         self.exit(2, f"permgroup: error: {message}\n")
 
@@ -467,6 +456,43 @@ EXAMPLES = """examples:
 """
 
 
+def _argument_type(parse: Callable[[str], object], name: str) -> Callable[[str], object]:
+    """An argparse ``type=``: ``parse`` with its :class:`InputError` as argparse's
+    own error (``permgroup: error: argument --jobs: ...``, exit status 2)."""
+    def checked(text: str) -> object:
+        try:
+            return parse(text)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    checked.__name__ = name
+    return checked
+
+
+_seconds = _argument_type(parse_time_limit, "seconds")
+_size = _argument_type(parse_memory, "size")
+
+
+def _at_least(least: int) -> Callable[[str], object]:
+    """An argparse ``type=``: a whole number of at least ``least``.
+
+    >>> _at_least(1)("3")
+    3
+    >>> _at_least(1)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at least 1, got 0
+    """
+    def whole(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise InputError(f"expected a whole number, got {text!r}") from None
+        if n < least:
+            raise InputError(f"must be at least {least}, got {n}")
+        return n
+    return _argument_type(whole, "number")
+
+
 PUZZLE_HELP = "a puzzle name (listed below) or the path of a definition file"
 FILE_HELP = "the input file (stdin when left out or -)"
 
@@ -504,18 +530,18 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("format", choices=list(FORMATS), metavar="FORMAT",
                    help="the contest format (listed below)")
     s.add_argument("file", nargs="?", help=FILE_HELP)
-    s.add_argument("--max-depth", type=int, metavar="N",
+    s.add_argument("--max-depth", type=_at_least(0), metavar="N",
                    help="the deepest answer searched (zoj2477: default 5; poj3131: default 30)")
-    s.add_argument("--max-length", type=int, metavar="N",
+    s.add_argument("--max-length", type=_at_least(0), metavar="N",
                    help="stop at the first solution this short (cube3-facelets)")
-    s.add_argument("--timeout", type=float, metavar="S",
+    s.add_argument("--timeout", type=_seconds, metavar="S",
                    help="seconds per cube (cube3-facelets; default 1)")
     s.add_argument("--info", metavar="PUZZLE_INFO.csv", help="the moves of each type (santa2023)")
-    s.add_argument("--time-limit", type=float, metavar="S",
+    s.add_argument("--time-limit", type=_seconds, metavar="S",
                    help="seconds per row (santa2023; default 60)")
     s.add_argument("--only", nargs="+", metavar="TYPE|ID",
                    help="solve only the rows of these types or ids (santa2023)")
-    s.add_argument("--jobs", type=int, metavar="N", help="processes (santa2023; default 1)")
+    s.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes (santa2023; default 1)")
     s.set_defaults(run=cmd_solve)
     t = sub.add_parser("table", help="build or load a distance table; print its distribution",
                        description="Build (or load from the cache) the distance table of "
@@ -530,11 +556,13 @@ def parser() -> argparse.ArgumentParser:
                         "counts one; gens: the generators alone (a directed graph's "
                         "growth: definition files, the library and families) (default qtm)")
     t.add_argument("--packed", action="store_true", help="2 bits per state (depth mod 3)")
-    t.add_argument("--memory", metavar="SIZE",
+    t.add_argument("--memory", type=_size, metavar="SIZE",
                    help="build out of core in about SIZE of memory (e.g. 4GB)")
     t.add_argument("--dask", action="store_true", help="build on a Dask cluster")
-    t.add_argument("--workers", type=int, default=2, help="local Dask workers (default 2)")
-    t.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    t.add_argument("--workers", type=_at_least(1), metavar="N",
+                   help="local Dask workers (with --dask; default 2)")
+    t.add_argument("--scheduler", metavar="ADDRESS",
+                   help="an existing Dask scheduler (with --dask)")
     t.set_defaults(run=cmd_table)
     o = sub.add_parser("order", help="print the order of a puzzle's group",
                        description="The order of the group PUZZLE's moves generate (sympy), "
@@ -550,10 +578,10 @@ def parser() -> argparse.ArgumentParser:
                         "for a solved position.",
                         "echo \"R U R' U'\" | permgroup optimal minicube",
                         "permgroup optimal skewb moves.txt --metric htm")
-    op.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    op.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
                     help="seconds of search per line (default 60); a line not answered in "
                          "time gets a '# line N: ...' line saying why")
-    op.add_argument("--memory", metavar="SIZE",
+    op.add_argument("--memory", type=_size, metavar="SIZE",
                     help="memory a search may take (default 2GB), e.g. 500MB")
     op.set_defaults(run=cmd_optimal)
     w = _lines_command(sub, "word", "a solving word for each line of moves (optimal when an "
@@ -563,7 +591,7 @@ def parser() -> argparse.ArgumentParser:
                        "line names the lines proven optimal.",
                        "echo \"R U R' U'\" | permgroup word cube3",
                        "permgroup word megaminx moves.txt --time-limit 5")
-    w.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+    w.add_argument("--time-limit", type=_seconds, default=10.0, metavar="S",
                    help="seconds per line (default 10)")
     w.set_defaults(run=cmd_word)
     c = sub.add_parser("cache", help="list the cached tables, or clear them",

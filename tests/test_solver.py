@@ -12,7 +12,8 @@ import pytest
 from sympy.combinatorics import Permutation
 
 from permgroup.errors import InputError
-from permgroup.formats.santa import read_file, read_puzzle_info, read_puzzles, with_inverses
+from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
+from permgroup.formats.text import read_text
 from permgroup.solver import find_word, model
 from permgroup.solver.commutators import effect, turning_tools
 from permgroup.solver.greedy import fix_parities
@@ -20,7 +21,7 @@ from permgroup.moves import MoveSet
 from permgroup.solver.pieces import Pieces, permutation_parity, position_orbits
 from tests.test_santa import INFO, PUZZLES, allowed_moves, read_csv, wrong_positions
 
-SANTA = read_puzzle_info(read_file(INFO))
+SANTA = read_puzzle_info(read_text(INFO))
 
 
 def santa_moves(kind: str) -> MoveSet:
@@ -139,7 +140,7 @@ def test_parities_are_fixed_with_single_moves():
 def test_santa_rows_solved_and_checked(kind):
     rows = [r for r in read_csv(PUZZLES) if r["puzzle_type"] == kind]
     moves = allowed_moves()
-    parsed = {r.id: r for r in read_puzzles(read_file(PUZZLES), SANTA)}
+    parsed = {r.id: r for r in read_puzzles(read_text(PUZZLES), SANTA)}
     for row in rows:
         r = parsed[row["id"]]
         word = find_word(with_inverses(SANTA[kind]), r.start, r.goal, mismatches=r.wildcards,

@@ -12,7 +12,8 @@ import time
 import numpy as np
 import pytest
 
-from permgroup.formats.santa import read_file, read_puzzle_info, read_puzzles, with_inverses
+from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
+from permgroup.formats.text import read_text
 from permgroup.solver import chain, find_word
 from permgroup.solver.chain import chain_word
 from permgroup.solver.exact import exact_word
@@ -39,8 +40,8 @@ def cache(tmp_path_factory):
 
 
 def rows_of(path, kind=None):
-    info = read_puzzle_info(read_file(INFO))
-    rows = read_puzzles(read_file(path), info)
+    info = read_puzzle_info(read_text(INFO))
+    rows = read_puzzles(read_text(path), info)
     return [r for r in rows if kind is None or r.type == kind], \
         {k: with_inverses(m) for k, m in info.items()}
 

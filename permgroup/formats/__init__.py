@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 
-from permgroup.errors import InputError
 from permgroup.formats.definition import Definition
 
 SUFFIXES = (".tws", ".def", ".kpuzzle.json", ".json", ".gap", ".g")
@@ -48,16 +47,13 @@ def read_definition(path: str | os.PathLike) -> Definition:
     from permgroup.formats.kpuzzle import read_kpuzzle
     from permgroup.formats.ksolve import read_ksolve
     from permgroup.formats.santa import santa_definition, type_and_path
+    from permgroup.formats.text import read_text
 
     santa = type_and_path(path)
     if santa is not None:
         return santa_definition(*santa)
 
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    text = read_text(path)
     source = os.fspath(path)
     if source.lower().endswith(".json"):
         return read_kpuzzle(text, source)

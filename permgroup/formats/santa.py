@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.errors import InputError
+from permgroup.formats.text import read_text
 
 #: the columns each file must have
 INFO_COLUMNS = ("puzzle_type", "allowed_moves")
@@ -131,15 +132,6 @@ def read_puzzle_info(text: str, source: str = "puzzle_info.csv",
             info[name] = read_moves(row["allowed_moves"],
                                     f"{source}, line {line}, column allowed_moves ({name})")
     return info
-
-
-def read_file(path: str | os.PathLike) -> str:
-    """The text of a file, :class:`InputError` naming it when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            return f.read().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
 
 
 @dataclass(frozen=True)
@@ -260,7 +252,7 @@ def read_type(path: str | os.PathLike, kind: str) -> Moves:
     """The moves of one type in a ``puzzle_info.csv`` file (:class:`InputError`
     naming the types the file has when it has not this one)."""
     source = os.fspath(path)
-    text = read_file(source)
+    text = read_text(source)
     info = read_puzzle_info(text, source, [kind])
     if kind not in info:
         known = ", ".join(read_puzzle_info_types(text, source))

@@ -29,8 +29,9 @@ from typing import TextIO
 
 from permgroup.errors import InputError
 from permgroup.solving import find_word
-from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, read_file,
-                                     read_puzzle_info, read_puzzles, with_inverses)
+from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, read_puzzle_info,
+                                     read_puzzles, with_inverses)
+from permgroup.formats.text import read_text
 
 #: seconds each row may take by default
 TIME_LIMIT = 60.0
@@ -168,7 +169,7 @@ def solve_text(text: str, *, info: str | None = None, time_limit: float | None =
     solved, :class:`InputError` names them, with the solved rows in ``answered``."""
     if info is None:
         raise InputError("santa2023 needs --info PUZZLE_INFO.csv (the moves of each type)")
-    moves = read_puzzle_info(read_file(info), info)
+    moves = read_puzzle_info(read_text(info), info)
     rows = _select(read_puzzles(text, moves, source), only)
     answers = solve_rows(rows, {k: moves[k] for k in {r.type for r in rows}},
                          time_limit=TIME_LIMIT if time_limit is None else time_limit,

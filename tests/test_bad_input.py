@@ -1,0 +1,93 @@
+"""Bad input from a careless or hostile user (issue 36): text that is not
+UTF-8, numeric options out of range.  Each gets one ``permgroup: error:``
+line naming what is wrong and exit status 2, never a traceback or a wrong
+answer; text with a byte-order mark (as Excel saves it) is read."""
+from __future__ import annotations
+
+import pytest
+
+from permgroup.errors import InputError
+from permgroup.formats import read_definition
+from permgroup.formats.text import decode
+from tests.conftest import DATA, ROOT
+from tests.test_cli import assert_usage_error, cli  # noqa: F401 (a fixture)
+
+SANTA = DATA / "santa2023"
+INFO = str(SANTA / "puzzle_info.csv")
+SKEWB = ROOT / "puzzles" / "definitions" / "skewb.tws"
+
+
+def santa_rows(n: int) -> str:
+    lines = (SANTA / "puzzles.csv").read_text(encoding="utf-8").splitlines()
+    return "\n".join(lines[:n + 1]) + "\n"
+
+
+def test_a_latin1_santa_file_is_refused_naming_line_and_byte_not_answered(cli, tmp_path):
+    # è and é are distinct colours; a lossy decode made both U+FFFD and solved
+    # the wrong puzzle, exiting 0
+    text = santa_rows(3).replace("A;", "è;").replace("B;", "é;")
+    path = tmp_path / "puzzles.csv"
+    path.write_bytes(text.encode("latin-1"))
+    result = cli("solve", "santa2023", str(path), "--info", INFO)
+    assert_usage_error(result, f"{path}, line 2, byte 14: 0xe8 is not UTF-8")
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("data, where", [
+    (b"Name x\n\xff\n", "line 2, byte 1: 0xff"),
+    (b"Name caf\xe9\n", "line 1, byte 9: 0xe9"),
+    ("Name x\n".encode("utf-16"), "the file is UTF-16"),
+])
+def test_a_definition_file_that_is_not_utf8_is_refused(tmp_path, data, where):
+    path = tmp_path / "bad.tws"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=where):
+        read_definition(path)
+
+
+def test_a_byte_order_mark_is_accepted_in_definitions_santa_files_and_stdin(cli, tmp_path):
+    bom = b"\xef\xbb\xbf"
+    tws = tmp_path / "skewb.tws"
+    tws.write_bytes(bom + SKEWB.read_bytes())
+    read, original = read_definition(tws), read_definition(SKEWB)
+    assert (read.orbits, read.solved, read.moves) == (original.orbits, original.solved,
+                                                       original.moves)
+    csv = tmp_path / "puzzles.csv"
+    csv.write_bytes(bom + santa_rows(1).encode())
+    result = cli("solve", "santa2023", str(csv), "--info", INFO)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("id,moves\n0,")
+    result = cli("word", "skewb", stdin="\ufeffURF URB\n")
+    assert result.returncode == 0 and result.stdout.startswith("URB' URF'\n"), result
+
+
+def test_decode_counts_lines_and_bytes_from_one():
+    with pytest.raises(InputError, match=r"^s, line 3, byte 2: 0x80"):
+        decode(b"a\n\nb\x80", "s")
+    assert decode(b"", "s") == ""
+
+
+@pytest.mark.parametrize("args, words", [
+    (["optimal", "skewb", "--time-limit", "0"], ["--time-limit", "more than 0 seconds, got 0"]),
+    (["word", "skewb", "--time-limit", "-1"], ["--time-limit", "got -1"]),
+    (["word", "skewb", "--time-limit", "nan"], ["--time-limit", "got nan"]),
+    (["word", "skewb", "--time-limit", "inf"], ["--time-limit", "finite"]),
+    (["word", "skewb", "--time-limit", "soon"], ["--time-limit", "'soon'"]),
+    (["solve", "santa2023", "--time-limit", "0"], ["--time-limit", "got 0"]),
+    (["solve", "cube3-facelets", "--timeout", "-1"], ["--timeout", "got -1"]),
+    (["solve", "santa2023", "--jobs", "0"], ["--jobs", "at least 1, got 0"]),
+    (["solve", "santa2023", "--jobs", "-1"], ["--jobs", "at least 1, got -1"]),
+    (["solve", "santa2023", "--jobs", "2.5"], ["--jobs", "whole number", "'2.5'"]),
+    (["solve", "zoj2477", "--max-depth", "-1"], ["--max-depth", "at least 0"]),
+    (["solve", "cube3-facelets", "--max-length", "-3"], ["--max-length", "at least 0"]),
+    (["table", "skewb", "--memory", ""], ["--memory ''", "4GB"]),
+    (["table", "skewb", "--memory", "0.5"], ["--memory '0.5'", "at least 1 MB"]),
+    (["optimal", "skewb", "--memory", "10"], ["--memory '10'", "at least 1 MB"]),
+    (["table", "skewb", "--workers", "0"], ["--workers", "at least 1"]),
+    (["table", "skewb", "--workers", "3"], ["--workers is for a build on Dask", "--dask"]),
+    (["table", "skewb", "--scheduler", "tcp://x:1"], ["--scheduler", "--dask"]),
+])
+def test_numeric_options_out_of_range_are_refused_before_any_work(cli, args, words):
+    result = cli(*args)
+    assert_usage_error(result, *words)
+    assert result.stdout == ""
