@@ -695,6 +695,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # pragma: no cover
         return 0
+    except KeyboardInterrupt as exc:  # Ctrl-C: what was answered, then one line
+        sys.stdout.write(getattr(exc, "answered", ""))
+        sys.stdout.flush()
+        print(f"permgroup: interrupted{f': {exc}' if str(exc) else ''}", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

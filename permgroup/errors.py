@@ -37,6 +37,20 @@ class UnreachableError(InputError):
     """
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during work that had answered part of its input: ``answered``
+    holds the output of the part answered (as :class:`InputError`'s does), which
+    the command line writes before its one ``permgroup: interrupted`` line.
+
+    >>> issubclass(Interrupted, KeyboardInterrupt)  # still a Ctrl-C to any caller
+    True
+    """
+
+    def __init__(self, message: str = "", answered: str = ""):
+        super().__init__(message)
+        self.answered = answered
+
+
 class Stopped(Exception):
     """A search gave up within its limits: ``reason`` says which (the time
     limit, the memory budget) and ``ruled_out`` what it proved before: no word

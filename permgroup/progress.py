@@ -109,9 +109,11 @@ class Bar:
         if self._bar is not None:
             self._bar.set_description_str(description, refresh=False)
 
-    def close(self) -> None:
+    def close(self, finished: bool = True) -> None:
+        """End the bar; a ``finished`` search that stopped short of its total
+        shows what it reached as the whole (an interrupted one is left as it was)."""
         if self._bar is not None and not self._closed:
-            if self._bar.total and self._bar.n < self._bar.total:
+            if finished and self._bar.total and self._bar.n < self._bar.total:
                 # the search reached all it could: the rest of the space is unreachable
                 self._bar.total = self._bar.n
                 self._bar.refresh()
@@ -121,8 +123,8 @@ class Bar:
     def __enter__(self) -> Bar:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        self.close(finished=kind is None)
 
 
 @contextmanager

@@ -91,3 +91,72 @@ def test_numeric_options_out_of_range_are_refused_before_any_work(cli, args, wor
     result = cli(*args)
     assert_usage_error(result, *words)
     assert result.stdout == ""
+
+
+def test_ctrl_c_is_one_line_and_exit_130(cli, monkeypatch):
+    import permgroup.cli
+
+    def interrupted(args):
+        print("answered so far")
+        raise KeyboardInterrupt
+    monkeypatch.setattr(permgroup.cli, "cmd_order", interrupted)
+    result = cli("order", "skewb")
+    assert result.returncode == 130
+    assert result.stdout == "answered so far\n"
+    assert result.stderr == "permgroup: interrupted\n"
+
+
+def test_ctrl_c_in_santa2023_with_two_jobs_writes_the_rows_solved(tmp_path):
+    """A real SIGINT to the process group, as a terminal sends it: the workers
+    leave it to the parent, which writes the rows solved and one line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, time\n"
+        "from puzzles.formats import santa2023\n"
+        "real = santa2023.find_word\n"
+        "def find_word(moves, start, goal, **options):\n"
+        "    if len(start) == 10:  # the wreaths wait for the Ctrl-C\n"
+        "        time.sleep(300)\n"
+        "    return real(moves, start, goal, **options)\n"
+        "santa2023.find_word = find_word\n"
+        "from permgroup.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n")
+    process = subprocess.Popen(
+        [sys.executable, str(script), "solve", "santa2023", str(SANTA / "puzzles.csv"),
+         "--info", INFO, "--only", "cube_2/2/2", "wreath_6/6", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.extend(iter(lambda: process.stderr.read(1), "")))
+    reader.start()
+    began = time.monotonic()
+    while "2/4 rows" not in "".join(err) and time.monotonic() - began < 120:
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGINT)
+    out = process.stdout.read()
+    process.wait(60)
+    reader.join(10)
+    stderr = "".join(err)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert stderr.rstrip().splitlines()[-1] == (
+        "permgroup: interrupted: 2 of 4 rows solved before Ctrl-C, written; 2 not finished")
+    assert [line.split(",")[0] for line in out.splitlines()] == ["id", "0", "1"]
+    from permgroup.formats.santa import apply_word, read_puzzle_info, read_puzzles, with_inverses
+    from permgroup.formats.text import read_text
+
+    info = read_puzzle_info(read_text(INFO))
+    rows = {r.id: r for r in read_puzzles(read_text(SANTA / "puzzles.csv"), info)}
+    for line in out.splitlines()[1:]:
+        ident, word = line.split(",")
+        row = rows[ident]
+        final = apply_word(row.start, with_inverses(info[row.type]), word.split("."))
+        assert row.mismatches(final) <= row.wildcards

@@ -21,13 +21,14 @@ id,moves
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, Interrupted
 from permgroup.solving import find_word
 from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, read_puzzle_info,
                                      read_puzzles, with_inverses)
@@ -49,6 +50,12 @@ class Answer:
 
 # what the worker processes solve: set before they are forked
 _JOB: dict = {}
+
+
+def _ignore_interrupt() -> None:
+    """A worker leaves Ctrl-C to the parent, which writes the rows solved and
+    ends the pool (each worker printed its own traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _solve_one(index: int) -> Answer:
@@ -110,10 +117,11 @@ def summary(rows: Sequence[SantaPuzzle], answers: dict[int, Answer]) -> str:
         kinds.setdefault(r.type, []).append(i)
     kinds["total"] = list(range(len(rows)))
     for kind, members in kinds.items():
-        solved = [answers[i] for i in members if answers[i].word is not None]
+        done = [answers[i] for i in members if i in answers]  # all but after a Ctrl-C
+        solved = [a for a in done if a.word is not None]
         moves = sum(len(a.word) for a in solved)
         mean = f"{moves / len(solved):8.1f}" if solved else f"{'-':>8}"
-        seconds = sum(answers[i].seconds for i in members)
+        seconds = sum(a.seconds for a in done)
         lines.append(f"{kind:<18} {len(members):>6} {len(solved):>7} {moves:>11,} {mean} "
                      f"{seconds:>8.1f}")
     return "\n".join(lines)
@@ -124,7 +132,8 @@ def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
                stream: TextIO | None = None) -> dict[int, Answer]:
     """Each row's :class:`Answer` by index, every word checked (a word that fails
     the check becomes an error).  ``jobs`` processes; progress on ``stream``
-    (default stderr)."""
+    (default stderr).  Ctrl-C ends the work: the answers so far are returned,
+    fewer than the rows."""
     stream = sys.stderr if stream is None else stream
     moves = {kind: with_inverses(m) for kind, m in info.items()}
     _JOB.update(rows=list(rows), moves=moves, time_limit=time_limit)
@@ -135,7 +144,7 @@ def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
     pool = None
     try:
         if jobs > 1 and len(rows) > 1:
-            pool = multiprocessing.get_context("fork").Pool(jobs)
+            pool = multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupt)
             results = pool.imap_unordered(_solve_one, order)
         else:
             results = map(_solve_one, order)
@@ -152,6 +161,8 @@ def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
             else:
                 total_moves += len(answer.word)
             _bar(len(answers), len(rows), total_moves, began, stream)
+    except KeyboardInterrupt:
+        pass  # the rows answered are kept; solve_text writes them
     finally:
         if pool is not None:
             pool.terminate()
@@ -176,7 +187,12 @@ def solve_text(text: str, *, info: str | None = None, time_limit: float | None =
                          jobs=jobs or 1, stream=stream)
     print(summary(rows, answers), file=sys.stderr if stream is None else stream, flush=True)
     out = "id,moves\n" + "".join(f"{r.id},{'.'.join(answers[i].word)}\n"
-                                 for i, r in enumerate(rows) if answers[i].word is not None)
+                                 for i, r in enumerate(rows)
+                                 if i in answers and answers[i].word is not None)
+    if len(answers) < len(rows):
+        solved = sum(a.word is not None for a in answers.values())
+        raise Interrupted(f"{solved} of {len(rows)} rows solved before Ctrl-C, written; "
+                          f"{len(rows) - len(answers)} not finished", out)
     failed = [r.id for i, r in enumerate(rows) if answers[i].word is None]
     if failed:
         error = InputError(f"{len(failed)} of {len(rows)} rows not solved (ids "
