@@ -381,11 +381,45 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float
 
 # --- pictures ----------------------------------------------------------------
 
-class Svg(str):
-    """SVG text that Jupyter shows as a picture."""
+class Svg:
+    """A picture: Jupyter shows it (``_repr_svg_``), ``str()`` gives its SVG
+    text, and a console shows a line saying so, not the text itself.
+
+    >>> svg = Svg('<svg width="10" height="20"></svg>')
+    >>> svg
+    <SVG picture, 10 x 20 px: str() gives its text, Jupyter shows it>
+    >>> "<svg" in svg, svg.count("svg"), len(str(svg))
+    (True, 2, 34)
+    """
+
+    def __init__(self, text: str):
+        self.text = text
 
     def _repr_svg_(self) -> str:
-        return str(self)
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        import re
+
+        size = re.search(r'width="([^"]*)" height="([^"]*)"', self.text)
+        shown = f", {size.group(1)} x {size.group(2)} px" if size else ""
+        return f"<SVG picture{shown}: str() gives its text, Jupyter shows it>"
+
+    def __contains__(self, part: str) -> bool:
+        return part in self.text
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == self.text if isinstance(other, (Svg, str)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def count(self, part: str) -> int:
+        """How many times ``part`` occurs in the SVG text."""
+        return self.text.count(part)
 
 
 def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] | None = None,
