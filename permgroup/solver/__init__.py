@@ -17,9 +17,14 @@ The way (see ``docs/solving.md``):
    move, a tool or a parallel commutator fixes the most stickers per move, again
    and again, the parities of orbits of distinct pieces made right when the
    first tool is chosen;
-4. the word shortened (:mod:`~permgroup.solver.shorten`) and, when it is short,
-   a bidirectional search given the rest of the time for a shorter one
-   (:mod:`~permgroup.solver.exact`).
+4. when the limit came first, the position reached finished with no deadline
+   (:mod:`~permgroup.solver.finish`: a limit trades length, never the answer);
+5. the word shortened (:mod:`~permgroup.solver.shorten`) and, when it is short
+   or the puzzle's colourings few, a bidirectional search given the rest of
+   the time for a shorter one (:mod:`~permgroup.solver.exact`).
+
+Orbits where no commutator of two moves is a 3-cycle get theirs from
+commutators of commutators (:mod:`~permgroup.solver.descent`).
 
 Every word is applied to the start and compared with the goal before it is
 returned.
@@ -60,6 +65,8 @@ MAX_BUILT_ROWS = 150_000
 SHORT_WORD_LETTERS = 3
 #: seconds for 3-cycles with setups of two letters, for orbits that have none with one
 LONG_SETUP_TIME = 3.0
+#: seconds for 3-cycles from commutators of commutators, for orbits that still have none
+DESCENT_TIME = 10.0
 #: greedy runs tried while time allows, the shortest word kept: (backward, compete)
 #: (a backward run solves from the goal to the start and inverts the word)
 VARIANTS = ((False, False), (True, True), (True, False), (False, True))
@@ -72,6 +79,9 @@ GREEDY_SHARE = 0.7
 EXACT_LENGTH = 40
 #: its share of the time left
 EXACT_SHARE = 0.5
+#: ... or when the colourings of the start's colours are at most this many (the
+#: search then ends with the shortest word, or with proof that there is none)
+EXACT_STATES = 4_000_000
 
 
 @dataclass
@@ -85,6 +95,8 @@ class Model:
     shapes: Shapes
     short_words: dict
     cycles: OrbitCycles
+    #: False when the build was cut short by its deadline (tools or 3-cycles may lack)
+    complete: bool = True
 
 
 _MODELS: dict[str, Model] = {}
@@ -95,7 +107,7 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     (``setup_length``: the longest setup of its base commutators, see
     :func:`~permgroup.solver.commutators.base_commutators`)."""
     key = f"{ms.fingerprint()}-{setup_length}"
-    if key in _MODELS:
+    if key in _MODELS and (_MODELS[key].complete or deadline is not None):
         return _MODELS[key]
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
@@ -113,8 +125,9 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
         table.grow(cheap_letters(ms, 1))
     shapes = Shapes.find(ms, pieces)
     _MODELS.clear()  # one puzzle at a time: tables can be large
+    complete = deadline is None or time.monotonic() < deadline
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
-                                 short_words(ms, SHORT_WORD_LETTERS), cycles)
+                                 short_words(ms, SHORT_WORD_LETTERS), cycles, complete)
     return built
 
 
@@ -137,7 +150,31 @@ def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
     for k in lacking:
         wanted[pieces.orbits[k]] = True
     more = [t for t in longer if wanted[pieces.block_of[t.pos]].all()]
-    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), more
+    cycles = OrbitCycles.of(ms, pieces, position_orbit, tools + more)
+    lacking = [k for k in lacking if k not in cycles.orbits]
+    if lacking:
+        # no commutator of two moves meets in one piece (rings sharing two cells):
+        # commutators of commutators (permgroup.solver.descent)
+        from permgroup.solver.descent import descent_cycles
+
+        until = time.monotonic() + DESCENT_TIME
+        more = more + descent_cycles(ms, pieces, lacking, deadline=until if deadline is None
+                                     else min(deadline, until))
+        cycles = OrbitCycles.of(ms, pieces, position_orbit, tools + more)
+    return cycles, more
+
+
+def colourings(state: np.ndarray) -> int:
+    """How many arrangements of ``state``'s colours there are (the multinomial
+    coefficient of their counts): at least the positions reachable from it.
+
+    >>> colourings(np.array([0, 0, 1, 2]))
+    12
+    """
+    from math import factorial, prod
+
+    _, counts = np.unique(state, return_counts=True)
+    return factorial(len(state)) // prod(factorial(int(c)) for c in counts)
 
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
@@ -184,22 +221,30 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         if wrong <= mismatches and \
                 time.monotonic() + 2 * spent > began + VARIANT_SHARE * time_limit:
             break
+    if wrong > mismatches:
+        # the last resort: finished with no deadline, from where the greedy stopped
+        # (a limit trades length, never the answer; permgroup.solver.finish)
+        from permgroup.solver.finish import finish
+
+        # a model whose build the deadline cut short is completed first
+        more = finish(ms, m if m.complete else model(ms), ms.apply(start, word), goal,
+                      mismatches=mismatches)
+        word = ms.extend(word, more)
+        wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
     best = ms.names(word) if wrong <= mismatches else None
-    if best is None or len(best) <= EXACT_LENGTH:
+    if best is None or len(best) <= EXACT_LENGTH or colourings(start) <= EXACT_STATES:
         from permgroup.solver.exact import exact_word
 
         left = deadline - time.monotonic()
         try:
             shorter = exact_word(moves, start, goal, mismatches=mismatches,
-                                 time_limit=max(left * (1 if best is None else EXACT_SHARE), 0.0))
+                                 time_limit=max(left * (1 if best is None else EXACT_SHARE), 0.0),
+                                 max_states=EXACT_STATES)
             if best is None or len(shorter) < len(best):
                 best = shorter
         except InputError:
             pass
     if best is None:
-        if time.monotonic() > deadline:
-            raise InputError(f"no word found in {time_limit:g} s ({wrong} positions still wrong "
-                             f"after {ms.cost(word)} moves)")
         raise InputError(f"no word found: {wrong} positions still wrong after {ms.cost(word)} "
                          "moves and no tool helps (the position may be unreachable)")
     final = start

@@ -91,7 +91,10 @@ class OrbitCycles:
         self._built: dict[int, Orbit] = {}
         # each orbit's best 3-cycle, kept while the orbit's stickers stay as they were
         self._plans: dict[int, tuple] = {}
-        letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])]
+        # setups of letters costing one or two moves: a ring's longer turns are
+        # made of these at the same cost, and its searches stay small
+        letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
+                   if ms.letter_cost((c, e)) <= 2]
         self.letters = letters
         self._letter_perms = [ms.powers[c][e] for c, e in letters]
 

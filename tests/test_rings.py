@@ -1,0 +1,124 @@
+"""Puzzles of rings (Santa's wreaths and globes): 3-cycles where no commutator
+of two moves gives one, every reachable position solved (distinct labels and
+colours alike), the last-resort finish, and small rings solved within their
+God's number (a plain breadth-first search written here)."""
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import numpy as np
+import pytest
+
+from permgroup.solver import find_word
+from permgroup.solver.descent import descent_cycles
+from permgroup.solver.moves import MoveSet
+from permgroup.solver.pieces import Pieces
+from tests.test_solver import SANTA, plain_apply
+
+
+def two_rings(n: int, d: int) -> dict[str, np.ndarray]:
+    """Two rings of ``n`` cells sharing cells 0 and ``d`` of the first (built
+    here, independently of any puzzle file): ``a`` turns cells ``0..n-1``, ``b``
+    turns 0, the new cells ``n..``, ``d`` and more new cells, each one step."""
+    first = list(range(n))
+    new = iter(range(n, 2 * n - 2))
+    second = [0] + [next(new) for _ in range(n // 2 - 1)] + [d]
+    second += [next(new) for _ in range(n - len(second))]
+    moves = {}
+    for name, ring in (("a", first), ("b", second)):
+        p = list(range(2 * n - 2))
+        for k, x in enumerate(ring):      # the cell at ring[k - 1] moves to ring[k]
+            p[x] = ring[k - 1]
+        moves[name] = np.array(p)
+        moves["-" + name] = np.argsort(p)
+    return moves
+
+
+def scramble(moves, goal, steps, rng):
+    return np.array(plain_apply(goal, [rng.choice(sorted(moves)) for _ in range(steps)], moves))
+
+
+def test_three_cycles_of_rings_sharing_two_cells():
+    """No commutator of two turns of these rings is a 3-cycle (any two turns
+    meet in two cells); the descent finds some, each moving exactly three cells
+    (applied to the identity by the plain applier)."""
+    for moves in (two_rings(12, 3), {k: np.array(v) for k, v in _santa("wreath_6/6").items()}):
+        ms = MoveSet.from_moves(moves)
+        tools = descent_cycles(ms, Pieces.of(ms), [0])
+        assert tools
+        for t in tools:
+            after = np.array(plain_apply(range(ms.degree), ms.names(t.word), moves))
+            moved = np.flatnonzero(after != np.arange(ms.degree))
+            assert len(moved) == 3 and sorted(after[moved]) == sorted(moved)
+
+
+def _santa(kind):
+    from permgroup.formats.santa import with_inverses
+
+    return with_inverses(SANTA[kind])
+
+
+@pytest.mark.parametrize("n, d", [(12, 3), (21, 6)])
+def test_random_positions_of_distinct_rings_are_solved(n, d):
+    """Positions made by random moves, every cell distinct, solved and checked
+    by the plain applier (these were 'no tool helps' before the descent)."""
+    moves = two_rings(n, d)
+    goal = np.arange(2 * n - 2)
+    rng = random.Random(n)
+    for _ in range(3):
+        start = scramble(moves, goal, 500, rng)
+        word = find_word(moves, start, goal, time_limit=20)
+        assert plain_apply(start, word, moves) == goal.tolist()
+
+
+@pytest.mark.parametrize("kind", ["wreath_6/6", "globe_1/8", "globe_3/4"])
+def test_random_positions_of_santa_rings_are_solved(kind):
+    """Fresh positions of Santa's ring types, with distinct labels and with the
+    colours of a row of the competition, solved and checked."""
+    moves = _santa(kind)
+    n = len(next(iter(moves.values())))
+    rng = random.Random(7)
+    for goal in (np.arange(n), np.array([i * 4 // n for i in range(n)])):
+        start = scramble(moves, goal, 300, rng)
+        word = find_word(moves, start, goal, time_limit=20)
+        assert plain_apply(start, word, moves) == goal.tolist()
+
+
+def test_a_time_limit_far_too_short_still_gives_a_word():
+    """With a limit no search can meet, the last-resort finish answers: a
+    limit trades length, never the answer."""
+    moves = _santa("globe_3/4")
+    goal = np.arange(32)
+    start = scramble(moves, goal, 200, random.Random(2))
+    word = find_word(moves, start, goal, time_limit=0.001)
+    assert plain_apply(start, word, moves) == goal.tolist()
+
+
+def bfs_distances(moves, goal):
+    """Every position's distance to ``goal`` (plain breadth-first search)."""
+    seen = {tuple(goal): 0}
+    queue = deque([tuple(goal)])
+    while queue:
+        s = queue.popleft()
+        for p in moves.values():
+            t = tuple(s[i] for i in p)
+            if t not in seen:
+                seen[t] = seen[s] + 1
+                queue.append(t)
+    return seen
+
+
+def test_small_rings_within_gods_number():
+    """Two rings of four cells sharing two (720 positions): every word found is
+    as short as the breadth-first search says (moves are self-inverse-closed,
+    so distances to the goal are distances from it)."""
+    moves = two_rings(4, 2)
+    goal = np.arange(6)
+    dist = bfs_distances(moves, goal)
+    rng = random.Random(4)
+    for _ in range(5):
+        start = scramble(moves, goal, 40, rng)
+        word = find_word(moves, start, goal, time_limit=10)
+        assert plain_apply(start, word, moves) == goal.tolist()
+        assert len(word) == dist[tuple(start)]
