@@ -126,13 +126,27 @@ def size_text(n: float) -> str:
     '~10^6020 B'
     """
     if n >= 10 ** 300:
-        return f"~10^{int(math.log10(n))} B"
+        return f"{approx(n)} B"
     n = float(n)
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
         if n < 1000:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1000
     return f"{n:.3g} EB" if n >= 10 ** 4 else f"{n:.1f} EB"
+
+
+def approx(n: float) -> str:
+    """A count to three figures, however large (a bound on a huge group's
+    positions is past any float).
+
+    >>> approx(2419180000000000000000000000000000000000000000000000000000000000000000)
+    '2.42e+69'
+    >>> approx(10 ** 5000 + 1), approx(12)
+    ('~10^5000', '12')
+    """
+    if n >= 10 ** 300:
+        return f"~10^{int(math.log10(n))}"
+    return f"{n:.3g}"
 
 
 def parse_time_limit(value: float | int | str | None, default: float | None = None) -> float | None:

@@ -216,11 +216,12 @@ def _puzzle(name: str) -> tuple[ModuleType | None, object]:
 
 def _check_table_size(definition) -> None:
     """Refuse, clearly, a puzzle whose positions cannot fit in any table."""
+    from permgroup.budget import approx
     from permgroup.optimal import MAX_TABLE, position_bound
 
     bound = position_bound(definition)
     if bound > MAX_TABLE:
-        raise InputError(f"{definition.name}: up to {bound:.3g} positions, too many for a table "
+        raise InputError(f"{definition.name}: up to {approx(bound)} positions, too many for a table "
                          "(permgroup optimal searches instead)")
 
 
@@ -684,6 +685,8 @@ def main(argv: list[str] | None = None) -> int:
     2
     """
     args = parser().parse_args(argv)
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # an order has any number of digits (S_2000's: 5,736)
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _print_warning
@@ -700,6 +703,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         print(f"permgroup: interrupted{f': {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
+    finally:
+        sys.set_int_max_str_digits(digits)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -73,16 +73,31 @@ def inverse(p: Sequence[int]) -> Perm:
 
 
 def power(p: Sequence[int], k: int) -> Perm:
-    """``p`` composed with itself ``k`` times (``k`` may be negative).
+    """``p`` composed with itself ``k`` times (``k`` may be negative), in O(n)
+    for any ``k``: each cycle moves its points ``k`` places along it.
 
-    >>> power((1, 2, 3, 0), 2)
-    (2, 3, 0, 1)
+    >>> power((1, 2, 3, 0), 2), power((1, 2, 3, 0), -1)
+    ((2, 3, 0, 1), (3, 0, 1, 2))
+    >>> power((1, 2, 0, 4, 3), 10 ** 20)   # 10^20 is 1 mod 3 and even: the 3-cycle once, no swap
+    (1, 2, 0, 3, 4)
     """
-    base = tuple(p) if k >= 0 else inverse(p)
-    result = identity(len(p))
-    for _ in range(abs(k)):
-        result = compose(result, base)
-    return result
+    result = list(range(len(p)))
+    seen = [False] * len(p)
+    for start in range(len(p)):
+        if seen[start]:
+            continue
+        cycle = [start]
+        seen[start] = True
+        i = p[start]
+        while i != start:
+            seen[i] = True
+            cycle.append(i)
+            i = p[i]
+        shift = k % len(cycle)
+        if shift:
+            for j, point in enumerate(cycle):
+                result[point] = cycle[(j + shift) % len(cycle)]
+    return tuple(result)
 
 
 def order(p: Sequence[int]) -> int:

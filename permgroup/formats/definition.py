@@ -169,27 +169,58 @@ def invert(definition: Definition, a: Position) -> Position:
     return result
 
 
+def position_order(definition: Definition, a: Position) -> int:
+    """How often ``a`` is applied to give the identity, from its cycles: a cycle
+    of ``L`` pieces whose twists add up to ``t`` (mod ``k`` orientations) comes
+    back after ``L * k / gcd(t, k)`` turns.
+
+    >>> d = Definition("t", (Orbit("E", 3, 2),), {}, {})
+    >>> position_order(d, {"E": OrbitState((1, 2, 0), (1, 0, 0))})
+    6
+    """
+    from math import gcd, lcm
+
+    result = 1
+    for o in definition.orbits:
+        x, seen = a[o.name], [False] * o.size
+        for start in range(o.size):
+            length = twist = 0
+            i = start
+            while not seen[i]:
+                seen[i] = True
+                twist += x.orientation[i]
+                i = x.pieces[i]
+                length += 1
+            if length:
+                k = o.orientations
+                result = lcm(result, length * (k // gcd(twist % k, k)))
+    return result
+
+
 def move_order(definition: Definition, move: str) -> int:
     """The order of generator ``move`` (how often it is applied to give the identity)."""
-    one = identity(definition)
-    m = definition.moves[move]
-    p, k = m, 1
-    while p != one:
-        p, k = compose(definition, p, m), k + 1
-    return k
+    return position_order(definition, definition.moves[move])
 
 
 def power(definition: Definition, a: Position, k: int) -> Position:
-    """``a`` applied ``k`` times (``k < 0``: the inverse ``-k`` times).
+    """``a`` applied ``k`` times (``k < 0``: the inverse ``-k`` times), by
+    repeated squaring: ``log2 k`` compositions for any ``k``.
 
     >>> d = Definition("t", (Orbit("E", 3),), {}, {})
     >>> power(d, {"E": OrbitState((1, 2, 0), (0, 0, 0))}, -1)
     {'E': OrbitState(pieces=(2, 0, 1), orientation=(0, 0, 0))}
+    >>> power(d, {"E": OrbitState((1, 2, 0), (0, 0, 0))}, 10 ** 20)["E"].pieces  # 10^20 = 1 mod 3
+    (1, 2, 0)
     """
     base = a if k >= 0 else invert(definition, a)
     result = identity(definition)
-    for _ in range(abs(k)):
-        result = compose(definition, result, base)
+    k = abs(k)
+    while k:
+        if k & 1:
+            result = compose(definition, result, base)
+        k >>= 1
+        if k:
+            base = compose(definition, base, base)
     return result
 
 

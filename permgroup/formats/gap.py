@@ -121,8 +121,8 @@ def read_gap(text: str, source: str = "<gap>") -> Definition:
     ...
     permgroup.errors.InputError: bad.gap, line 2: Gen names M_B, which no line defines
     """
-    from permgroup.export import parse_cycles
     from permgroup.formats.stickers import from_puzzle
+    from permgroup.perm import from_cycles
     from permgroup.pieces import find_pieces, piece_kinds
     from permgroup.puzzle import Puzzle
 
@@ -161,18 +161,22 @@ def read_gap(text: str, source: str = "<gap>") -> Definition:
         chosen = list(raw)
     if not chosen:
         raise InputError(f"{source}: no moves (lines M_name:=(cycles);)")
-    degree = max((x for n in chosen for c in raw[n][2] for x in c), default=0)
-    if identical is not None:
-        degree = max([degree, *(x for s in identical[1] for x in s)])
-    if degree < 1 or any(x < 1 for n in chosen for c in raw[n][2] for x in c):
+    # stickers no move displaces are left out, so the ones moved are numbered
+    # 0..degree-1 in order: a file's numbering (a point 30,000,000) costs nothing
+    points = sorted({x for n in chosen for c in raw[n][2] for x in c})
+    if not points or points[0] < 1:
         raise InputError(f"{source}: stickers are numbered from 1")
+    degree, number = len(points), {x: i for i, x in enumerate(points)}
     moves = {}
     for n in chosen:
-        line, value, _ = raw[n]
-        try:
-            moves[n] = parse_cycles(value, degree, one_based=True, what=f"move {n}")
-        except InputError as exc:
-            raise InputError(f"{source}, line {line}: {exc}") from None
+        line, value, cycles = raw[n]
+        seen: set[int] = set()
+        for x in (x for c in cycles for x in c):
+            if x in seen:
+                raise InputError(f"{source}, line {line}: move {n}: point {x} appears twice "
+                                 f"in {value!r}")
+            seen.add(x)
+        moves[n] = from_cycles([[number[x] for x in c] for c in cycles], degree)
     names = _move_names(list(moves))
     pieces = find_pieces(degree, list(moves.values()))
     kinds = piece_kinds(pieces)
@@ -182,7 +186,7 @@ def read_gap(text: str, source: str = "<gap>") -> Definition:
     definition = from_puzzle(puzzle)
     if identical is not None:
         definition = _with_identical(definition, kinds, identical[1],
-                                     f"{source}, line {identical[0]}")
+                                     f"{source}, line {identical[0]}", points)
     return definition
 
 
@@ -197,15 +201,16 @@ def _move_names(names: list[str]) -> dict[str, str]:
 
 
 def _with_identical(definition: Definition, kinds: dict, sets: list[list[int]],
-                    where: str) -> Definition:
+                    where: str, numbers: list[int]) -> Definition:
     """The solved position with the pieces of each ``ip`` set made alike, each
     turned so that its listed sticker shows the same facelet (stickers of
-    pieces no move displaces are skipped)."""
-    place = {}  # sticker (1-based) -> (orbit, slot, position in the piece)
+    pieces no move displaces are skipped); ``numbers[x]`` is the file's number
+    of sticker ``x`` of ``kinds``."""
+    place = {}  # sticker (the file's number) -> (orbit, slot, position in the piece)
     for kind, pieces in kinds.items():
         for slot, piece in enumerate(pieces):
             for r, x in enumerate(piece):
-                place[x + 1] = (kind, slot, r)
+                place[numbers[x]] = (kind, slot, r)
     labels = {o.name: [None] * o.size for o in definition.orbits}
     turns = {o.name: [0] * o.size for o in definition.orbits}
     for number, stickers in enumerate(sets):

@@ -82,6 +82,10 @@ def read_moves(text: str, where: str) -> Moves:
     Traceback (most recent call last):
     ...
     permgroup.errors.InputError: t: move 'a' is not a permutation of 0..2 (1 appears twice, 0 is missing)
+    >>> read_moves("{'a': [1, 2 ** 63, 2]}".replace("2 ** 63", str(2 ** 63)), "t")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: t: move 'a' is not a permutation of 0..2 (9223372036854775808 is out of range)
     """
     try:
         value = _literal(text)
@@ -101,7 +105,12 @@ def read_moves(text: str, where: str) -> Moves:
         if len(image) != degree:
             raise InputError(f"{where}: move {name!r} has {len(image)} entries, the first move "
                              f"has {degree}")
-        p = np.array(image, dtype=np.int64)
+        try:
+            p = np.array(image, dtype=np.int64)
+        except OverflowError:  # past 64 bits: out of range, whatever the degree
+            bad = next(x for x in image if not -2 ** 63 <= x < 2 ** 63)
+            raise InputError(f"{where}: move {name!r} is not a permutation of 0..{degree - 1} "
+                             f"({bad} is out of range)") from None
         counts = np.bincount(p[(p >= 0) & (p < degree)], minlength=degree)
         if len(p) and ((p < 0) | (p >= degree)).any():
             bad = int(p[(p < 0) | (p >= degree)][0])

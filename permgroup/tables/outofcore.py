@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from permgroup.budget import parse_memory
 from permgroup.cache import writer_alive
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
@@ -41,29 +41,6 @@ BYTES_PER_PIECE_RANK = 64
 #: in the units of :data:`permgroup.tables.bfs.COSTS` (measured on the 2x3x3
 #: cuboid, whose levels of 89 and 263 million states took 220 and 545 s top-down)
 MARK_COST = 20
-
-_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
-
-
-def parse_memory(text: str | int) -> int:
-    """Bytes in a size such as ``4GB``, ``512MB``, ``1.5GiB`` or ``1000000``
-    (an ``int`` is bytes already).
-
-    >>> parse_memory("4GB"), parse_memory("512 MiB")
-    (4000000000, 536870912)
-    >>> parse_memory("lots")
-    Traceback (most recent call last):
-    ...
-    permgroup.errors.InputError: --memory 'lots': expected a size such as 4GB or 512MB
-    """
-    if isinstance(text, int):
-        return text
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMGT]?I?B?)\s*", text.upper())
-    if not match or match.group(2) not in _UNITS:
-        raise InputError(f"--memory {text!r}: expected a size such as 4GB or 512MB")
-    return int(float(match.group(1)) * _UNITS[match.group(2)])
-
 
 def plan(size: int, memory: int) -> tuple[int, int]:
     """Ranks per shard and per piece for a build in ``memory`` bytes: a shard

@@ -228,7 +228,7 @@ def choose_form(space, memory: int | str | None = None) -> str:
     >>> choose_form(space), choose_form(space, "4GB"), choose_form(space, "1MB")
     ('byte', '2bit', 'shards')
     """
-    from permgroup.tables.outofcore import parse_memory
+    from permgroup.budget import parse_memory
 
     if memory is None:
         return "byte"
