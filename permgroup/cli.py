@@ -304,18 +304,18 @@ def _own_table(module: ModuleType, metric: str, progress):
 def _solve_by_table(puzzle, table, metric: str, lines: list[str]) -> str:
     """Optimal words from a Cayley table for each line of moves (alg notation),
     each checked: the position times its word is solved up to rotation."""
-    from permgroup.formats.alg import expand
+    from permgroup.formats.alg import Algebra, evaluate
     from permgroup.metric import metric_moves
     from permgroup.perm import compose, identity, inverse, power
 
     moves = metric_moves(puzzle, metric)
     solved = identity(puzzle.degree)
+    perms = Algebra(solved, compose, inverse, power)
     out = []
     for number, line in enumerate(lines, 1):
-        g = solved
         try:
-            for name, k in expand(line, list(puzzle.generators), "moves"):
-                g = compose(g, power(puzzle.generators[name], k))
+            g = evaluate(line, puzzle.generators.__getitem__, perms, list(puzzle.generators),
+                         "moves")
         except InputError as exc:
             error = InputError(f"line {number}: {exc}")
             error.answered = "".join(out)

@@ -30,7 +30,7 @@ import numpy as np
 from permgroup.elements import Element, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric
-from permgroup.perm import inverse
+from permgroup.moves import MoveSet, gather_of, scatter_of
 from permgroup.pieces import find_pieces, piece_kinds
 from permgroup.puzzle import Puzzle
 
@@ -152,12 +152,9 @@ class _Finder:
 
     def __init__(self, puzzle: Puzzle, metric: Metric) -> None:
         from permgroup.solver import model
-        from permgroup.moves import MoveSet
-        from permgroup.solving import gather_moves
 
         self.puzzle, self.metric = puzzle, metric
-        self.moves = gather_moves(puzzle, metric)
-        self.ms = MoveSet.from_moves(self.moves)
+        self.ms = MoveSet.from_puzzle(puzzle, metric)
         from permgroup.solver.commutators import cheap_letters
 
         # setups of two letters where there are few letters (the 3x3x3's edge
@@ -166,11 +163,11 @@ class _Finder:
         self.model = model(self.ms, setup_length=2 if two else 1)
         self.kinds = piece_kinds(find_pieces(puzzle.degree, list(puzzle.generators.values())),
                                  puzzle.pieces)
-        arrays = {name: tuple(int(x) for x in np.argsort(g)) for name, g in self.moves.items()}
+        ms = self.ms
         self.inverse_of = {}
-        for name, p in arrays.items():
-            back = inverse(p)
-            self.inverse_of[name] = next((m for m, q in arrays.items() if q == back), None)
+        for name, (c, e) in ms.named_letters().items():
+            back = ms.spelling[c][-e % ms.orders[c]]
+            self.inverse_of[name] = back[0] if back is not None and len(back) == 1 else None
 
     def inverse_name(self, name: str) -> str:
         return self.inverse_of.get(name) or f"({name})'"
@@ -199,7 +196,7 @@ class _Finder:
         for x, y in zip(table.pos[i].tolist(), table.src[i].tolist()):
             if x < self.puzzle.degree:
                 gather[x] = y
-        return Element(self.puzzle, inverse(gather))
+        return Element(self.puzzle, scatter_of(gather))
 
     def found(self, i: int, element: Element | None = None, effect: str | None = None
               ) -> Found:
@@ -264,7 +261,7 @@ def commutators(puzzle: Puzzle, *, metric: Metric = "qtm", max_pieces: int = 4,
 def _plain_words(finder: _Finder, length: int, limit: int = 3000):
     """Words of at most ``length`` moves in which no move follows itself or its
     inverse (those are shorter words), at most ``limit`` of them."""
-    names = list(finder.moves)
+    names = list(finder.ms.move_names)
     count = 0
     for n in range(1, length + 1):
         for word in product(names, repeat=n):
@@ -297,7 +294,7 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float
     # grown here, not in the solver's own table (kept as the solver built it)
     table = copy.copy(finder.model.table)
     table._seen = set(table._seen)
-    gather = np.argsort(np.array(target.perm))
+    gather = gather_of(target.perm)
     pos = np.flatnonzero(gather != np.arange(len(gather))).astype(np.int32)
     if not len(pos):
         raise InputError("the target moves nothing: the empty word does it")

@@ -17,25 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from permgroup.formats.alg import power_name
 from permgroup.perm import Perm, order, power
 from permgroup.puzzle import Puzzle
 
 Metric = str | Sequence[str]
-
-
-def power_name(name: str, k: int, n: int) -> str:
-    """The name of ``X^k`` for a generator ``X`` of order ``n``, as twsearch and
-    cubing.js write it: the shorter of ``k`` and ``n - k`` turns, a prime for
-    the inverse direction (an order-2 move is only ``X``, order 3 ``X``, ``X'``).
-
-    >>> [power_name("X", k, 5) for k in range(1, 5)]
-    ['X', 'X2', "X2'", "X'"]
-    >>> [power_name("X", k, 4) for k in range(1, 4)]
-    ['X', 'X2', "X'"]
-    """
-    if n - k < k:
-        return name + ("'" if n - k == 1 else f"{n - k}'")
-    return name if k == 1 else f"{name}{k}"
 
 
 def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:

@@ -1,12 +1,17 @@
-"""A puzzle's moves as the solver sees them: gather arrays, grouped into cyclic
-classes (a move and its powers), with the word arithmetic the solver needs.
+"""A puzzle's moves as words are made of them: gather arrays grouped into
+cyclic classes (a move and its powers), with the word arithmetic of the solver,
+the shortener and the printer.
 
 Every entry of the move dictionary counts as one move.  Moves that are powers
 of one another form a *class* ``g, g^2, ..., g^(o-1)``; a word is kept as a
 list of ``(class, exponent)`` letters, and a letter's cost is the fewest moves of
 its class that make that power (``g^3`` of a quarter turn costs one, ``g'``).
 Applying a move ``p`` to a state gives ``state[p]`` (gather form: Santa's
-``new[i] = old[p[i]]``), so a word's permutation is ``p1[p2][p3]...``.
+``new[i] = old[p[i]]``), so a word's permutation is ``p1[p2][p3]...``.  The
+engine's moves are in scatter form (:mod:`permgroup.perm` says why each layer
+holds the form it does); :func:`gather_of` and :meth:`MoveSet.scatter` are the
+one conversion between them, and :meth:`MoveSet.from_puzzle` builds the moves of
+a puzzle's metric through it.
 
 >>> import numpy as np
 >>> t = np.array([1, 2, 3, 0])
@@ -17,6 +22,8 @@ Applying a move ``p`` to a state gives ``state[p]`` (gather form: Santa's
 [(0, 3)]
 >>> ms.names([(0, 3)]), ms.cost([(0, 3)])
 (['-t'], 1)
+>>> ms.format(ms.parse("t t t")), ms.format(ms.parse("t.t"), ".")
+('-t', 't.t')
 """
 from __future__ import annotations
 
@@ -26,8 +33,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-#: a letter of a word: (class index, exponent in 1 .. order-1)
+#: a letter of a word over a :class:`MoveSet`: (class index, exponent in
+#: 1 .. order-1); the indices address arrays in the solver's loops, where a
+#: word as read (:data:`permgroup.formats.alg.Letter`) names its moves
 Letter = tuple[int, int]
+
+
+def gather_of(scatter) -> np.ndarray:
+    """The gather array of a move given in scatter form (where each sticker
+    goes, the engine's form): its inverse, since after the move the sticker
+    at ``p[i]`` came from ``i``.  The one conversion from the engine's form.
+
+    >>> gather_of((1, 2, 0)).tolist()
+    [2, 0, 1]
+    """
+    p = np.asarray(scatter)
+    out = np.empty(len(p), dtype=np.int32)
+    out[p] = np.arange(len(p), dtype=np.int32)
+    return out
 
 
 def perm_order(p: np.ndarray) -> int:
@@ -50,6 +73,16 @@ def perm_order(p: np.ndarray) -> int:
             length += 1
         out = lcm(out, length)
     return out
+
+
+def scatter_of(gather) -> tuple[int, ...]:
+    """The scatter form (the engine's) of a move given as a gather array: the
+    same inversion as :func:`gather_of`, the one conversion back.
+
+    >>> scatter_of([2, 0, 1])
+    (1, 2, 0)
+    """
+    return tuple(int(v) for v in gather_of(gather))
 
 
 @dataclass
@@ -122,6 +155,22 @@ class MoveSet:
         support = [np.flatnonzero(base[c] != np.arange(n)) for c in range(k)]
         return cls(names, gather, classes, orders, powers, spelling, commute, support)
 
+    @classmethod
+    def from_puzzle(cls, puzzle, metric="qtm") -> "MoveSet":
+        """The moves that count as one in ``metric`` of a
+        :class:`~permgroup.puzzle.Puzzle` (:func:`permgroup.metric.metric_moves`),
+        converted to gather form here.
+
+        >>> from permgroup.puzzle import Puzzle
+        >>> ms = MoveSet.from_puzzle(Puzzle("p", 3, {"T": (1, 2, 0)}), "htm")
+        >>> ms.move_names, ms.gather.tolist()
+        (['T', "T'"], [[2, 0, 1], [1, 2, 0]])
+        """
+        from permgroup.metric import metric_moves
+
+        return cls.from_moves({name: gather_of(p)
+                               for name, p in metric_moves(puzzle, metric).items()})
+
     @property
     def degree(self) -> int:
         return int(self.gather.shape[1])
@@ -134,6 +183,55 @@ class MoveSet:
                 h.update(name.encode() + b"\0" + g.astype(np.int32).tobytes())
             self._fingerprint = h.hexdigest()[:24]
         return self._fingerprint
+
+    def scatter(self, c: int, e: int = 1) -> tuple[int, ...]:
+        """Letter ``(c, e)`` in scatter form (where each sticker goes, the
+        engine's form): the other half of the one conversion (:func:`gather_of`).
+
+        >>> MoveSet.from_moves({"t": np.array([2, 0, 1])}).scatter(0)
+        (1, 2, 0)
+        """
+        return scatter_of(self.powers[c][e % self.orders[c]])
+
+    def parse(self, text: str) -> list[Letter]:
+        """A word read by the one reader of moves (:mod:`permgroup.formats.alg`:
+        powers, ``'`` and ``-X`` inverses, ``.``, brackets) as letters.
+
+        >>> import numpy as np
+        >>> t = np.array([1, 2, 3, 0])
+        >>> MoveSet.from_moves({"t": t, "-t": np.argsort(t)}).parse("[t: t2] -t.t'")
+        [(0, 1), (0, 2), (0, 3), (0, 3), (0, 3)]
+        """
+        from permgroup.formats.alg import expand
+
+        single = self.named_letters()
+        out = []
+        for name, k in expand(text, single, "moves"):
+            c, e = single[name]
+            out.append((c, e * k % self.orders[c]))
+        return [x for x in out if x[1]]
+
+    def format(self, word: Sequence[Letter], separator: str = " ") -> str:
+        """The one printer of words: ``word`` reduced (:meth:`reduce`: powers of a
+        move merged where the moves allow, ``L L`` is ``L2`` when ``L2`` is one
+        move) and spelled with the moves' own names, so that a word reads in
+        the notation its moves came in (``R'`` from a cube, ``-r0`` from Santa's
+        files; ``.`` is Santa's separator)."""
+        return separator.join(self.names(self.reduce(word)))
+
+    def named_letters(self) -> dict[str, Letter]:
+        """Each move name as the letter it spells.
+
+        >>> t = np.array([1, 2, 3, 0])
+        >>> MoveSet.from_moves({"t": t, "-t": np.argsort(t)}).named_letters()
+        {'t': (0, 1), '-t': (0, 3)}
+        """
+        index: dict[str, Letter] = {}
+        for c, spellings in enumerate(self.spelling):
+            for e, spelled in enumerate(spellings):
+                if spelled is not None and len(spelled) == 1:
+                    index[spelled[0]] = (c, e)
+        return index
 
     def letter_cost(self, letter: Letter) -> int:
         """Moves needed for one letter (``None`` spelling: not reachable by the class's moves)."""
@@ -153,11 +251,7 @@ class MoveSet:
 
     def letters(self, names: Iterable[str]) -> list[Letter]:
         """A word of move names as letters."""
-        index = {}
-        for c, spellings in enumerate(self.spelling):
-            for e, spelled in enumerate(spellings):
-                if spelled is not None and len(spelled) == 1:
-                    index[spelled[0]] = (c, e)
+        index = self.named_letters()
         return [index[n] for n in names]
 
     def inverse(self, word: Sequence[Letter]) -> list[Letter]:

@@ -17,6 +17,30 @@ Starting from the solved colouring, the element ``p`` produces
 ``act(solved, p)``; going from the state of ``p`` to the state of ``q``
 takes the element ``compose(inverse(p), q)``.
 
+Two forms of one move, and which layer holds which:
+
+* *scatter* form, the one above (``p[i]`` is where the sticker at ``i``
+  goes): held by this module, :class:`~permgroup.puzzle.Puzzle`, elements,
+  the spaces, the tables and the searches of the engine, because it is
+  sympy's array form (the algebra, orders and stabilizer chains come from
+  sympy) and composes left to right as words read;
+* *gather* form ``g = inverse(p)`` (after the move, the sticker at ``i``
+  came from ``g[i]``: ``new = old[g]``): held by
+  :class:`permgroup.moves.MoveSet`, the generic solver (``permgroup/solver/``)
+  and Santa 2023's files, because one numpy index ``states[:, g]`` moves a
+  whole batch of states, and it is the form Santa's files are written in.
+  A definition's positions (:mod:`permgroup.formats.definition`, KPuzzle's
+  convention: ``pieces[i]`` is the piece in slot ``i``) are gather form piece
+  by piece, as the files write them; :func:`permgroup.formats.stickers.sticker_permutation`
+  turns them into the engine's sticker moves.
+
+The two meet in one place: :func:`permgroup.moves.gather_of` and
+:func:`permgroup.moves.scatter_of` (and :meth:`MoveSet.from_puzzle
+<permgroup.moves.MoveSet.from_puzzle>`, :meth:`MoveSet.scatter
+<permgroup.moves.MoveSet.scatter>`, built on them); nothing else inverts a
+move to change its form.  Move names are read and written by one reader,
+:mod:`permgroup.formats.alg`.
+
 >>> p = (1, 2, 0)
 >>> compose(p, inverse(p))
 (0, 1, 2)

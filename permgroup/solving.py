@@ -23,7 +23,8 @@ import numpy as np
 from permgroup.elements import Element, State
 from permgroup.errors import InputError, UnreachableError
 from permgroup.metric import Metric, metric_moves
-from permgroup.perm import act, inverse
+from permgroup.moves import gather_of
+from permgroup.perm import act
 from permgroup.puzzle import Puzzle
 
 #: table entries built per second of time limit (a table is built only well within it)
@@ -68,8 +69,7 @@ def gather_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, np.ndarray
     >>> {k: v.tolist() for k, v in gather_moves(Puzzle("p", 3, {"T": (1, 2, 0)})).items()}
     {'T': [2, 0, 1], "T'": [1, 2, 0]}
     """
-    return {name: np.array(inverse(p), dtype=np.int32)
-            for name, p in metric_moves(puzzle, metric).items()}
+    return {name: gather_of(p) for name, p in metric_moves(puzzle, metric).items()}
 
 
 def mismatches_after(start: Sequence, goal: Sequence, moves: dict[str, np.ndarray],

@@ -7,6 +7,7 @@ followed by an optional power and an optional prime: ``X``, ``X'``, ``X2``,
 separated by blanks or commas; without separators the longest generator name
 that fits is taken, so ``"RUR'U'"`` reads as ``R U R' U'``.
 
+Text is read by the one reader of moves, :mod:`permgroup.formats.alg`.
 Internally a word is a tuple of *letters* ``(generator, exponent)`` with the
 exponent reduced modulo the generator's order, so ``R3`` and ``R'`` are the
 same letter; letters print with the metric's names (``R``, ``R2``, ``R'``).
@@ -19,22 +20,18 @@ same letter; letters print with the metric's names (``R``, ``R2``, ``R'``).
 >>> parse_word(sq, "T Q")
 Traceback (most recent call last):
 ...
-permgroup.errors.InputError: unknown move 'Q' at character 3 (token 2) of 'T Q'; moves are T, S (add ' to invert, a number for a power: T2)
+permgroup.errors.InputError: unknown move 'Q' at character 3 (token 2) of 'T Q'; moves are T, S (' inverts, a number is a power: T2)
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from permgroup.errors import InputError
-from permgroup.metric import power_name
+from permgroup.formats.alg import Letter, expand, power_name
 from permgroup.perm import Perm, act, compose, identity, order, power
 from permgroup.puzzle import Puzzle
 
-Letter = tuple[str, int]
 Word = tuple[Letter, ...]
 
-PRIMES = "'’′"
-SEPARATORS = " \t\r\n,"
 
 
 def alphabet(puzzle: Puzzle, symmetries: bool = False) -> dict[str, Perm]:
@@ -55,7 +52,9 @@ def _orders(letters: dict[str, Perm]) -> dict[str, int]:
 
 
 def parse_word(puzzle: Puzzle, text: str, symmetries: bool = False) -> Word:
-    """The letters of ``text``; :class:`InputError` names a bad token and where it is.
+    """The letters of ``text`` (read by :func:`permgroup.formats.alg.parse_alg`,
+    so brackets, ``-X`` and ``.`` work too); :class:`InputError` names a bad
+    token and where it is.
 
     Powers that are the identity (``R4`` for a quarter turn) are dropped.
 
@@ -66,46 +65,10 @@ def parse_word(puzzle: Puzzle, text: str, symmetries: bool = False) -> Word:
     """
     letters = alphabet(puzzle, symmetries)
     orders = _orders(letters)
-    names = sorted(letters, key=len, reverse=True)  # longest match first
-    word: list[Letter] = []
-    i, token = 0, 0
-    while i < len(text):
-        if text[i] in SEPARATORS:
-            i += 1
-            continue
-        start = i
-        token += 1
-        # one token may hold several letters ("RUR'U'"), each checked on its own
-        while i < len(text) and text[i] not in SEPARATORS:
-            letter_start = i
-            name = next((n for n in names if text.startswith(n, i)), None)
-            if name is None:
-                end = i
-                while end < len(text) and text[end] not in SEPARATORS:
-                    end += 1
-                bad = text[i:end]
-                where = f"character {i + 1} (token {token})"
-                if i > start:
-                    where += f", after {text[start:i]!r}"
-                raise InputError(
-                    f"unknown move {bad!r} at {where} of {text!r}; moves are "
-                    f"{', '.join(letters)} (add ' to invert, a number for a power: "
-                    f"{next(iter(letters), 'X')}2)"
-                )
-            i += len(name)
-            digits_start = i
-            while i < len(text) and text[i].isdigit():
-                i += 1
-            k = int(text[digits_start:i]) if i > digits_start else 1
-            if i > digits_start and k == 0:
-                raise InputError(f"power 0 in {text[letter_start:i]!r} at character "
-                                 f"{letter_start + 1} (token {token}) of {text!r}")
-            if i < len(text) and text[i] in PRIMES:
-                k = -k
-                i += 1
-            exponent = k % orders[name]
-            if exponent:
-                word.append((name, exponent))
+    word = []
+    for name, k in expand(text, letters, what=None):
+        if k % orders[name]:
+            word.append((name, k % orders[name]))
     return tuple(word)
 
 

@@ -159,13 +159,25 @@ def test_word_parsing_and_printing():
     ("R U Q", ["'Q'", "character 5", "token 3"]),
     ("R Ux R", ["'x'", "character 4", "token 2", "after 'U'"]),
     ("R0", ["power 0", "character 1"]),
-    ("(R U)", ["'(R'", "character 1"]),
+    ("(R U", ["unclosed (", "character 1"]),
+    ("R U)", ["unexpected ')'", "character 4"]),
+    ("(" * 5000 + "R", ["unclosed (", "character 5000"]),
 ])
 def test_word_errors_name_token_and_position(text, pieces):
     with pytest.raises(InputError) as info:
         parse_word(CUBE, text)
     for piece in pieces:
         assert piece in str(info.value)
+
+
+def test_words_read_brackets_santa_inverses_and_huge_powers_without_expanding():
+    assert parse_word(CUBE, "[R, U]") == parse_word(CUBE, "R U R' U'")
+    assert parse_word(CUBE, "-R.U") == parse_word(CUBE, "R' U")
+    assert parse_word(CUBE, "(" * 5000 + "R" + ")" * 5000) == parse_word(CUBE, "R")
+    with pytest.raises(InputError, match="expands to 10,000,000 moves"):
+        parse_word(CUBE, "(R U)5000000")
+    # the element, by exponentiation: (R U) has order 105
+    assert CUBE.move_array("((R U)100000)100000") == CUBE.move_array("(R U)" + str(10**10 % 105))
 
 
 def test_subgroup_rejects_moves_it_does_not_have():

@@ -242,7 +242,7 @@ def named_positions(definition: Definition) -> dict[str, Position]:
     permgroup.errors.InputError: derived move 'P' refers to itself (P -> Q -> P)
     """
     from permgroup.errors import InputError
-    from permgroup.formats.alg import expand
+    from permgroup.formats.alg import evaluate
 
     named: dict[str, Position] = {**definition.moves, **definition.rotations}
 
@@ -253,10 +253,8 @@ def named_positions(definition: Definition) -> dict[str, Position]:
             chain = " -> ".join(path[path.index(name):] + (name,))
             raise InputError(f"derived move {path[path.index(name)]!r} refers to itself ({chain})")
         known = [*named, *(d for d in definition.derived if d not in named)]
-        letters = expand(definition.derived[name], known, f"derived move {name!r}")
-        position = identity(definition)
-        for letter, k in letters:
-            position = compose(definition, position, power(definition, resolve(letter, path + (name,)), k))
+        position = evaluate(definition.derived[name], lambda m: resolve(m, path + (name,)),
+                            algebra(definition), known, f"derived move {name!r}")
         named[name] = position
         return position
 
@@ -274,10 +272,23 @@ def apply_alg(definition: Definition, text: str, start: Position | None = None,
     >>> apply_alg(d, "A2'")["E"].pieces
     (1, 2, 0)
     """
-    from permgroup.formats.alg import expand
+    from permgroup.formats.alg import evaluate
 
     named = named_positions(definition) if named is None else named
     position = dict(definition.solved if start is None else start)
-    for name, k in expand(text, named, "moves"):
-        position = compose(definition, position, power(definition, named[name], k))
-    return position
+    return compose(definition, position,
+                   evaluate(text, named.__getitem__, algebra(definition), named, "moves"))
+
+
+def algebra(definition: Definition):
+    """The definition's positions as an :class:`~permgroup.formats.alg.Algebra`,
+    for evaluating algs without expanding them.
+
+    >>> d = Definition("t", (Orbit("E", 3),), {}, {"A": {"E": OrbitState((1, 2, 0), (0,) * 3)}})
+    >>> algebra(d).power(d.moves["A"], 10 ** 20)["E"].pieces
+    (1, 2, 0)
+    """
+    from permgroup.formats.alg import Algebra
+
+    return Algebra(identity(definition), lambda a, b: compose(definition, a, b),
+                   lambda a: invert(definition, a), lambda a, k: power(definition, a, k))

@@ -234,15 +234,6 @@ def apply_word(state: np.ndarray, moves: Mapping[str, np.ndarray], word: Iterabl
     return state
 
 
-def split_word(text: str) -> list[str]:
-    """A Santa solution (``r1.-f0``) or a line of moves separated by blanks, as names.
-
-    >>> split_word("r1.-f0"), split_word(" r1 -f0 "), split_word("")
-    (['r1', '-f0'], ['r1', '-f0'], [])
-    """
-    return text.replace(".", " ").split()
-
-
 def type_and_path(source: str) -> tuple[str, str] | None:
     """``(path, type)`` of a ``PATH#TYPE`` source naming a Santa puzzle type.
 

@@ -60,7 +60,7 @@ import numpy as np
 
 from permgroup.perm import closure, compose, inverse
 from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
-from permgroup.moves import MoveSet
+from permgroup.moves import MoveSet, scatter_of
 from permgroup.solver.pieces import Pieces
 from permgroup.spaces.element import PieceCoordinate
 
@@ -93,7 +93,7 @@ def piece_orders(ms: MoveSet, pieces: Pieces) -> list[list[tuple[int, ...]]]:
     >>> piece_orders(ms, Pieces.of(ms))
     [[(0, 1), (2, 3), (4, 5)]]
     """
-    scatter = [np.argsort(pw[1]) for pw in ms.powers]
+    scatter = [ms.scatter(c) for c in range(len(ms.classes))]
     out = []
     for orbit in pieces.orbits:
         order = {orbit[0]: tuple(pieces.blocks[orbit[0]])}
@@ -224,7 +224,7 @@ class ChainPlan:
                     x[i] = h
         if len(np.unique(x)) != degree:
             return None
-        element = tuple(int(v) for v in np.argsort(x))
+        element = scatter_of(x)
         from sympy.combinatorics import Permutation
 
         return element if self.group.contains(Permutation(list(element))) else None
@@ -261,8 +261,7 @@ def _plan(ms: MoveSet) -> ChainPlan | None:
         return None
     letters = chain_moves(ms)
     spelled = {name: ms.names([letter]) for name, letter in letters.items()}
-    scatter = {name: tuple(int(v) for v in np.argsort(ms.powers[c][e]))
-               for name, (c, e) in letters.items()}
+    scatter = {name: ms.scatter(c, e) for name, (c, e) in letters.items()}
     try:
         for k, orbit in enumerate(orders):
             PieceCoordinate.from_moves(f"orbit{k}", orbit, scatter)
@@ -321,7 +320,7 @@ def directions(ms: MoveSet, scatter: Mapping[str, tuple[int, ...]], costs: Mappi
         r = np.arange(ms.degree)
         for c in fam:
             r = r[ms.powers[c][1]]
-        found.append(tuple(int(v) for v in np.argsort(r)))
+        found.append(scatter_of(r))
     if not found:
         return []
     index = {m: n for n, m in scatter.items()}

@@ -76,8 +76,8 @@ class Pieces:
         from permgroup.pieces import find_pieces
 
         n = ms.degree
-        # the finder takes sticker maps (where each sticker goes): the inverse of a gather
-        scatter = [np.argsort(pw[1]) for pw in ms.powers]
+        # the finder takes sticker maps (where each sticker goes)
+        scatter = [np.array(ms.scatter(c)) for c in range(len(ms.classes))]
         found = find_pieces(n, [tuple(s.tolist()) for s in scatter])
         blocks = [tuple(sorted(piece)) for orbit in found for piece in orbit]
         order = sorted(range(len(blocks)), key=lambda b: blocks[b])

@@ -59,7 +59,7 @@ from permgroup.formats.definition import (
     move_order,
     power,
 )
-from permgroup.metric import power_name
+from permgroup.formats.alg import power_name
 
 #: a factor with at most this many raw values is listed by its own BFS
 LIST_LIMIT = 1 << 21
