@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from permgroup.levels import row_keys
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import identity, inverse
@@ -71,11 +72,6 @@ class RowGraph:
     move_names: list[str]
 
 
-def _keys(rows: np.ndarray) -> np.ndarray:
-    rows = np.ascontiguousarray(rows)
-    return rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel()
-
-
 def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[str],
                 radius: int | None, limit: int, what: str) -> RowGraph:
     """Breadth-first search over rows from the rows of ``start``, level by level.
@@ -92,8 +88,8 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
     width = start.shape[1]
     found = [start]
     depth_list = [np.zeros(len(start), dtype=np.int64)]
-    order = np.argsort(_keys(start), kind="stable")
-    sorted_keys, sorted_ids = _keys(start)[order], order.astype(np.int64)
+    order = np.argsort(row_keys(start), kind="stable")
+    sorted_keys, sorted_ids = row_keys(start)[order], order.astype(np.int64)
     frontier, frontier_ids = start, np.arange(len(start), dtype=np.int64)
     count, depth = len(start), 0
     sources, targets, labels = [], [], []
@@ -105,7 +101,7 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
             break
         cand_src = np.concatenate([frontier_ids[which] for which, _ in parts])
         cand_move = np.concatenate([np.full(len(which), j) for j, (which, _) in enumerate(parts)])
-        keys = _keys(candidates)
+        keys = row_keys(candidates)
         pos = sorted_positions(sorted_keys, keys)
         known = pos >= 0
         cand_dst = np.where(known, sorted_ids[pos], -1)

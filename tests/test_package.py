@@ -91,7 +91,7 @@ def test_no_import_cycles():
 #: the layers of ``permgroup``, lowest first; a module imports only its own
 #: layer and those below (``docs/architecture.md``)
 LAYERS = {
-    "group algebra": ("perm", "moves", "puzzle", "metric", "words", "errors", "budget", "cache", "progress",
+    "group algebra": ("perm", "moves", "levels", "puzzle", "metric", "words", "errors", "budget", "cache", "progress",
                       "pieces", "normalize", "elements", "export", "drawing", "formats"),
     "spaces": ("spaces",),
     "tables": ("tables",),

@@ -202,3 +202,33 @@ def test_search_stats_count_work(space, goal, truth):
     assert len(word) == truth[g] and stats.lookups > 0
     assert len(stats.generated) == truth[g] - ball.radius
     assert simulate(g, word) == identity(N)
+
+
+def test_levels_and_the_bidirectional_search_agree_with_a_plain_bfs(truth):
+    """The one levels generator over colour rows (keys as bytes) finds every
+    element at its distance, and the one bidirectional search (through the
+    solver's colouring door, with gather moves) finds words of exactly the
+    distance, checked by applying them."""
+    from permgroup.levels import by_moves, levels, row_keys, rows_of
+    from permgroup.moves import gather_of
+    from permgroup.solver.exact import exact_word
+
+    gathers = [gather_of(p) for p in PERMS]
+    start = np.arange(N, dtype=np.uint8)
+    step = by_moves(lambda keys, m: row_keys(rows_of(keys, np.uint8)[:, gathers[m]]), len(PERMS))
+    counts = [1] + [len(level.states) for level in levels(row_keys(start[None, :]), step)]
+    plain = [0] * (max(truth.values()) + 1)
+    for d in truth.values():
+        plain[d] += 1
+    assert counts == plain
+    moves = dict(zip(NAMES, gathers))
+    rng = random.Random(5)
+    for element in rng.sample(sorted(truth), 25):
+        state = np.array(element, dtype=np.uint8)  # any colouring with distinct colours
+        word = exact_word(moves, state, start)
+        after = state
+        for name in word:
+            after = after[moves[name]]
+        assert after.tolist() == start.tolist()
+        # the state's element, read back in scatter form, is as far as the word is long
+        assert len(word) == truth[tuple(int(x) for x in gather_of(state))]

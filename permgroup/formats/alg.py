@@ -82,28 +82,6 @@ class Algebra(Generic[T]):
     power: Callable[[T, int], T]
 
 
-def squaring_power(compose: Callable[[T, T], T], inverse: Callable[[T], T], identity: T
-                   ) -> Callable[[T, int], T]:
-    """A ``power`` by repeated squaring, for an algebra without a faster one.
-
-    >>> from permgroup.perm import compose, inverse
-    >>> squaring_power(compose, inverse, (0, 1, 2))((1, 2, 0), -4)
-    (2, 0, 1)
-    """
-    def power(a: T, k: int) -> T:
-        if k < 0:
-            a, k = inverse(a), -k
-        result = identity
-        while k:
-            if k & 1:
-                result = compose(result, a)
-            k >>= 1
-            if k:
-                a = compose(a, a)
-        return result
-    return power
-
-
 class _Reader:
     """The reader: one pass over the text with its own stack of open brackets."""
 

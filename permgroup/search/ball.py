@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from permgroup.cache import cache_dir, cached_arrays, table_file
+from permgroup.levels import by_moves, levels
 from permgroup.progress import Progress
 from permgroup.spaces.digits import DigitSpace
 from permgroup.tables.store import UNSEEN, descend
@@ -210,11 +211,35 @@ def build_ball(space: DigitSpace, goals: np.ndarray, radius: int,
             progress(len(levels) - 1, levels[-1].shape[1])
         if len(levels) > radius or not levels[-1].shape[1]:
             break
-        levels.append(next(later)[1])
+        grown = next(later, None)
+        levels.append(grown[1] if grown is not None else levels[-1][:, :0])
     all_keys = np.concatenate(levels, axis=1)
     depths = np.concatenate([np.full(k.shape[1], d, dtype=np.uint8) for d, k in enumerate(levels)])
     keys, order = KeySet.of(all_keys, space.word_bits)
     return Ball(radius, keys, depths[order])
+
+
+class RecentKeys:
+    """The last two levels' keys, for moves that come with their inverses: a
+    child seen before is on its parent's level or the one before.  Keys are
+    ``(W, N)`` packed words (:class:`permgroup.search.ball.KeySet` keeps them),
+    ``word_bits`` the bits each word uses."""
+
+    def __init__(self, keys: np.ndarray, word_bits=None):
+        self._of = lambda k, order=None: KeySet.of(k, word_bits, order)[0]
+        self.previous = self._of(keys[:, :0])
+        self.current = self._of(keys)
+
+    def novel(self, keys: np.ndarray) -> np.ndarray:
+        first = unique_columns(keys)  # in sorted order, so the look-ups below are fast
+        ordered = keys[:, first]
+        new = ((self.current.find(ordered, ordered=True) < 0)
+               & (self.previous.find(ordered, ordered=True) < 0))
+        return first[new]
+
+    def add(self, keys: np.ndarray) -> None:
+        self.previous = self.current
+        self.current = self._of(keys, np.arange(keys.shape[1]))
 
 
 def key_levels(space: DigitSpace, states: np.ndarray, keys: np.ndarray):
@@ -222,30 +247,21 @@ def key_levels(space: DigitSpace, states: np.ndarray, keys: np.ndarray):
     with their ``keys``), each as ``(states, keys, parent, move)`` in sorted key
     order: ``move[i]`` takes column ``parent[i]`` of the level before to state
     ``i``.  Moves come with their inverses, so a child already seen is on
-    this level or the one before.  Endless: the caller stops asking.
+    this level or the one before (:class:`RecentKeys`).  The one levels
+    generator (:func:`permgroup.levels.levels`) over the space's columns; it
+    ends after the last level.
 
     >>> from permgroup.spaces.digits import ring_space
     >>> space, turn = ring_space(6)
     >>> goal = space.of_elements([tuple(range(6))])
     >>> levels = key_levels(space, goal, space.keys(goal))
-    >>> [next(levels)[0].shape[1] for _ in range(4)]
-    [2, 2, 1, 0]
+    >>> [next(levels)[0].shape[1] for _ in range(3)]
+    [2, 2, 1]
     """
-    previous = KeySet.of(keys[:, :0], space.word_bits)[0]
-    current = KeySet.of(keys, space.word_bits)[0]
-    while True:
-        n = states.shape[1]
-        children = np.concatenate([space.step(states, m) for m in range(space.n_moves)],
-                                  axis=1)
-        keys = space.keys(children)
-        first = unique_columns(keys)  # in sorted order, so the look-ups below are fast
-        keys = keys[:, first]
-        new = (current.find(keys, ordered=True) < 0) & (previous.find(keys, ordered=True) < 0)
-        first, keys = first[new], keys[:, new]
-        states = children[:, first]
-        previous = current
-        current = KeySet.of(keys, space.word_bits, np.arange(keys.shape[1]))[0]
-        yield states, keys, first % n, first // n
+    seen = RecentKeys(keys, space.word_bits)
+    for level in levels(states, by_moves(space.step, space.n_moves, axis=1), space.keys, seen,
+                        axis=1):
+        yield level.states, level.keys, level.parent, level.move
 
 
 def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name: str,

@@ -52,7 +52,10 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
     parents: list[tuple[np.ndarray, np.ndarray]] = []
     for f in range(max(0, max_depth - ball.radius) + 1):
         if f:
-            level_states, level_keys, parent, move = next(levels)
+            grown = next(levels, None)
+            if grown is None:  # every state reachable from the start is seen
+                return None
+            level_states, level_keys, parent, move = grown
             parents.append((parent, move))
         depth = ball.depth_of_keys(level_keys).astype(np.int64)
         stats.lookups += len(depth)

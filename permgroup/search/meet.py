@@ -14,8 +14,9 @@ to ``k-1``, goal up to ``j``) are disjoint, so the distance ``D`` is at least
 ``k + j``; a state of the new level in the goal ball at level ``j' <= j``
 shows ``D <= k + j'``, hence ``j' = j`` and ``D = k + j``.
 
-The levels are kept, sorted, for the walk back from the meeting state; the
-work is about twice the ball of radius ``D/2`` (a few hundred thousand states
+The levels are kept, sorted, with the parent and move of each state, for the
+walk back from the meeting state.  States may be integers or rows viewed as
+bytes (``np.void``, :func:`as_rows`).  The work is about twice the ball of radius ``D/2`` (a few hundred thousand states
 for a 12-move position among 63 million) instead of the whole space.
 """
 from __future__ import annotations
@@ -25,48 +26,58 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 
 from permgroup.errors import Stopped, UnreachableError
+from permgroup.levels import SortedKeys, by_moves, levels
 from permgroup.spaces.ranking import sorted_positions
 from permgroup.tables.packed import distinct
-from permgroup.tables.store import descend
 
 Step = Callable[[np.ndarray, int], np.ndarray]
 
 
 class _Side:
-    """The levels grown from one end, and all their states in one sorted array."""
+    """The levels grown from one end by the one levels generator
+    (:func:`permgroup.levels.levels`), all its states seen in one sorted array."""
 
-    def __init__(self, origins: np.ndarray, dtype: np.dtype, step: Step):
-        self.levels = [distinct(origins.astype(dtype))]
-        self.visited = self.levels[0]
-        self.step = step
+    def __init__(self, origins: np.ndarray, dtype: np.dtype, step: Step, n_moves: int,
+                 stop: Callable[[], str | None] | None):
+        first = distinct(origins.astype(dtype))
+        self.levels = [first]
+        # for each level after the first: the index of each state's parent on the
+        # level before, and the move
+        self.parents: list[tuple[np.ndarray, np.ndarray]] = []
+        self.seen = SortedKeys(first)
 
-    def reach(self, n_moves: int, stop: Callable[[], str | None] | None = None) -> np.ndarray:
-        """The states one move from the last level, sorted, without repeats
-        (:class:`Stopped` when ``stop`` gives a reason before a move)."""
-        last = self.levels[-1]
-        images = []
-        for m in range(n_moves):
+        def stepping(states: np.ndarray, m: int) -> np.ndarray:
             reason = stop() if stop is not None else None
             if reason:
                 raise Stopped(reason, 0)
-            images.append(self.step(last, m))
-        reached = distinct(np.concatenate(images))
-        if reached.dtype.kind == "i":  # -1 marks a move that is not legal there
-            reached = reached[np.searchsorted(reached, 0):]
-        return reached.astype(last.dtype, copy=False)
+            return step(states, m).astype(dtype, copy=False)
 
-    def add_level(self, reached: np.ndarray) -> np.ndarray:
-        """Keep the reached states not seen before as the next level."""
-        fresh = reached[sorted_positions(self.visited, reached) < 0]
-        self.levels.append(fresh)
-        self.visited = np.sort(np.concatenate([self.visited, fresh]), kind="stable")
-        return fresh
+        # -1 marks a move that is not legal there
+        self.grow = levels(first, by_moves(stepping, n_moves, legal=dtype.kind == "i"),
+                           seen=self.seen)
+
+    @property
+    def visited(self) -> int:
+        return len(self.seen.keys)
+
+    def add(self, states: np.ndarray, parent: np.ndarray, move: np.ndarray) -> None:
+        self.levels.append(states)
+        self.parents.append((parent.astype(np.int32), move.astype(np.int16)))
+
+    def walk(self, depth: int, index: int) -> list[int]:
+        """The moves from the side's origin to state ``index`` of level ``depth``."""
+        word = []
+        for parent, move in reversed(self.parents[:depth]):
+            word.append(int(move[index]))
+            index = int(parent[index])
+        return word[::-1]
 
 
 def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, step: Step,
            back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64,
            *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
-           state_bytes: int | None = None) -> list[int] | None:
+           state_bytes: int | None = None,
+           accept: Callable[[np.ndarray], np.ndarray] | None = None) -> list[int] | None:
     """A shortest word (move indices) from ``start`` to ``goal`` (each a state or a
     set of states, such as every goal matching a pattern), ``None`` if none
     within ``max_depth`` moves (or at all).
@@ -75,6 +86,10 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     limit"``) ends the search with :class:`Stopped` (a slow ``step`` may raise
     it too); so does a next level whose states, at ``state_bytes`` each (the
     dtype's size by default), would take the search past ``memory`` bytes.
+
+    With ``accept`` (a test of a batch of states), the start's side also ends
+    at the first state it passes: the word is then the shortest of those
+    found, not always the shortest overall (Santa's wildcards).
 
     >>> ring = lambda s, m: (s + (1 if m == 0 else -1)) % 10  # a 10-cycle, two moves
     >>> search(0, 4, 2, ring, lambda s, m: ring(s, 1 - m))
@@ -88,9 +103,11 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     permgroup.errors.Stopped: the memory budget of 2,000 bytes (no word of 8 moves or fewer)
     """
     dtype = np.dtype(dtype)
-    forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step)
-    backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step)
+    forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step, n_moves, stop)
+    backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step, n_moves, stop)
     if (sorted_positions(backward.levels[0], forward.levels[0]) >= 0).any():
+        return []
+    if accept is not None and accept(forward.levels[0]).any():
         return []
     while max_depth is None or len(forward.levels) + len(backward.levels) - 2 < max_depth:
         side, other = ((forward, backward)
@@ -99,37 +116,35 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
         ruled_out = len(forward.levels) + len(backward.levels) - 2
         # the next level's candidates and everything kept so far, each with the
         # two index-sized copies that sorting and merging make
-        needed = (n_moves * len(side.levels[-1]) + len(forward.visited)
-                  + len(backward.visited)) * ((state_bytes or dtype.itemsize) + 16)
+        needed = (n_moves * len(side.levels[-1]) + forward.visited
+                  + backward.visited) * ((state_bytes or dtype.itemsize) + 16)
         if memory is not None and needed > memory:
             raise Stopped(f"the memory budget of {memory:,} bytes", ruled_out)
         try:
-            reached = side.reach(n_moves, stop)
+            level = next(side.grow, None)
         except Stopped as exc:  # from stop() or a slow step: the bound is known here
             raise Stopped(exc.reason, ruled_out) from None
-        # a reached state already seen on this side cannot be on the other's last
-        # level (the balls are disjoint), so the meeting test needs no filtering
-        meet = reached[sorted_positions(other.levels[-1], reached) >= 0]
-        if len(meet):
-            side.levels.append(meet)
-            middle = int(meet[0])
-            return (_walk(forward, middle, n_moves, back_step)[::-1]
-                    + _walk(backward, middle, n_moves, step))
-        if not len(side.add_level(reached)):
+        if level is None:  # every state on this side's end is seen: none joins
             return None
+        # a reached state already seen on this side cannot be on the other's last
+        # level (the balls are disjoint), so the new states are the ones to test
+        met = sorted_positions(other.levels[-1], level.states)
+        side.add(level.states, level.parent, level.move)
+        hits = np.flatnonzero(met >= 0)
+        if not len(hits) and accept is not None and side is forward:
+            passed = np.flatnonzero(accept(level.states))
+            if len(passed):
+                return forward.walk(len(forward.levels) - 1, int(passed[0]))
+        if len(hits):
+            here, there = int(hits[0]), int(met[hits[0]])
+            if side is backward:
+                here, there = there, here
+            ahead = forward.walk(len(forward.levels) - 1, here)
+            behind = backward.walk(len(backward.levels) - 1, there)
+            # the backward side grew by back_step: its moves, read from the
+            # meeting state back to the goal, are forward moves
+            return ahead + behind[::-1]
     return None
-
-
-def _walk(side: _Side, state: int, n_moves: int, undo: Step) -> list[int]:
-    """Moves from ``state`` (on the side's last level) down to the side's origin,
-    found with ``undo`` (the opposite of the step the side grew by)."""
-    def level(states: np.ndarray) -> np.ndarray:
-        out = np.full(len(states), len(side.levels), dtype=np.int64)
-        for depth, states_at in enumerate(side.levels):  # the levels are disjoint
-            out[sorted_positions(states_at, states) >= 0] = depth
-        return out
-
-    return descend(np.array([state], dtype=side.levels[0].dtype), n_moves, undo, level)[0]
 
 
 def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],

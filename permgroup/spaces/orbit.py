@@ -46,6 +46,7 @@ from math import factorial, prod
 
 import numpy as np
 
+from permgroup.levels import DenseKeys, by_moves, levels
 from permgroup.spaces.product import FactorSpace
 from permgroup.spaces.ranking import (lehmer_ranks, lehmer_unranks, multinomial, parities,
                                       placement_ranks, placement_unranks, sorted_positions)
@@ -248,16 +249,10 @@ def _listed(orbit: str, part: str, start: np.ndarray, act: RawAction, radix: int
     [[0, 0, 1], [0, 1, 0], [1, 0, 0]]
     """
     weights = radix ** np.arange(len(start) - 1, -1, -1, dtype=np.int64)
-    frontier = start[None, :]
-    seen = frontier.astype(np.int64) @ weights
-    found = [frontier]
-    while len(frontier):
-        nxt = np.concatenate([act(m, frontier) for m in range(act.n)])
-        keys, first = np.unique(nxt.astype(np.int64) @ weights, return_index=True)
-        fresh = ~np.isin(keys, seen, assume_unique=True)
-        seen = np.union1d(seen, keys[fresh])
-        frontier = nxt[first[fresh]]
-        found.append(frontier)
+    found = [start[None, :]]
+    grow = by_moves(lambda values, m: act(m, values), act.n)
+    found += [level.states
+              for level in levels(found[0], grow, lambda v: v.astype(np.int64) @ weights)]
     return ListedFactor(orbit, part, np.concatenate(found), radix, act)
 
 
@@ -324,18 +319,14 @@ def _joint_members(a, b, sa: int, sb: int) -> np.ndarray:
 def _reachable(start: int, images, size: int) -> np.ndarray:
     """The keys below ``size`` reached from ``start`` by ``images(keys)``, the
     keys each move leads to, in order."""
-    seen = np.zeros(size, dtype=bool)
-    seen[start] = True
-    frontier = np.array([start], dtype=np.int64)
-    while len(frontier):
-        # a mask, not np.unique: marking is linear, hashing the images was most of the cost
-        fresh = np.zeros_like(seen)
-        for image in images(frontier):
-            fresh[image] = True
-        fresh &= ~seen
-        seen |= fresh
-        frontier = np.flatnonzero(fresh)
-    return np.flatnonzero(seen)
+    def grow(keys: np.ndarray):
+        reached = np.concatenate(list(images(keys)))
+        return reached, None, None
+
+    seen = DenseKeys(size, np.array([start]))
+    for _ in levels(np.array([start], dtype=np.int64), grow, seen=seen):
+        pass
+    return np.flatnonzero(seen.seen)
 
 
 # --- the space ---------------------------------------------------------------------

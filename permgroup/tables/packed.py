@@ -215,7 +215,7 @@ def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
         return s
     keep = np.empty(len(s), dtype=bool)
     keep[0] = True
-    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    keep[1:] = s[1:] != s[:-1]  # the operator: rows as np.void have no ufunc
     return s[keep]
 
 

@@ -44,6 +44,7 @@ from math import prod
 import numpy as np
 
 from permgroup.cache import cached_arrays, table_file
+from permgroup.levels import DenseKeys, levels
 from permgroup.perm import Perm, closure, compose, inverse
 from permgroup.spaces.digits import DigitSpace
 from permgroup.spaces.product import FactorSpace
@@ -91,9 +92,9 @@ def inverse_moves(moves: Sequence[Sequence[int]]) -> list[int] | None:
 
 def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> np.ndarray:
     """For each relabelling ``pi`` (a permutation of the moves), the rank map
-    ``sigma`` of the module docstring, by one BFS from the source (``-1`` on
-    ranks not reached).  ``ValueError`` if a relabelling is no symmetry,
-    checked on every edge.
+    ``sigma`` of the module docstring, by one BFS from the source (the levels
+    generator, :func:`permgroup.levels.levels`; ``-1`` on ranks not reached).
+    ``ValueError`` if a relabelling is no symmetry, checked on every edge.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -108,20 +109,32 @@ def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> 
     sigma = np.full((len(relabellings), space.size), -1, dtype=np.int64)
     sigma[:, source] = source
     frontier = np.array([source], dtype=np.int64)
-    while len(frontier):
-        fresh = []
-        for m in range(space.n_moves):
-            nxt = np.asarray(space.step(frontier, m)).astype(np.int64, copy=False)
-            new = sigma[0, nxt] == -1
+    grown: list[np.ndarray] = []  # the images of the frontier, one array a move
+
+    def children(states: np.ndarray):
+        grown[:] = [np.asarray(space.step(states, m)).astype(np.int64, copy=False)
+                    for m in range(space.n_moves)]
+        n = len(states)
+        return (np.concatenate(grown), np.tile(np.arange(n), space.n_moves),
+                np.repeat(np.arange(space.n_moves), n))
+
+    def settle(frontier: np.ndarray, level) -> None:
+        """The maps on the level's new ranks, then every edge from the frontier checked."""
+        for m, nxt in enumerate(grown):
             images = np.stack([space.step(sigma[s, frontier], pi[m])
                                for s, pi in enumerate(relabellings)])
-            sigma[:, nxt[new]] = images[:, new]
+            if level is not None:
+                reached = level.move == m
+                sigma[:, level.states[reached]] = images[:, level.parent[reached]]
             bad = np.flatnonzero((sigma[:, nxt] != images).any(axis=1))
             if len(bad):
                 raise ValueError(f"the move relabelling {list(relabellings[bad[0]])} is not a "
                                  "symmetry of the space")
-            fresh.append(nxt[new])
-        frontier = distinct(np.concatenate(fresh)) if fresh else frontier[:0]
+
+    for level in levels(frontier, children, seen=DenseKeys(space.size, frontier)):
+        settle(frontier, level)
+        frontier = level.states
+    settle(frontier, None)  # the last frontier's edges, which found nothing new
     return sigma
 
 

@@ -1,0 +1,197 @@
+"""Breadth-first levels over states told apart by keys: the one search for sets
+of states that have no ranked table.
+
+In the manner of networkx's ``generic_bfs_edges``, :func:`levels` owns the loop
+and the caller says the rest: how a batch of states grows (``children``, often
+:func:`by_moves` over a step function), how a state is told apart (``key``)
+and which record of states seen to keep (``seen``).  It yields each level's new
+states with the state of the level before and the move that first reached
+each, and ends when a level is empty; a caller that wants fewer levels, a time
+limit or a memory budget stops asking.
+
+The records of states seen:
+
+* :class:`SortedKeys`: every key seen, sorted (any sortable keys: ranks,
+  packed words, rows viewed as bytes);
+* :class:`DenseKeys`: integer keys below a known size, one flag each;
+* :class:`permgroup.search.ball.RecentKeys`: for moves that come with their
+  inverses, only the last two levels (a child seen before is on one of them),
+  multi-word keys.
+
+The project's other breadth-first searches are the ranked table's
+(:mod:`permgroup.tables.bfs`: stores, the cost model, bottom-up steps) and the
+out-of-core level loop (:func:`permgroup.tables.sharded.run`).
+
+>>> ring = by_moves(lambda s, m: (s + (1, -1)[m]) % 6, 2)
+>>> [level.states.tolist() for level in levels(np.array([0]), ring)]
+[[1, 5], [2, 4], [3]]
+>>> level = next(levels(np.array([0]), ring))
+>>> level.parent.tolist(), level.move.tolist()
+([0, 0], [0, 1])
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+#: a batch of states grown by every move: ``(images, parent, move)``, image
+#: ``i`` reached from state ``parent[i]`` of the batch by move ``move[i]``
+#: (both ``None`` when the caller wants no way back)
+Children = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def row_keys(rows: np.ndarray) -> np.ndarray:
+    """Each row of a 2-D array as one sortable key (its bytes, ``np.void``): a
+    state of many small digits (a colouring) kept and compared as one value.
+
+    >>> keys = row_keys(np.array([[1, 2], [0, 5], [1, 2]], dtype=np.uint8))
+    >>> len(np.unique(keys)), rows_of(keys[:1], np.uint8).tolist()
+    (2, [[1, 2]])
+    """
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel()
+
+
+def rows_of(keys: np.ndarray, dtype) -> np.ndarray:
+    """The rows whose :func:`row_keys` these are."""
+    dtype = np.dtype(dtype)
+    keys = np.ascontiguousarray(keys)
+    return keys.view(dtype).reshape(len(keys), keys.dtype.itemsize // dtype.itemsize)
+
+
+@dataclass
+class Level:
+    """One level: its states (along ``axis`` of the search), their keys, and
+    for each the index of the state of the level before that reached it and
+    the move that did (``None`` when ``children`` gives none: a search that
+    only wants the states)."""
+
+    depth: int
+    states: np.ndarray
+    keys: np.ndarray
+    parent: np.ndarray | None
+    move: np.ndarray | None
+
+
+def by_moves(step: Callable[[np.ndarray, int], np.ndarray], n_moves: int, axis: int = 0,
+             legal: bool = False) -> Children:
+    """The children of a batch by each of ``n_moves`` moves, ``step(states, m)``
+    giving the images of the batch under move ``m`` (along ``axis``); with
+    ``legal``, integer images below 0 mean the move is not legal there and
+    are dropped.
+
+    >>> grow = by_moves(lambda s, m: s * 2 + m, 2)
+    >>> [a.tolist() for a in grow(np.array([1, 3]))]
+    [[2, 6, 3, 7], [0, 1, 0, 1], [0, 0, 1, 1]]
+    """
+    def children(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = states.shape[axis]
+        images = np.concatenate([step(states, m) for m in range(n_moves)], axis=axis)
+        parent = np.tile(np.arange(n, dtype=np.int64), n_moves)
+        move = np.repeat(np.arange(n_moves, dtype=np.int64), n)
+        if legal:
+            ok = np.flatnonzero(images >= 0)
+            return images[ok], parent[ok], move[ok]
+        return images, parent, move
+    return children
+
+
+class SortedKeys:
+    """Every key seen, in one sorted array.
+
+    >>> seen = SortedKeys(np.array([5, 1]))
+    >>> np.array([7, 1, 7, 3])[seen.novel(np.array([7, 1, 7, 3]))].tolist()
+    [3, 7]
+    """
+
+    def __init__(self, keys: np.ndarray):
+        self.keys = np.sort(keys)
+
+    def novel(self, keys: np.ndarray) -> np.ndarray:
+        """The index of one of each distinct key not seen, in key order (a sort
+        and a comparison: numpy 2's ``unique`` is ten times slower on large
+        integer arrays)."""
+        order = np.argsort(keys)
+        ordered = keys[order]
+        keep = np.empty(len(ordered), dtype=bool)
+        keep[:1] = True
+        keep[1:] = ordered[1:] != ordered[:-1]  # the operator: np.void has no ufunc
+        order, ordered = order[keep], ordered[keep]
+        if len(self.keys) and len(ordered):
+            at = np.minimum(np.searchsorted(self.keys, ordered), len(self.keys) - 1)
+            order = order[self.keys[at] != ordered]
+        return order
+
+    def add(self, keys: np.ndarray) -> None:
+        """Mark distinct, unseen ``keys`` seen (a merge of two sorted arrays)."""
+        merged = np.concatenate([self.keys, keys])
+        merged.sort(kind="stable")
+        self.keys = merged
+
+
+class DenseKeys:
+    """Integer keys below ``size``, one flag each: marking is linear, where
+    hashing or sorting the images would be most of the cost.
+
+    >>> seen = DenseKeys(8, np.array([5, 1]))
+    >>> seen.novel(np.array([7, 1, 7, 3])).tolist()
+    [3, 0]
+    """
+
+    def __init__(self, size: int, keys: np.ndarray):
+        self.seen = np.zeros(size, dtype=bool)
+        self.seen[keys] = True
+        self._first = np.full(size, -1, dtype=np.int64)
+
+    def novel(self, keys: np.ndarray) -> np.ndarray:
+        first = self._first
+        # written backwards, so the first occurrence of a key is what stays
+        first[keys[::-1]] = np.arange(len(keys) - 1, -1, -1, dtype=np.int64)
+        fresh = np.zeros(len(self.seen), dtype=bool)
+        fresh[keys] = True
+        fresh &= ~self.seen
+        found = first[np.flatnonzero(fresh)]
+        first[keys] = -1
+        return found
+
+    def novel_keys(self, keys: np.ndarray) -> np.ndarray:
+        """The distinct keys not seen, in order: a mask, no index kept."""
+        fresh = np.zeros(len(self.seen), dtype=bool)
+        fresh[keys] = True
+        fresh &= ~self.seen
+        return np.flatnonzero(fresh)
+
+    def add(self, keys: np.ndarray) -> None:
+        self.seen[keys] = True
+
+
+def levels(start: np.ndarray, children: Children, key: Callable[[np.ndarray], np.ndarray]
+           | None = None, seen=None, axis: int = 0) -> Iterator[Level]:
+    """The breadth-first levels after ``start`` (distinct states along ``axis``),
+    each the states not seen before (see the module docstring); ``key`` tells
+    states apart (the states themselves by default), ``seen`` records them
+    (:class:`SortedKeys` of the start by default)."""
+    plain = key is None  # the states are their own keys
+    key = key if key is not None else (lambda states: states)
+    states = start
+    seen = seen if seen is not None else SortedKeys(key(start))
+    depth = 0
+    while states.shape[axis]:
+        images, parent, move = children(states)
+        if parent is None and plain and hasattr(seen, "novel_keys"):
+            # no parents wanted: the new states alone, as cheaply as the record can
+            states = keys = seen.novel_keys(images)
+        else:
+            keys = key(images)
+            first = seen.novel(keys)
+            keys = np.take(keys, first, axis=-1)
+            states = np.take(images, first, axis=axis)
+            if parent is not None:
+                parent, move = parent[first], move[first]
+        seen.add(keys)
+        depth += 1
+        if not states.shape[axis]:
+            return
+        yield Level(depth, states, keys, parent, move)
