@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from permgroup.levels import row_keys
+from permgroup.levels import levels, row_keys
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
 from permgroup.perm import identity, inverse
@@ -74,7 +74,8 @@ class RowGraph:
 
 def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[str],
                 radius: int | None, limit: int, what: str) -> RowGraph:
-    """Breadth-first search over rows from the rows of ``start``, level by level.
+    """Breadth-first search over rows from the rows of ``start``, level by level
+    (the levels generator, :func:`permgroup.levels.levels`), then every edge.
 
     Raises ``ValueError`` once more than ``limit`` rows are found (``what``
     names them in the message).
@@ -86,59 +87,37 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
     ([[0, 1, 2], [1, 2, 0], [2, 0, 1]], [1, 2, 0])
     """
     width = start.shape[1]
-    found = [start]
-    depth_list = [np.zeros(len(start), dtype=np.int64)]
-    order = np.argsort(row_keys(start), kind="stable")
-    sorted_keys, sorted_ids = row_keys(start)[order], order.astype(np.int64)
-    frontier, frontier_ids = start, np.arange(len(start), dtype=np.int64)
-    count, depth = len(start), 0
-    sources, targets, labels = [], [], []
-    while len(frontier):
-        last = radius is not None and depth >= radius
-        parts = [step(frontier) for step in steps]
-        candidates = np.concatenate([rows.reshape(-1, width) for _, rows in parts])
-        if not len(candidates):
+
+    def children(rows: np.ndarray):
+        parts = [step(rows) for step in steps]
+        return (np.concatenate([r.reshape(-1, width) for _, r in parts]),
+                np.concatenate([which for which, _ in parts]),
+                np.concatenate([np.full(len(which), j) for j, (which, _) in enumerate(parts)]))
+
+    # the nodes: the levels generator's levels, each in key order
+    found, depth_list, count = [start], [np.zeros(len(start), dtype=np.int64)], len(start)
+    for level in levels(start, children, row_keys):
+        if radius is not None and level.depth > radius:
             break
-        cand_src = np.concatenate([frontier_ids[which] for which, _ in parts])
-        cand_move = np.concatenate([np.full(len(which), j) for j, (which, _) in enumerate(parts)])
-        keys = row_keys(candidates)
-        pos = sorted_positions(sorted_keys, keys)
-        known = pos >= 0
-        cand_dst = np.where(known, sorted_ids[pos], -1)
-        fresh = np.flatnonzero(~known)
-        new_rows = np.empty((0, width), dtype=start.dtype)
-        new_ids = np.empty(0, dtype=np.int64)
-        if len(fresh) and not last:
-            new_keys, first, inverse_ = np.unique(keys[fresh], return_index=True,
-                                                  return_inverse=True)
-            if count + len(new_keys) > limit:
-                within = "reachable" if radius is None else f"within {radius} moves"
-                raise ValueError(
-                    f"the {what} {within} number more than limit={limit:,} "
-                    f"({count + len(new_keys):,} found by depth {depth + 1}); pass a "
-                    "smaller radius or a larger limit")
-            new_ids = np.arange(count, count + len(new_keys))
-            cand_dst[fresh] = new_ids[inverse_.ravel()]
-            new_rows = candidates[fresh[first]]
-            count += len(new_keys)
-            merged_keys = np.concatenate([sorted_keys, new_keys])
-            merged_ids = np.concatenate([sorted_ids, new_ids])
-            order = np.argsort(merged_keys, kind="stable")
-            sorted_keys, sorted_ids = merged_keys[order], merged_ids[order]
-            found.append(new_rows)
-            depth_list.append(np.full(len(new_keys), depth + 1, dtype=np.int64))
-        keep = cand_dst >= 0
-        sources.append(cand_src[keep])
-        targets.append(cand_dst[keep])
-        labels.append(cand_move[keep])
-        if last:
-            break
-        frontier, frontier_ids = new_rows, new_ids
-        depth += 1
-    empty = np.empty(0, dtype=np.int64)
-    return RowGraph(np.concatenate(found), np.concatenate(depth_list),
-                np.concatenate(sources or [empty]), np.concatenate(targets or [empty]),
-                np.concatenate(labels or [empty]), move_names)
+        count += len(level.states)
+        if count > limit:
+            within = "reachable" if radius is None else f"within {radius} moves"
+            raise ValueError(
+                f"the {what} {within} number more than limit={limit:,} "
+                f"({count:,} found by depth {level.depth}); pass a "
+                "smaller radius or a larger limit")
+        found.append(level.states)
+        depth_list.append(np.full(len(level.states), level.depth, dtype=np.int64))
+    rows = np.concatenate(found)
+    # the edges: every node's moves, those that stay among the nodes, by source and move
+    keys = row_keys(rows)
+    order = np.argsort(keys, kind="stable")
+    images, sources, labels = children(rows)
+    at = sorted_positions(keys[order], row_keys(images))
+    keep = np.flatnonzero(at >= 0)
+    keep = keep[np.lexsort((labels[keep], sources[keep]))]
+    return RowGraph(rows, np.concatenate(depth_list), sources[keep].astype(np.int64),
+                    order[at[keep]].astype(np.int64), labels[keep].astype(np.int64), move_names)
 
 
 def _dtype(values: int) -> type:

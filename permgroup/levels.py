@@ -85,10 +85,13 @@ def by_moves(step: Callable[[np.ndarray, int], np.ndarray], n_moves: int, axis: 
     >>> grow = by_moves(lambda s, m: s * 2 + m, 2)
     >>> [a.tolist() for a in grow(np.array([1, 3]))]
     [[2, 6, 3, 7], [0, 1, 0, 1], [0, 0, 1, 1]]
+    >>> [a.tolist() for a in by_moves(None, 0)(np.array([1, 3]))]
+    [[], [], []]
     """
     def children(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = states.shape[axis]
-        images = np.concatenate([step(states, m) for m in range(n_moves)], axis=axis)
+        images = np.concatenate([step(states, m) for m in range(n_moves)]
+                                or [np.take(states, [], axis=axis)], axis=axis)
         parent = np.tile(np.arange(n, dtype=np.int64), n_moves)
         move = np.repeat(np.arange(n_moves, dtype=np.int64), n)
         if legal:

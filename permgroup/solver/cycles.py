@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.solver.commutators import Tool
+from permgroup.levels import DenseKeys, by_moves, levels
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
@@ -183,23 +184,24 @@ class OrbitCycles:
                 depth[code], root[code] = 0, r
                 frontier.append(code)
         frontier = np.array(frontier, dtype=np.int64)
-        level = 0
-        while len(frontier):
-            level += 1
-            x, rest = np.divmod(frontier, n * n)
-            y, z = np.divmod(rest, n)
-            found = []
-            for image, name in zip(maps, names):
-                child = (image[x] * n + image[y]) * n + image[z]
-                fresh = depth[child] < 0
-                child, src = child[fresh], frontier[fresh]
-                child, first = np.unique(child, return_index=True)
-                depth[child] = level
-                letter[child] = name
-                parent[child] = src[first]
-                root[child] = root[src[first]]
-                found.append(child)
-            frontier = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        digits: list = [None, None]  # the frontier last split, and its (x, y, z)
+
+        def step(codes: np.ndarray, j: int) -> np.ndarray:
+            if digits[0] is not codes:
+                x, rest = np.divmod(codes, n * n)
+                digits[:] = [codes, (x, *np.divmod(rest, n))]
+            x, y, z = digits[1]
+            image = maps[j]
+            return (image[x] * n + image[y]) * n + image[z]
+
+        letters = np.array(names, dtype=np.int32)
+        for level in levels(frontier, by_moves(step, len(maps)), seen=DenseKeys(size, frontier)):
+            child, src = level.states, frontier[level.parent]
+            depth[child] = level.depth
+            letter[child] = letters[level.move]
+            parent[child] = src
+            root[child] = root[src]
+            frontier = child
         codes = np.arange(size)
         x, rest = np.divmod(codes, n * n)
         y, z = np.divmod(rest, n)
