@@ -101,55 +101,16 @@ def parse_cycles(text: str, degree: int, one_based: bool = False, what: str = "p
 
 def from_gap(text: str, degree: int | None = None, name: str | None = None) -> Puzzle:
     """A puzzle (generators only) from :func:`to_gap`'s text or any
-    ``Group((..), ...)`` line; the names come from a ``FreeGroup`` line when
-    there is one, else ``g1, g2, ...``.
+    ``Group((..), ...)`` line, read by the one GAP reader
+    (:func:`permgroup.formats.gap.read_group`); the names come from a
+    ``FreeGroup`` line when there is one, else ``g1, g2, ...``.
 
     >>> from_gap("G := Group((1,2,3), (1,2));").generators
     {'g1': (1, 2, 0), 'g2': (1, 0, 2)}
     """
-    group = re.search(r"(?<![A-Za-z_])Group\s*\(", text)
-    if group is None:
-        raise InputError("no Group( ... ) in the GAP text")
-    start = group.end()
-    depth, end = 0, None
-    for i in range(start, len(text)):
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            if depth == 0:
-                end = i
-                break
-            depth -= 1
-    if end is None:
-        raise InputError("the Group( ... ) in the GAP text is not closed")
-    # split the arguments at commas outside parentheses
-    items, depth, current = [], 0, []
-    for ch in text[start:end]:
-        if ch == "," and depth == 0:
-            items.append("".join(current))
-            current = []
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        current.append(ch)
-    items.append("".join(current))
-    items = [s.strip() for s in items if s.strip()]
-    header = re.search(r"#\s*(.*?):\s*(\d+) points", text)
-    if degree is None:
-        if header:
-            degree = int(header.group(2))
-        else:
-            numbers = [int(x) for x in re.findall(r"\d+", text[start:end])]
-            degree = max(numbers, default=1)
-    free = re.search(r"FreeGroup\s*\(([^)]*)\)", text)
-    names = (re.findall(r'"((?:[^"\\]|\\.)*)"', free.group(1)) if free
-             else [f"g{i + 1}" for i in range(len(items))])
-    names = [json.loads(f'"{n}"') for n in names]
-    if len(names) != len(items):
-        raise InputError(f"FreeGroup names {len(names)} moves but Group has {len(items)}")
-    gens = {n: parse_cycles(item, degree, one_based=True, what=f"generator {n}")
-            for n, item in zip(names, items)}
-    return Puzzle(name or (header.group(1) if header else "gap"), degree, gens)
+    from permgroup.formats.gap import read_group
+
+    return read_group(text, degree, name)
 
 
 def to_json(puzzle: Puzzle) -> str:

@@ -136,7 +136,7 @@ def test_json_errors_name_the_field(text, message):
 @pytest.mark.parametrize("text, message", [
     ("G := (1,2);", "no Group"),
     ("G := Group((1,2);", "not closed"),
-    ("G := Group((1,x));", "not a number"),
+    ("G := Group((1,x));", "not cycle notation"),
     ('F := FreeGroup("a", "b");\nG := Group((1,2));', "FreeGroup names 2"),
     ("G := Group((1,2)(2,3));", "appears twice"),
 ])

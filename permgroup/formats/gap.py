@@ -122,7 +122,6 @@ def read_gap(text: str, source: str = "<gap>") -> Definition:
     permgroup.errors.InputError: bad.gap, line 2: Gen names M_B, which no line defines
     """
     from permgroup.formats.stickers import from_puzzle
-    from permgroup.perm import from_cycles
     from permgroup.pieces import find_pieces, piece_kinds
     from permgroup.puzzle import Puzzle
 
@@ -170,13 +169,8 @@ def read_gap(text: str, source: str = "<gap>") -> Definition:
     moves = {}
     for n in chosen:
         line, value, cycles = raw[n]
-        seen: set[int] = set()
-        for x in (x for c in cycles for x in c):
-            if x in seen:
-                raise InputError(f"{source}, line {line}: move {n}: point {x} appears twice "
-                                 f"in {value!r}")
-            seen.add(x)
-        moves[n] = from_cycles([[number[x] for x in c] for c in cycles], degree)
+        moves[n] = _permutation(cycles, number, degree, f"{source}, line {line}: move {n}",
+                                value)
     names = _move_names(list(moves))
     pieces = find_pieces(degree, list(moves.values()))
     kinds = piece_kinds(pieces)
@@ -188,6 +182,99 @@ def read_gap(text: str, source: str = "<gap>") -> Definition:
         definition = _with_identical(definition, kinds, identical[1],
                                      f"{source}, line {identical[0]}", points)
     return definition
+
+
+def _permutation(cycles: list[list[int]], number, degree: int, where: str, value: str):
+    """The permutation of ``degree`` points whose cycles are ``cycles`` (a file's
+    point ``x`` is point ``number[x]``), each point at most once."""
+    from permgroup.perm import from_cycles
+
+    seen: set[int] = set()
+    for x in (x for c in cycles for x in c):
+        if x in seen:
+            raise InputError(f"{where}: point {x} appears twice in {value!r}")
+        seen.add(x)
+    return from_cycles([[number[x] for x in c] for c in cycles], degree)
+
+
+def _arguments(value: str) -> list[str]:
+    """The arguments of a call's text ``Name(a, b, ...)``, split at the commas
+    outside parentheses."""
+    inner = value[value.index("(") + 1:value.rindex(")")]
+    items, depth, current = [], 0, []
+    for ch in inner:
+        if ch == "," and depth == 0:
+            items.append("".join(current))
+            current = []
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current.append(ch)
+    items.append("".join(current))
+    return [item.strip() for item in items if item.strip()]
+
+
+def read_group(text: str, degree: int | None = None, name: str | None = None,
+               source: str = "<gap>"):
+    """The :class:`~permgroup.puzzle.Puzzle` (generators only, the sticker
+    numbering kept) of GAP text that builds a group: ``G := Group((1,2,3), ...);``
+    with the move names of a ``FreeGroup("A", ...)`` when there is one (else
+    ``g1, g2, ...``), and the name and degree of a ``# name: N points`` comment
+    (:func:`permgroup.export.to_gap` writes such text).  Read by the same
+    statements and cycles as :func:`read_gap`'s puzzle files.
+
+    >>> read_group("G := Group((1,2,3), (1,2));").generators
+    {'g1': (1, 2, 0), 'g2': (1, 0, 2)}
+    >>> read_group("G := Group((1,2)(2,3));")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: <gap>, line 1: generator g1: point 2 appears twice in '(1,2)(2,3)'
+    """
+    import json
+
+    from permgroup.puzzle import Puzzle
+
+    try:
+        statements = _statements(text)
+    except InputError as exc:
+        raise InputError(f"{source}, {exc}") from None
+    group = free = None
+    for line, statement in statements:
+        match = _ASSIGN.fullmatch(statement)
+        value = match.group(2).strip() if match else ""
+        if re.match(r"Group\s*\(", value):
+            group = (line, value)
+        elif re.match(r"FreeGroup\s*\(", value):
+            free = (line, value)
+    if group is None:
+        raise InputError(f"{source}: no Group( ... ) in the GAP text")
+    line, value = group
+    if value.count("(") != value.count(")") or not value.endswith(")"):
+        raise InputError(f"{source}, line {line}: the Group( ... ) in the GAP text is not closed")
+    items = _arguments(value)
+    where = f"{source}, line {line}"
+    cycles = [_cycles(item, f"{where}: generator {i + 1}") for i, item in enumerate(items)]
+    header = re.search(r"#\s*(.*?):\s*(\d+) points", text)
+    if degree is None:
+        degree = int(header.group(2)) if header else \
+            max((x for c in cycles for cycle in c for x in cycle), default=1)
+    if free is not None:
+        names = [json.loads(f'"{n}"')
+                 for n in re.findall(r'"((?:[^"\\]|\\.)*)"', free[1])]
+        if len(names) != len(items):
+            raise InputError(f"{source}, line {free[0]}: FreeGroup names {len(names)} moves "
+                             f"but Group has {len(items)}")
+    else:
+        names = [f"g{i + 1}" for i in range(len(items))]
+    number = {x: x - 1 for x in range(1, degree + 1)}
+    gens = {}
+    for n, item, c in zip(names, items, cycles):
+        outside = [x for cycle in c for x in cycle if x not in number]
+        if outside:
+            raise InputError(f"{where}: generator {n}: point {outside[0]} is outside "
+                             f"1..{degree}")
+        gens[n] = _permutation(c, number, degree, f"{where}: generator {n}", item)
+    return Puzzle(name or (header.group(1) if header else "gap"), degree, gens)
 
 
 def _move_names(names: list[str]) -> dict[str, str]:
