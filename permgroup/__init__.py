@@ -15,7 +15,8 @@ Where to start:
   :mod:`permgroup.elements` (group elements and states), :mod:`permgroup.words`
   (move sequences), :mod:`permgroup.cayley` (Cayley graphs for networkx),
   :mod:`permgroup.oracle` and :mod:`permgroup.optimal` (optimal words),
-  :mod:`permgroup.solving` (a word within a time limit), :mod:`permgroup.structure`
+  :func:`permgroup.solve` (a checked word between any two states of any puzzle, the
+  one solve path: :mod:`permgroup.solution`), :mod:`permgroup.structure`
   (what a group is), :mod:`permgroup.drawing` (pictures), :mod:`permgroup.cache`
   (tables on disk), :mod:`permgroup.progress` (progress bars),
   :mod:`permgroup.widget` (the Jupyter widget);
@@ -38,6 +39,20 @@ import importlib
 import importlib.util
 
 __version__ = "0.1.0"
+
+
+def solve(puzzle, start, goal=None, **options):
+    """A checked word taking ``start`` to ``goal`` (default: solved) on any
+    puzzle: :func:`permgroup.solution.solve`, the one solve path (its options:
+    ``metric``, ``time_limit``, ``memory``...).
+
+    >>> found = solve("skewb", "URF URB")
+    >>> found.word, found.optimal
+    (["URB'", "URF'"], True)
+    """
+    from permgroup.solution import solve as solve_path
+
+    return solve_path(puzzle, start, goal, **options)
 
 
 def __getattr__(name: str):

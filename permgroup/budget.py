@@ -239,6 +239,21 @@ class Budget:
         if reason is not None:
             raise Stopped(reason, ruled_out)
 
+    def watch(self, progress=None):
+        """A progress callback ``(depth, count)`` for a table build: it passes
+        each level on to ``progress`` (a bar, when given), then checks the
+        budget, so that a build stops between levels once it has run out
+        (:class:`Stopped`; a build writes its file only when it is complete).
+
+        >>> report = Budget.of(time_limit=60).watch()
+        >>> report(0, 1)  # within the budget: nothing happens
+        """
+        def report(depth: int, count: int) -> None:
+            if progress is not None:
+                progress(depth, count)
+            self.check()
+        return report
+
     def fits(self, nbytes: float) -> bool:
         """Whether ``nbytes`` fit in the memory budget."""
         return nbytes <= self.memory

@@ -146,48 +146,79 @@ class Oracle:
         return _bounded(lambda: self._search_colourings(x, y, deadline, memory))
 
     def _search_elements(self, p, q, deadline, memory):
-        from permgroup.search.meet import search
-
-        m = self._elements
-        n = self.puzzle.degree
-        goal = m.normalize(compose(inverse(p), q))
-        moves = [tuple(x) for x in m.moves]
-        backs = [inverse(x) for x in moves]
-
-        def pack(perm) -> int:
-            return int.from_bytes(bytes(perm), "big")
-
-        stop = _stop(deadline)
-
-        def stepper(table):
-            def step(states, k):
-                mv = table[k]
-                out = []
-                states = states.tolist()
-                for at in range(0, len(states), CHUNK):  # a level may take minutes
-                    reason = stop() if stop is not None and at else None
-                    if reason:
-                        raise Stopped(reason, 0)
-                    out += [pack(compose(tuple(s.to_bytes(n, "big")), mv))
-                            for s in states[at:at + CHUNK]]
-                return _objects(out)
-            return step
-
-        if n > 255:
-            raise ValueError(f"{self.puzzle.name}: search packs elements of at most 255 stickers")
-        # a Python integer of n bytes and its place in an object array
-        result = search(_objects([pack(range(n))]), _objects([pack(goal)]), len(moves),
-                        stepper(moves), stepper(backs), dtype=object, stop=stop,
-                        memory=memory, state_bytes=36 + n + 8)
-        return None if result is None else [m.move_names[k] for k in result]
+        return search_elements(self._elements, compose(inverse(p), q), _stop(deadline), memory)
 
     def _search_colourings(self, x, y, deadline, memory):
-        from permgroup.search.meet import search
+        return search_colourings(self._space, x, y, _stop(deadline), memory)
 
-        space = self._space
-        result = search(space.encode(x), space.encode(y), space.n_moves, space.apply,
-                        space.unapply, dtype=space.dtype, stop=_stop(deadline), memory=memory)
-        return None if result is None else [space.move_names[k] for k in result]
+
+def search_elements(space, g, stop: Callable[[], str | None] | None = None,
+                    memory: int | None = MEMORY, max_depth: int | None = None
+                    ) -> list[str] | None:
+    """An optimal word (move names of ``space``, an
+    :class:`~permgroup.spaces.element.ElementSpace`) for the element ``g`` up
+    to whole-puzzle symmetry, by bidirectional search over elements, each
+    packed into one Python integer; ``None`` when no word of at most
+    ``max_depth`` moves (or none at all) makes it.  ``stop()`` (a reason, or
+    ``None`` to go on) is asked between chunks; :class:`Stopped` when it
+    answers, or when a level would take more than ``memory`` bytes.
+
+    >>> from permgroup.tables.registry import element_space
+    >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+    >>> search_elements(element_space(p), (2, 3, 0, 1))
+    ['A', 'A']
+    """
+    from permgroup.search.meet import search
+
+    n = space.puzzle.degree
+    goal = space.normalize(tuple(g))
+    moves = [tuple(x) for x in space.moves]
+    backs = [inverse(x) for x in moves]
+
+    def pack(perm) -> int:
+        return int.from_bytes(bytes(perm), "big")
+
+    def stepper(table):
+        def step(states, k):
+            mv = table[k]
+            out = []
+            states = states.tolist()
+            for at in range(0, len(states), CHUNK):  # a level may take minutes
+                reason = stop() if stop is not None and at else None
+                if reason:
+                    raise Stopped(reason, 0)
+                out += [pack(compose(tuple(s.to_bytes(n, "big")), mv))
+                        for s in states[at:at + CHUNK]]
+            return _objects(out)
+        return step
+
+    if n > 255:
+        raise ValueError(f"{space.puzzle.name}: search packs elements of at most 255 stickers")
+    # a Python integer of n bytes and its place in an object array
+    result = search(_objects([pack(range(n))]), _objects([pack(goal)]), len(moves),
+                    stepper(moves), stepper(backs), max_depth, dtype=object, stop=stop,
+                    memory=memory, state_bytes=36 + n + 8)
+    return None if result is None else [space.move_names[k] for k in result]
+
+
+def search_colourings(space, x: Sequence, y: Sequence,
+                      stop: Callable[[], str | None] | None = None,
+                      memory: int | None = MEMORY, max_depth: int | None = None
+                      ) -> list[str] | None:
+    """An optimal word (move names) from colouring ``x`` to colouring ``y`` of a
+    :class:`~permgroup.spaces.colouring.ColouringSpace`, by bidirectional
+    search; ``None`` when none of at most ``max_depth`` moves (or none at all)
+    joins them; ``stop`` and ``memory`` as in :func:`search_elements`.
+
+    >>> from permgroup.spaces.colouring import ColouringSpace
+    >>> search_colourings(ColouringSpace("aabb", {"turn": (1, 2, 3, 0)}), "abba", "aabb")
+    ['turn']
+    """
+    from permgroup.search.meet import search
+
+    result = search(space.encode(x), space.encode(y), space.n_moves, space.apply,
+                    space.unapply, max_depth, dtype=space.dtype, stop=stop, memory=memory)
+    return None if result is None else [space.move_names[k] for k in result]
 
 
 def _objects(values: list) -> "np.ndarray":
@@ -247,4 +278,4 @@ def describe(o: Oracle) -> str:
 
 
 __all__ = ["oracle", "Oracle", "TimeUp", "Deadline", "by_colouring", "describe", "MAX_BUILD",
-           "MEMORY"]
+           "MEMORY", "search_elements", "search_colourings"]

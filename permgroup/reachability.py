@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from html import escape
 
 from permgroup.elements import Element, State
@@ -39,12 +39,17 @@ from permgroup.puzzle import Puzzle
 @dataclass(frozen=True)
 class Reachability:
     """The answer: ``bool()`` of it says whether the state is reachable,
-    ``reasons`` why not (empty when it is), ``method`` how it was decided."""
+    ``reasons`` why not (empty when it is), ``method`` how it was decided;
+    ``decided`` is false when laws that hold did not settle it (a reachable
+    answer then means "no law forbids it").  ``element``: the permutation of
+    the stickers that makes the state from solved, when the colours tell it
+    (every piece told apart from the others of its orbit), else ``None``."""
 
     reachable: bool
     reasons: tuple[str, ...]
     method: str
     decided: bool = True
+    element: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return self.reachable
@@ -77,10 +82,13 @@ def _orbit_word(kind: str) -> str:
     return "pieces" if re.fullmatch(r"P\d+[a-z]?", kind) else re.sub(r"\d+$", "", kind) + "s"
 
 
-def reachable(puzzle: Puzzle, state) -> Reachability:
+def reachable(puzzle: Puzzle, state, *, quick: bool = False) -> Reachability:
     """Whether ``state`` (an :class:`Element`, a :class:`State` or a sequence of
     colours) can be reached from solved, with the reasons when it cannot (see
-    the module docstring).
+    the module docstring).  ``quick``: only the laws read off the moves
+    (:func:`permgroup.structure.laws`), never sympy, within about a second
+    on any puzzle; a state that obeys them is ``decided=False`` unless they
+    are proven complete.
 
     >>> from permgroup.puzzle import Puzzle
     >>> ring = Puzzle("ring", 4, {"T": (1, 2, 3, 0)}, solved="abcd")
@@ -88,13 +96,15 @@ def reachable(puzzle: Puzzle, state) -> Reachability:
     reachable
     not reachable: ...
     (None, None)
+    >>> reachable(ring, "dabc").element
+    (1, 2, 3, 0)
     """
-    from permgroup.structure import structure
+    from permgroup.structure import laws as laws_of, structure
 
-    found = structure(puzzle)
-    laws = found.laws
+    laws = laws_of(puzzle, quick=True) if quick else structure(puzzle).laws
+    exact = not quick
     if isinstance(state, Element):
-        return _element(puzzle, state.perm, laws, exact=True)
+        return replace(_element(puzzle, state.perm, laws, exact=exact), element=state.perm)
     colours = tuple(state.colours if isinstance(state, State) else state)
     if len(colours) != puzzle.degree:
         return Reachability(False, (f"the state has {len(colours)} positions; {puzzle.name} "
@@ -106,7 +116,7 @@ def reachable(puzzle: Puzzle, state) -> Reachability:
                 for c in sorted(set(have) | set(want)) if have.get(c, 0) != want.get(c, 0)]
         return Reachability(False, ("the colour counts differ (" + "; ".join(diff) + ")",),
                             "colour counts")
-    return _colouring(puzzle, colours, solved, laws)
+    return _colouring(puzzle, colours, solved, laws, exact)
 
 
 def _fixed_positions(puzzle: Puzzle, laws) -> set[int]:
@@ -196,7 +206,8 @@ def _element(puzzle: Puzzle, perm: Sequence[int], laws, exact: bool,
     if laws.proven:
         return Reachability(True, (), "invariants proven from the generators")
     if not exact:
-        return Reachability(True, (), "invariants (the structure is not fully proven)")
+        return Reachability(True, (), "invariants (the structure is not fully proven)",
+                            decided=False)
     from sympy.combinatorics import Permutation
 
     if puzzle.group().contains(Permutation(list(perm))):
@@ -205,7 +216,8 @@ def _element(puzzle: Puzzle, perm: Sequence[int], laws, exact: bool,
                                 "test; no simpler law found says why)",), "sympy membership")
 
 
-def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws) -> Reachability:
+def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws, exact: bool = True
+               ) -> Reachability:
     """Read a colouring piece by piece into one element, with the orbits whose
     parity or turns identical pieces leave free."""
     perm = list(range(puzzle.degree))
@@ -216,20 +228,24 @@ def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws) -> Reachabil
     free_parity, free_twist = set(), set()
     for o, (kind, pieces) in enumerate(laws.kinds.items()):
         looks = [tuple(solved[x] for x in p) for p in pieces]
-        if len(set(looks)) < len(looks):
+        k = len(pieces[0])
+        # the turns a move can give a piece of this orbit, tried first: a piece
+        # shown turned otherwise is read as another piece that looks like it so
+        # turned (a 4x4x4's two wings of one edge), when there is one
+        turns = [r for r in range(k) if r % laws.steps[o] == 0]
+        turns += [r for r in range(k) if r % laws.steps[o]]
+        if len({min(look[r:] + look[:r] for r in turns[:k // laws.steps[o]])
+                for look in looks}) < len(looks):
             free_parity.add(o)
         if any(len(set(look)) < len(look) for look in looks):
             free_twist.add(o)
         used = [False] * len(pieces)
         for slot, piece in enumerate(pieces):
             shown = tuple(colours[x] for x in piece)
-            k = len(piece)
             match = None
-            for j, look in enumerate(looks):
-                if used[j]:
-                    continue
-                for r in range(k):
-                    if all(look[u] == shown[(u + r) % k] for u in range(k)):
+            for r in turns:
+                for j, look in enumerate(looks):
+                    if not used[j] and all(look[u] == shown[(u + r) % k] for u in range(k)):
                         match = (j, r)
                         break
                 if match:
@@ -249,7 +265,7 @@ def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws) -> Reachabil
     if free_parity or free_twist:
         result = _element(puzzle, perm, laws, exact=False, free_parity=free_parity,
                           free_twist=free_twist)
-        if result.reachable and not laws.proven:
+        if result.reachable and not laws.proven and exact:
             from sympy.combinatorics import Permutation
 
             if puzzle.group().contains(Permutation(perm)):
@@ -259,4 +275,6 @@ def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws) -> Reachabil
                                         "pieces is not in the group",), "undecided",
                                 decided=False)
         return result
-    return _element(puzzle, perm, laws, exact=True)
+    result = _element(puzzle, perm, laws, exact=exact)
+    # the pieces are all told apart: the colouring is this element's
+    return replace(result, element=tuple(perm)) if result.reachable else result

@@ -331,14 +331,9 @@ class _Analysis:
             self.turns.append(m)
             self.moduli += [m] * len(r)
         self.steps = [k // m for k, m in zip(self.stickers, self.turns)]
-        self.gens = [(w, tuple(t[x] // self.steps[self._orbit(x)] % self.moduli[x]
-                               for x in range(self.n))) for w, t in gens]
-
-    def _orbit(self, x: int) -> int:
-        for i, r in enumerate(self.ranges):
-            if x in r:
-                return i
-        raise IndexError(x)  # pragma: no cover
+        step_of = [self.steps[i] for i, r in enumerate(self.ranges) for _ in r]
+        self.gens = [(w, tuple(t[x] // step_of[x] % self.moduli[x] for x in range(self.n)))
+                     for w, t in gens]
 
     def random_element(self) -> Element:
         element = self.gens[self.rng.randrange(len(self.gens))]
@@ -421,8 +416,10 @@ class _Analysis:
         return odd_orbits, rows
 
     # orientations ------------------------------------------------------------------------
-    def orientations(self, parity_orbits: list[int], parity_rows: list[list[int]]):
-        """Per prime: the span of pure turns found, the constraints, proven or not."""
+    def orientations(self, parity_orbits: list[int], parity_rows: list[list[int]],
+                     tries: int = TRIES):
+        """Per prime: the span of pure turns found (from ``tries`` random
+        elements), the constraints, proven or not."""
         results = {}
         primes = sorted({p for m in self.turns if m > 1 for p in _factor(m)})
         self.squarefree = all(e == 1 for m in self.turns for e in _factor(m).values())
@@ -451,7 +448,7 @@ class _Analysis:
                 law_span.add(v[:len(orbits)])
             upper = len(coords) - law_span.dim
             span = _Span(p, len(coords))
-            for _ in range(TRIES):
+            for _ in range(tries):
                 if span.dim >= upper:
                     break
                 g = self.random_element()
@@ -493,6 +490,55 @@ def _cycle_lengths_power(lengths: list[int], e: int) -> list[int]:
     return [x for x in out if x > 1]
 
 
+def laws(puzzle: Puzzle, *, quick: bool = False, seed: int = 0) -> Laws:
+    """The laws :func:`structure` finds (its ``laws``), without the group's
+    order (no sympy).  ``quick``: only the laws read off the moves themselves
+    (orbits of pieces, how far a move turns a piece, parities that every move
+    keeps even or tied, orientation sums), no random elements to prove them
+    complete: necessary laws (``proven`` false) found in about a second even on
+    a 19x19x19 cube, which is what refusing an impossible target needs.
+    Kept per moves and pieces.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> pair = Puzzle("pair", 6, {"T": (1, 2, 0, 3, 4, 5), "S": (3, 4, 5, 0, 1, 2)})
+    >>> found, necessary = laws(pair), laws(pair, quick=True)
+    >>> found.turns, found.proven, necessary.orientation_laws == found.orientation_laws
+    ((3,), True, True)
+    >>> necessary.proven
+    False
+    """
+    key = (puzzle.degree, tuple(puzzle.generators.values()),
+           tuple(sorted(puzzle.pieces.items())), quick, seed)
+    if key not in _LAWS:
+        a = _Analysis(puzzle, seed)
+        if quick:  # every move even on an orbit keeps it even: no proof needed
+            a.kind = ["A" if len(r) > 1 and not any(_parity(w, r) for w, _ in a.gens) else "S"
+                      for r in a.ranges]
+        else:
+            a.permutations()
+        parity_orbits, parity_rows = a.parity_space()
+        isolated = not quick and a.isolated()
+        relations = _nullspace(parity_rows, len(parity_orbits), 2)
+        by_prime = a.orientations(parity_orbits, parity_rows, 0 if quick else TRIES)
+        if len(_LAWS) > 16:  # a few puzzles at a time
+            _LAWS.clear()
+        _LAWS[key] = _laws(a, parity_orbits, relations, by_prime, isolated)
+    return _LAWS[key]
+
+
+_LAWS: dict[tuple, Laws] = {}
+
+
+def _laws(a: _Analysis, parity_orbits: list[int], relations: list[list[int]],
+          laws_by_prime: dict, isolated: bool) -> Laws:
+    by_laws = a.squarefree and all(ok for *_, ok in laws_by_prime.values())
+    orientation_laws = tuple(
+        (p, tuple(orbits), tuple(v[:len(orbits)]), tuple(v[len(orbits):]))
+        for p, (orbits, _, _, found, _) in laws_by_prime.items() for v in found)
+    return Laws(a.kinds, tuple(a.steps), tuple(a.turns), tuple(a.kind), tuple(parity_orbits),
+                tuple(tuple(d) for d in relations), orientation_laws, bool(by_laws and isolated))
+
+
 def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
     """The structure of the group the puzzle's moves generate (see the module
     docstring).
@@ -528,16 +574,14 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
     laws_by_prime = a.orientations(parity_orbits, parity_rows)
     orientation_order = 1
     proven_k = a.squarefree
-    by_laws = a.squarefree  # K is exactly what the orientation laws allow
     per_orbit: dict[int, list[str]] = {i: [] for i in range(len(a.sizes))}
     orbit_order = [1] * len(a.sizes)
     cross: list[str] = []
-    for p, (orbits, coords, kspan, laws, ok) in sorted(laws_by_prime.items(),
-                                                       key=lambda kv: -kv[0]):
+    for p, (orbits, coords, kspan, found, ok) in sorted(laws_by_prime.items(),
+                                                        key=lambda kv: -kv[0]):
         proven_k &= ok
-        by_laws &= ok
         orientation_order *= p ** kspan.dim
-        for v in laws:
+        for v in found:
             c, d = v[:len(orbits)], v[len(orbits):]
             terms = [(coef, a.names[o]) for coef, o in zip(c, orbits) if coef]
             what = "flip" if p == 2 else "twist"
@@ -548,12 +592,12 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
             constraints.append(Constraint(f"{left} ≡ {right} (mod {p})", p,
                                           "every move keeps it"))
         # per orbit, when no law ties orbits together
-        tied = any(sum(1 for x in v[:len(orbits)] if x) > 1 for v in laws)
+        tied = any(sum(1 for x in v[:len(orbits)] if x) > 1 for v in found)
         if tied:
             cross.append(_power_text(f"C{p}", kspan.dim))
             continue
         for o in orbits:
-            lost = sum(1 for v in laws if v[orbits.index(o)])
+            lost = sum(1 for v in found if v[orbits.index(o)])
             dim = len(a.ranges[o]) - min(lost, 1) if ok else None
             if dim is None:
                 continue
@@ -600,14 +644,9 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
                                a.proofs[i], text, orbit_order[i]))
     proof = "proven: " + "; ".join(proofs) if proven_k and isolated else "; ".join(proofs)
     notes = _rotation_notes(puzzle, order)
-    orientation_laws = tuple(
-        (p, tuple(orbits), tuple(v[:len(orbits)]), tuple(v[len(orbits):]))
-        for p, (orbits, _, _, laws, _) in laws_by_prime.items() for v in laws)
-    laws = Laws(a.kinds, tuple(a.steps), tuple(a.turns), tuple(a.kind), tuple(parity_orbits),
-                tuple(tuple(d) for d in relations), orientation_laws,
-                bool(by_laws and isolated))
     return Structure(puzzle.name, tuple(parts), tuple(constraints), description, order,
-                     orientation_order, permutation_order, proof, notes, laws)
+                     orientation_order, permutation_order, proof, notes,
+                     _laws(a, parity_orbits, relations, laws_by_prime, isolated))
 
 
 def _merge(parts: list[str]) -> list[str]:

@@ -31,6 +31,7 @@ True
 """
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -521,14 +522,51 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
     >>> solve(apply_moves(recoloured, "R'"), max_depth=2)
     ['R']
     """
+    from permgroup.elements import Element
+    from permgroup.solution import solve as solve_path
+
     g = element(state)
     if optimal or max_depth is not None or metric is not None:
         return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm",
                               time_limit=time_limit)[0]
-    word = two_phase().solve(g, max_length, timeout)
-    if apply_moves(state, word) != "".join(state[i] for i in CENTRES for _ in range(9)):
-        raise AssertionError("cube3: the two-phase answer does not solve the cube")
-    return word
+    # the one solve path, its chain alone: this module's two-phase (solve_chain)
+    return solve_path(sys.modules[__name__], Element(PUZZLE, g), metric="htm",
+                      time_limit=timeout, methods=("chain",), max_length=max_length).word
+
+
+#: the deepest exact search the solve path asks for without a bound (God's
+#: numbers: 26 quarter turns, 20 face turns)
+GODS_NUMBER = {"qtm": 26, "htm": 20}
+
+
+def solve_exact(position: Perm, metric: str, max_depth: int | None, budget) -> list[str] | None:
+    """The solve path's exact search on this cube (:func:`permgroup.solve`): an
+    optimal word solving the position made by the element ``position``, by
+    :func:`solve_elements`, within ``budget``; ``None`` when it needs more
+    than ``max_depth`` moves; :class:`~permgroup.errors.Stopped` when time runs out."""
+    if metric not in GODS_NUMBER:
+        return None
+    depth = GODS_NUMBER[metric] if max_depth is None else min(max_depth, GODS_NUMBER[metric])
+    # the ball and the corners' database are built (and cached) within the budget
+    return solve_elements([position], depth, metric, progress=budget.watch(),
+                          time_limit=budget.left())[0]
+
+
+def solve_chain(position: Perm, metric: str, max_length: int | None, budget
+                ) -> list[str] | None:
+    """The solve path's chain on this cube (:func:`permgroup.solve`): the
+    two-phase search (:func:`two_phase`) for the position made by the element
+    ``position``, the shortest word within ``budget`` (stopping at one of
+    ``max_length`` turns); in quarter turns, its half turns are two moves.
+    Its first answer is always given, even past the budget: it comes within a
+    moment (the search ends by itself at the first answer)."""
+    if metric not in GODS_NUMBER:
+        return None
+    chain = two_phase()
+    word = chain.solve(position, max_length, budget.left())
+    if word is None or metric == "htm":
+        return word
+    return [half for m in word for half in ([m[0], m[0]] if m.endswith("2") else [m])]
 
 
 #: the subgroup the two-phase search reaches first: the corner and edge

@@ -178,10 +178,11 @@ def colourings(state: np.ndarray) -> int:
 
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-              mismatches: int = 0, time_limit: float = 60.0) -> list[str]:
+              mismatches: int = 0, time_limit: float = 60.0, chain: bool = True) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
     (see the module docstring); :class:`InputError` naming why when none is found
-    in ``time_limit`` seconds."""
+    in ``time_limit`` seconds.  ``chain=False`` skips the chain of subgroups
+    (:func:`permgroup.solve` tries it before)."""
     began = time.monotonic()
     deadline = began + time_limit
     ms = MoveSet.from_moves(moves)
@@ -193,11 +194,12 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         raise InputError("the two states do not have the same colours")
     # a near-optimal word through a chain of subgroups, where the colours tell the
     # position and the chain's tables fit (permgroup.solver.chain)
-    from permgroup.solver.chain import chain_word
+    if chain:
+        from permgroup.solver.chain import chain_word
 
-    word = chain_word(moves, start, goal, time_limit=time_limit, deadline=deadline, ms=ms)
-    if word is not None:
-        return word
+        word = chain_word(moves, start, goal, time_limit=time_limit, deadline=deadline, ms=ms)
+        if word is not None:
+            return word
     m = model(ms, deadline)
     word, wrong = None, 0
     for backward, compete in VARIANTS:

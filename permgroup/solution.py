@@ -1,0 +1,782 @@
+"""One door to every answer: :func:`solve` takes any puzzle, a start and a goal
+given any way, and returns a checked word (:class:`Solution`).
+
+Every caller takes this one path (the command line's ``word`` and ``optimal``,
+the contest formats, :mod:`permgroup.explore`, the puzzle modules' ``solve``
+and ``distance``, the widget's read-outs):
+
+1. the puzzle is resolved once (:func:`door`): a name (built-in, library,
+   family member such as ``lrx-11``, a definition file, ``PATH#TYPE``) or a
+   puzzle, definition or puzzle module already at hand;
+2. the start and goal are read (:func:`task`): a word (``"R U R'"``), an
+   :class:`~permgroup.elements.Element`, a :class:`~permgroup.elements.State`
+   or a colouring (a sequence, or stickers separated by ``;`` as in Santa
+   2023's files);
+3. reachability is checked first, from the laws the moves obey
+   (:func:`permgroup.reachability.reachable`, quick): an impossible target
+   raises :class:`~permgroup.errors.UnreachableError` naming the law (a twist
+   sum, a parity, a piece that cannot be there), with no table built;
+4. the methods of :data:`METHODS` are tried in order under one
+   :class:`~permgroup.budget.Budget`, until one proves its word optimal:
+   ``table`` (a cached table, or one small enough to build in the time),
+   ``search`` (the puzzle's own exact search, else a bidirectional one),
+   ``chain`` (a subgroup chain: the puzzle's own two-phase, else
+   :mod:`permgroup.solver.chain`) and ``greedy``
+   (:func:`permgroup.solver.find_word`); once a method that proves nothing
+   has answered, the rest are skipped.  When the input is a word, its reduced
+   inverse is always a candidate (an exact search that rules out every
+   shorter word proves it optimal);
+5. the shortest candidate, its repeated moves merged where the metric counts
+   a power as one move, is checked once, at the exit, by applying it; its
+   move names keep the puzzle's own spelling (``X'``, or ``-X`` in Santa's
+   files).
+
+A puzzle module may lend the path its own means (``solve_exact`` and
+``solve_chain``, see :func:`door`); adding a method is one entry in
+:data:`METHODS`.
+
+>>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+>>> from permgroup.puzzle import Puzzle
+>>> pair = Puzzle("pair", 4, {"A": (1, 2, 0, 3), "B": (0, 2, 3, 1)}, solved="abcd")
+>>> found = solve(pair, "cabd")        # a colouring
+>>> found.word, found.optimal, found.method
+(["A'"], True, 'table')
+>>> solve(pair, "A B").word            # a word: the position it makes from solved
+["B'", "A'"]
+>>> solve(pair, "bacd")                # two stickers swapped
+Traceback (most recent call last):
+...
+permgroup.errors.UnreachableError: pair: the goal cannot be reached from the start: the pieces would be an odd permutation; every move is even on them
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from types import ModuleType
+
+from permgroup.budget import Budget, MemoryBudgetError
+from permgroup.elements import Element, State
+from permgroup.errors import InputError, Stopped, UnreachableError
+from permgroup.metric import Metric, metric_label, metric_moves, power_name
+from permgroup.perm import Perm, act, compose, identity, inverse, order, power
+from permgroup.puzzle import Puzzle
+
+#: states (table entries times moves) a breadth-first search moves per second,
+#: on two shared cores: what a table costs to build, known before building it
+BUILD_RATE = 5e7
+#: bytes a table build needs per entry at its peak (the entry and the search's work)
+BUILD_BYTES = 10
+#: the share of the time left within which a table may be built
+TABLE_SHARE = 0.5
+#: the share of the time left an exact search may take when other methods follow
+SEARCH_SHARE = 0.3
+#: puzzles past this many stickers are not checked for reachability (reading
+#: their laws takes longer than the answer is worth)
+MAX_CHECKED = 2500
+
+
+class NoWord(InputError):
+    """No method found a word within the budget: the message says what each tried."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A checked word taking the start to the goal: ``word`` (move names, in the
+    puzzle's own spelling), ``optimal`` (whether a method proved it shortest
+    in the metric) and ``method`` (the one that found it: ``"table"``,
+    ``"search"``, ``"chain"``, ``"greedy"``, ``"inverse"`` for the input's own
+    word reversed, ``"solved"`` when there was nothing to do); ``notes``, what
+    each method tried came to, and in how many seconds.
+
+    >>> print(Solution(["R", "U"], False, "chain"))
+    R U
+    """
+
+    word: list[str]
+    optimal: bool
+    method: str
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def __len__(self) -> int:
+        return len(self.word)
+
+    def __str__(self) -> str:
+        return " ".join(self.word)
+
+
+# --- the puzzle -------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Door:
+    """What a puzzle argument stands for, as the solve path needs it: the
+    sticker ``puzzle`` the engine works on, the ``definition`` it was read
+    from (when there is one: its derived names keep the input's spelling),
+    and a built-in puzzle's ``module`` (its own table, exact search
+    ``solve_exact(position, metric, max_depth, budget)`` and chain
+    ``solve_chain(position, metric, max_length, budget)``, each taking the
+    element that makes the start from the goal)."""
+
+    puzzle: Puzzle
+    definition: object = None
+    module: ModuleType | None = None
+
+    @property
+    def name(self) -> str:
+        return self.puzzle.name
+
+    def hook(self, name: str) -> Callable | None:
+        """The module's own ``name`` function, if it lends one."""
+        return getattr(self.module, name, None) if self.module is not None else None
+
+    def spelling(self) -> dict[str, str]:
+        """Engine move names printed otherwise: a definition's derived move that
+        only renames one (Santa's ``-X`` for ``X'``)."""
+        if self.definition is None:
+            return {}
+        return {text: name for name, text in self.definition.derived.items()
+                if " " not in text.strip()}
+
+
+_DOORS: dict[str, Door] = {}
+
+
+def door(puzzle) -> Door:
+    """The :class:`Door` of a puzzle argument: a name or path that
+    :func:`puzzles.resolve` knows (the one place names are turned into
+    puzzles), a puzzle module, a :class:`~permgroup.formats.definition.Definition`
+    or a :class:`~permgroup.puzzle.Puzzle`.
+
+    >>> door("skewb").definition.name, door("minicube").module.__name__
+    ('skewb', 'puzzles.minicube')
+    """
+    from permgroup.formats.definition import Definition
+
+    if isinstance(puzzle, Door):
+        return puzzle
+    if isinstance(puzzle, Puzzle):
+        return Door(puzzle)
+    if isinstance(puzzle, Definition):
+        from permgroup.formats.stickers import to_puzzle
+
+        return Door(to_puzzle(puzzle), puzzle)
+    if isinstance(puzzle, ModuleType) or hasattr(puzzle, "PUZZLE"):
+        if hasattr(puzzle, "PARTIAL"):
+            raise InputError(f"{puzzle.PUZZLE.name}'s moves depend on the position; "
+                             "use permgroup solve for it")
+        return Door(puzzle.PUZZLE, None, puzzle)
+    if isinstance(puzzle, (str, os.PathLike)):
+        name = os.fspath(puzzle)
+        if name not in _DOORS:
+            from puzzles import resolve  # the catalog of names, until the engine owns one
+
+            _DOORS[name] = door(resolve(name))
+        return _DOORS[name]
+    raise TypeError(f"a puzzle is a name, a Puzzle, a Definition or a puzzle module, "
+                    f"not {type(puzzle).__name__}")
+
+
+# --- the start and the goal ---------------------------------------------------
+
+Letters = tuple[tuple[str, int], ...]
+
+
+@dataclass
+class Task:
+    """One question: take colouring ``start`` to colouring ``goal`` in
+    ``metric`` (``mismatches`` positions may differ at the end).
+    ``position`` is the element that makes the start from the goal
+    (``act(goal, position) == start``) when the input or the colours tell it;
+    ``given`` a word making the goal from the start, read from the input."""
+
+    door: Door
+    metric: Metric
+    start: tuple
+    goal: tuple
+    position: Perm | None = None
+    given: Letters | None = None
+    mismatches: int = 0
+    moves: dict[str, Perm] = field(default_factory=dict)
+    letters: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.door.puzzle
+
+
+def _solved(puzzle: Puzzle) -> tuple:
+    return tuple(puzzle.solved) if puzzle.solved else tuple(range(puzzle.degree))
+
+
+def _letters(d: Door, text: str) -> Letters:
+    """A word as letters ``(generator, exponent)`` (symmetries too), read in the
+    puzzle's notation: alg notation with a definition's derived names (Santa's
+    ``-X``, ``.`` between moves), else the engine's words (``RUR'U'``)."""
+    from permgroup.words import parse_word
+
+    text = text.replace(".", " ")
+    if d.definition is None:
+        return parse_word(d.puzzle, text, symmetries=True)
+    from permgroup.formats.alg import expand
+
+    definition = d.definition
+    known = [*definition.moves, *definition.rotations, *definition.derived]
+    out: list[tuple[str, int]] = []
+
+    def add(name: str, k: int, depth: int) -> None:
+        if name in definition.derived and name not in definition.moves:
+            if depth > 20:
+                raise InputError(f"derived move {name!r} refers to itself")
+            inner = expand(definition.derived[name], known, f"derived move {name!r}")
+            if k < 0:
+                inner = [(m, -e) for m, e in reversed(inner)]
+            for _ in range(abs(k)):
+                for m, e in inner:
+                    add(m, e, depth + 1)
+            return
+        out.append((name, k))
+
+    for name, k in expand(text, known, "moves"):
+        add(name, k, 0)
+    letters = {**d.puzzle.generators, **d.puzzle.symmetries}
+    return tuple((m, k % order(letters[m])) for m, k in out if k % order(letters[m]))
+
+
+def _letters_perm(puzzle: Puzzle, letters: Letters) -> Perm:
+    g = identity(puzzle.degree)
+    table = {**puzzle.generators, **puzzle.symmetries}
+    for name, k in letters:
+        g = compose(g, power(table[name], k))
+    return g
+
+
+def _colours(d: Door, text: str) -> tuple | None:
+    """A state written as text: stickers separated by ``;`` (Santa 2023's
+    files), or one character per sticker, each a colour of the puzzle's
+    (a facelet string); ``None`` when the text is not a state (a word)."""
+    puzzle = d.puzzle
+    if ";" in text:
+        return tuple(c.strip() for c in text.strip().split(";"))
+    solved = _solved(puzzle)
+    if (len(text) == puzzle.degree and all(isinstance(c, str) and len(c) == 1 for c in solved)
+            and set(text) <= set(solved)):
+        return tuple(text)
+    return None
+
+
+def _read(d: Door, x, what: str) -> tuple[tuple, Letters | None, Perm | None]:
+    """``(colouring, letters of the word it was given as, element)``."""
+    puzzle = d.puzzle
+    solved = _solved(puzzle)
+    if x is None:
+        return solved, (), identity(puzzle.degree)
+    if isinstance(x, Element):
+        if x.puzzle.degree != puzzle.degree:
+            raise InputError(f"{what}: an element of {x.puzzle.name}, not of {puzzle.name}")
+        return act(solved, x.perm), x.letters, x.perm
+    if isinstance(x, State):
+        return tuple(x.colours), None, None
+    if isinstance(x, str):
+        colours = _colours(d, x)
+        if colours is None:
+            try:
+                letters = _letters(d, x)
+            except InputError as exc:
+                raise InputError(f"{what}: {exc}") from None
+            g = _letters_perm(puzzle, letters)
+            return act(solved, g), letters, g
+    else:
+        colours = tuple(x.tolist() if hasattr(x, "tolist") else x)
+    if len(colours) != puzzle.degree:
+        raise InputError(f"{what}: a state of {len(colours)} stickers; {puzzle.name} has "
+                         f"{puzzle.degree}")
+    return colours, None, None
+
+
+def task(puzzle, start, goal=None, *, metric: Metric | None = None, mismatches: int = 0
+         ) -> Task:
+    """The :class:`Task` of a question, reachability checked:
+    :class:`UnreachableError` names why the goal cannot be reached.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> ring = Puzzle("ring", 4, {"T": (1, 2, 3, 0)}, solved="abcd")
+    >>> t = task(ring, "T")
+    >>> t.start, t.position, t.given
+    (('d', 'a', 'b', 'c'), (1, 2, 3, 0), (('T', 3),))
+    """
+    d = door(puzzle)
+    metric = metric or "qtm"
+    x, x_word, a = _read(d, start, "start")
+    y, y_word, b = _read(d, goal, "goal")
+    given = None
+    if x_word is not None and y_word is not None:
+        from permgroup.words import invert_word, reduce_word
+
+        given = reduce_word(d.puzzle, invert_word(d.puzzle, x_word) + tuple(y_word))
+    try:
+        moves = metric_moves(d.puzzle, metric)
+    except (KeyError, ValueError) as exc:
+        raise InputError(f"{d.name}: metric {metric_label(metric)!r}: {exc}") from None
+    # each move of the metric as the power of a generator it is
+    letters = {}
+    for g, p in d.puzzle.generators.items():
+        n = order(p)
+        for k in range(1, n):
+            letters.setdefault(power_name(g, k, n), (g, k))
+    letters = {name: letters[name] for name in moves if name in letters}
+    found = Task(d, metric, x, y, None, given, mismatches, moves, letters)
+    if a is not None and b is not None:
+        found.position = compose(inverse(b), a)
+    if mismatches == 0:
+        _check(found)
+    return found
+
+
+def _check(t: Task) -> None:
+    """Decide reachability by the laws the moves obey (quick, no table); set
+    the position when the colours tell it.  With whole-puzzle symmetries a
+    start may be turned as a whole first."""
+    from permgroup.reachability import reachable
+
+    puzzle = t.puzzle
+    if t.position is not None:
+        found = reachable(puzzle, Element(puzzle, t.position), quick=True)
+        if not found:
+            raise UnreachableError(f"{t.door.name}: the goal cannot be reached from the start: "
+                                   + "; ".join(found.reasons))
+        return
+    if Counter(map(str, t.start)) != Counter(map(str, t.goal)):
+        have, want = Counter(map(str, t.start)), Counter(map(str, t.goal))
+        diff = [f"{c!r}: {have.get(c, 0)} in the start, {want.get(c, 0)} in the goal"
+                for c in sorted(set(have) | set(want)) if have.get(c, 0) != want.get(c, 0)]
+        raise UnreachableError(f"{t.door.name}: the start and the goal have different colours "
+                               f"({'; '.join(diff[:4])})")
+    if puzzle.degree > MAX_CHECKED:
+        return
+    working = puzzle if tuple(t.goal) == _solved(puzzle) else replace(puzzle, solved=t.goal)
+    found = reachable(working, t.start, quick=True)
+    if not found and puzzle.symmetries:
+        for s in puzzle.symmetry_elements()[1:]:  # the start turned as a whole
+            turned = reachable(working, act(t.start, s), quick=True)
+            if turned:
+                t.start, found = act(t.start, s), turned
+                break
+    if not found:
+        raise UnreachableError(f"{t.door.name}: the goal cannot be reached from the start: "
+                               + "; ".join(found.reasons))
+    t.position = found.element
+
+
+# --- the methods --------------------------------------------------------------
+
+def _fits(entries: int, n_moves: int, budget: Budget, cached: bool) -> bool:
+    """Whether a table of ``entries`` may be used (cached: it fits in memory) or
+    built (also: its search fits in the table's share of the time)."""
+    if not budget.fits(entries if cached else entries * BUILD_BYTES):
+        return False
+    return cached or entries * n_moves / BUILD_RATE <= TABLE_SHARE * budget.left()
+
+
+def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
+    """A word down a table: the module's own, the Cayley table of the elements,
+    a definition's positions, or the colourings, whichever is cached or fits."""
+    from permgroup.oracle import by_colouring
+    from permgroup.tables import registry
+
+    puzzle, metric, d = t.puzzle, t.metric, t.door
+    if d.definition is not None and not registry.rotated(d.definition) and \
+            tuple(t.goal) == _solved(puzzle):
+        # a definition's own table, over its positions (what permgroup table builds)
+        from permgroup.optimal import position_bound
+
+        position = (_definition_position(d, t.start) if t.position is None
+                    else _position_of(d.definition, t.position))
+        size = position_bound(d.definition)
+        if position is not None and size <= registry.MAX_ENTRIES:
+            cached = registry.cache_path(d.definition, metric).exists()
+            if cached or _fits(size, len(t.moves), budget, False):
+                table = registry.load_or_build(d.definition, metric, "byte",
+                                               progress=None if cached else budget.watch())
+                return table.solve_many([position])[0]
+    if t.position is not None and not by_colouring(puzzle):
+        space = _element_space(puzzle, metric)
+        if space is not None and space.size <= registry.MAX_ENTRIES:
+            own = t.door.hook("table")
+            if own is not None and puzzle.symmetries and metric in ("qtm", "htm") and \
+                    _fits(space.size, space.n_moves, budget, False):
+                from permgroup.tables.table import CayleyTable
+
+                found = own(metric, progress=budget.watch())  # the puzzle's own, at its anchor
+                if isinstance(found, CayleyTable):
+                    return found.word(inverse(t.position))
+            cached = registry.table(puzzle, metric, build=False)
+            if cached is not None or _fits(space.size, space.n_moves, budget, False):
+                table = cached or registry.table(puzzle, metric, progress=budget.watch())
+                return table.word(inverse(t.position))
+    if by_colouring(replace(puzzle, solved=t.goal)) or (t.position is None):
+        space = _colouring_space(t)
+        if space is not None and space.size <= registry.MAX_ENTRIES:
+            working = replace(puzzle, solved=tuple(t.goal))
+            table = registry.load_or_build(working, metric, states="colourings", build=False)
+            if table is None and _fits(space.size, space.n_moves, budget, False):
+                table = registry.load_or_build(working, metric, states="colourings",
+                                               progress=budget.watch())
+            if table is not None:
+                return table.path(t.start)
+    return None
+
+
+_SPACES: dict[tuple[str, str], object] = {}
+
+
+def _element_space(puzzle: Puzzle, metric: Metric):
+    """The puzzle's :func:`~permgroup.tables.registry.element_space` (made once:
+    a large puzzle's takes a second), ``None`` where it cannot be made."""
+    from permgroup.tables.registry import element_space
+
+    key = (puzzle.fingerprint(), metric_label(metric))
+    if key not in _SPACES:
+        if len(_SPACES) > 8:
+            _SPACES.clear()
+        try:
+            _SPACES[key] = element_space(puzzle, metric)
+        except (ValueError, MemoryError):
+            _SPACES[key] = None
+    return _SPACES[key]
+
+
+def _definition_position(d: Door, colours: Sequence):
+    """The definition's position whose sticker colouring is ``colours``
+    (:func:`permgroup.formats.stickers.sticker_colours`), ``None`` when the
+    colours are not in that form."""
+    from permgroup.formats.definition import OrbitState
+    from permgroup.formats.stickers import sticker_colours
+
+    position, at = {}, 0
+    for o in d.definition.orbits:
+        pieces, twists = [], []
+        for _ in range(o.size):
+            first = str(colours[at])
+            label, _, facelet = first[len(o.name):].partition(".")
+            if not first.startswith(o.name) or not label.isdigit():
+                return None
+            pieces.append(int(label))
+            twists.append((-int(facelet)) % o.orientations if facelet.isdigit() else 0)
+            at += o.orientations
+        position[o.name] = OrbitState(tuple(pieces), tuple(twists))
+    if tuple(sticker_colours(d.definition, position)) != tuple(map(str, colours)):
+        return None
+    return position
+
+
+def _position_of(definition, g: Perm):
+    """The definition's position whose stickers the element ``g`` makes from
+    solved (the inverse of :func:`~permgroup.formats.stickers.sticker_permutation`
+    after the solved position's)."""
+    from permgroup.formats.definition import OrbitState
+    from permgroup.formats.stickers import sticker_offsets, sticker_permutation
+
+    q = compose(sticker_permutation(definition, definition.solved), g)
+    offsets = sticker_offsets(definition)
+    position = {}
+    for o in definition.orbits:
+        k, base = o.orientations, offsets[o.name]
+        labels = definition.solved[o.name].pieces
+        pieces, twists = [0] * o.size, [0] * o.size
+        for j in range(o.size):
+            i, twist = divmod(q[base + k * j] - base, k)
+            pieces[i], twists[i] = labels[j], twist
+        position[o.name] = OrbitState(tuple(pieces), tuple(twists))
+    return position
+
+
+def _colouring_space(t: Task):
+    """The colourings of the goal's colours (a
+    :class:`~permgroup.spaces.colouring.ColouringSpace`), when they fit in a word."""
+    from permgroup.spaces.colouring import MAX_WORD_BITS, bits_per_cell
+    from permgroup.tables.colouring_table import colouring_space
+
+    if t.puzzle.degree * bits_per_cell(len(set(t.goal))) > MAX_WORD_BITS:
+        return None
+    return colouring_space(replace(t.puzzle, solved=tuple(t.goal)), t.metric)
+
+
+def _by_search(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
+    """An optimal word by exact search: the module's own (a cube's IDA*), else
+    bidirectional over elements, colourings in a word, or any colourings.
+    :class:`Stopped` with what it ruled out when the budget ends or no word
+    shorter than ``bound`` exists."""
+    from permgroup.oracle import by_colouring, search_colourings, search_elements
+
+    max_depth = None if bound is None else bound - 1
+    stop = budget.stop_reason
+    own = t.door.hook("solve_exact")
+    if own is not None and t.position is not None:
+        found = own(t.position, t.metric, max_depth, budget)
+    elif (t.position is not None and not by_colouring(t.puzzle) and t.puzzle.degree <= 255
+          and (elements := _element_space(t.puzzle, t.metric)) is not None):
+        found = search_elements(elements, inverse(t.position), stop, budget.memory, max_depth)
+    elif (space := _colouring_space(t)) is not None:
+        found = search_colourings(space, t.start, t.goal, stop, budget.memory, max_depth)
+    else:
+        from permgroup.solver.exact import exact_word
+
+        labels = _labels(t)
+        try:
+            found = exact_word(_gather(t), *labels, time_limit=max(budget.left(), 1e-3),
+                               memory=budget.memory)
+        except InputError as exc:
+            raise Stopped(str(exc)) from None
+        if max_depth is not None and len(found) > max_depth:
+            raise Stopped("no shorter word", max_depth)
+    if found is None:
+        if max_depth is None:
+            raise UnreachableError(f"{t.door.name}: no sequence of moves joins the two "
+                                   "states (an exhaustive search)")
+        raise Stopped("no shorter word", max_depth)
+    return list(found)
+
+
+def _by_chain(t: Task, budget: Budget, bound: int | None, max_length: int | None = None
+              ) -> list[str] | None:
+    """A word through a chain of subgroups: the module's own (a cube's
+    two-phase), else the one :mod:`permgroup.solver.chain` finds."""
+    own = t.door.hook("solve_chain")
+    if own is not None and t.position is not None:
+        found = own(t.position, t.metric, max_length, budget)
+        if found is not None:
+            return found
+    from permgroup.solver.chain import chain_word
+
+    start, goal = _labels(t)
+    return chain_word(_gather(t), start, goal, time_limit=max(budget.left(), 1e-3),
+                      deadline=budget.deadline)
+
+
+def _by_greedy(t: Task, budget: Budget, bound: int | None, chain: bool = True
+               ) -> list[str] | None:
+    """The generic solver's word (:func:`permgroup.solver.find_word`; ``chain``:
+    its own try of a chain first, when the path has not tried one)."""
+    from permgroup.solver import find_word
+
+    start, goal = _labels(t)
+    try:
+        return find_word(_gather(t), start, goal, mismatches=t.mismatches,
+                         time_limit=max(budget.left(), 1e-3), chain=chain or t.mismatches > 0)
+    except InputError as exc:
+        raise Stopped(str(exc)) from None
+
+
+Method = Callable[[Task, Budget, "int | None"], "list[str] | None"]
+
+#: the methods, in the order they are tried: name, function, whether its word is
+#: proven optimal, and the share of the time left it may take.  The one place a
+#: solving method is added.
+METHODS: tuple[tuple[str, Method, bool, float], ...] = (
+    ("table", _by_table, True, 1.0),
+    ("search", _by_search, True, SEARCH_SHARE),
+    ("chain", _by_chain, False, 1.0),
+    ("greedy", _by_greedy, False, 1.0),
+)
+
+
+def _gather(t: Task) -> dict:
+    """The metric's moves as gather arrays (``new = old[g]``), the form of
+    :mod:`permgroup.solver`: the inverse of each sticker map."""
+    import numpy as np
+
+    return {name: np.array(inverse(p), dtype=np.int32) for name, p in t.moves.items()}
+
+
+def _labels(t: Task):
+    """The start and the goal as arrays of small integers (one labelling)."""
+    import numpy as np
+
+    labels = {c: i for i, c in enumerate(dict.fromkeys([*t.start, *t.goal]))}
+    return (np.array([labels[c] for c in t.start], dtype=np.int64),
+            np.array([labels[c] for c in t.goal], dtype=np.int64))
+
+
+# --- words ---------------------------------------------------------------------
+
+def _spell(t: Task, letters: Sequence[tuple[str, int]]) -> list[str] | None:
+    """Letters as the metric's move names, each power by its fewest moves;
+    ``None`` when a letter is no power of a generator in the metric."""
+    out: list[str] = []
+    for name, k in letters:
+        if name not in t.puzzle.generators:
+            return None
+        n = order(t.puzzle.generators[name])
+        k %= n
+        if not k:
+            continue
+        one = power_name(name, k, n)
+        if one in t.moves:
+            out.append(one)
+            continue
+        forward, back = name, power_name(name, n - 1, n)
+        if k <= n - k and forward in t.moves:
+            out += [forward] * k
+        elif back in t.moves:
+            out += [back] * (n - k)
+        elif forward in t.moves:
+            out += [forward] * k
+        else:
+            return None
+    return out
+
+
+def _tidy(t: Task, word: Sequence[str]) -> list[str]:
+    """The word with neighbouring moves of one generator merged (``L L`` is
+    ``L2`` where the metric counts a power as one move, ``L L'`` nothing)."""
+    if isinstance(t.metric, str):
+        from permgroup.words import reduce_word
+
+        if any(name not in t.letters for name in word):
+            return list(word)
+        letters = [t.letters[name] for name in word]
+        spelled = _spell(t, reduce_word(t.puzzle, letters))
+        if spelled is not None and len(spelled) <= len(word):
+            return spelled
+    return list(word)
+
+
+def _apply(t: Task, word: Sequence[str]) -> tuple:
+    state = t.start
+    for name in word:
+        p = t.moves.get(name)
+        if p is None:
+            p = t.puzzle.move_array(name)
+        state = act(state, p)
+    return state
+
+
+def _wrong(t: Task, word: Sequence[str]) -> int:
+    """How many positions differ from the goal after the word (up to a
+    whole-puzzle symmetry, with which the puzzle's states are the same)."""
+    final = _apply(t, word)
+    wrong = sum(1 for a, b in zip(final, t.goal) if a != b)
+    if wrong and t.puzzle.symmetries:
+        for s in t.puzzle.symmetry_elements()[1:]:
+            wrong = min(wrong, sum(1 for a, b in zip(act(final, s), t.goal) if a != b))
+    return wrong
+
+
+# --- the door -------------------------------------------------------------------
+
+def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
+          time_limit: float | None = 10, memory: int | str | None = None,
+          mismatches: int = 0, optimal: bool = False, methods: Sequence[str] | None = None,
+          max_length: int | None = None, budget: Budget | None = None) -> Solution:
+    """A checked word taking ``start`` to ``goal`` (default: solved) on
+    ``puzzle`` (see the module docstring), within ``time_limit`` seconds
+    (``None``: no limit) and ``memory`` (``"2GB"``; the default budget) or a
+    ``budget`` given whole (a :class:`~permgroup.budget.Budget`, cancelled from
+    outside).  ``metric``: ``"qtm"`` (the default), ``"htm"`` or a list of moves.
+
+    ``mismatches``: positions allowed to differ at the end (Santa's
+    wildcards).  ``optimal``: only methods that prove their word shortest;
+    ``methods``: only these of :data:`METHODS`; ``max_length``: a word this
+    short is enough (a chain stops at it).
+
+    :class:`~permgroup.errors.UnreachableError` when the goal cannot be
+    reached (the law named); :class:`~permgroup.errors.Stopped` when
+    ``optimal`` and no method proved a word in time (its ``ruled_out`` says
+    how many moves a word needs more than); :class:`NoWord` when no method
+    found any word.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> from permgroup.puzzle import Puzzle
+    >>> square = Puzzle("square", 4, {"A": (1, 2, 3, 0), "B": (1, 0, 2, 3)})
+    >>> found = solve(square, "A B A'", "B", optimal=True)
+    >>> found.word, found.optimal, solve(square, "A B A'", "B", metric="htm").word
+    (['A', 'A', 'B', 'A'], True, ['A2', 'B', 'A'])
+    """
+    if budget is None:
+        budget = Budget.of(time_limit, memory)
+    t = task(puzzle, start, goal, metric=metric, mismatches=mismatches)
+    best: tuple[list[str], bool, str] | None = None
+    if _wrong(t, []) <= mismatches:
+        best = ([], True, "solved")
+    elif t.given is not None:
+        spelled = _spell(t, t.given)
+        if spelled is not None:
+            best = (spelled, False, "inverse")
+    tried: list[str] = []
+    ruled_out = 0
+    chosen = [m for m in METHODS if (methods is None or m[0] in methods)
+              and (not optimal or m[2])]
+    if mismatches:
+        chosen = [m for m in chosen if m[0] == "greedy"]
+    answered = False  # a method that proves nothing has given a word: enough
+    for number, (name, method, proves, share) in enumerate(chosen):
+        if (best is not None and best[1]) or answered:
+            break
+        if budget.expired:
+            tried.append(f"{name}: {budget.stop_reason()}")
+            break
+        # an exact search leaves time for the methods after it that always answer
+        follows = any(not later[2] for later in chosen[number + 1:])
+        part = budget.share(share) if share < 1 and follows else budget
+        bound = None if best is None else len(best[0])
+        began = time.monotonic()
+        try:
+            if name == "chain":
+                word = _by_chain(t, part, bound, max_length)
+            elif name == "greedy":
+                word = _by_greedy(t, part, bound, chain=not any(m[0] == "chain" for m in chosen))
+            else:
+                word = method(t, part, bound)
+        except Stopped as exc:
+            ruled_out = max(ruled_out, exc.ruled_out)
+            if best is not None and exc.ruled_out >= len(best[0]) - 1:
+                best = (best[0], True, best[2])  # nothing shorter exists
+            tried.append(f"{name}: {exc} ({time.monotonic() - began:.2f} s)")
+            continue
+        except MemoryBudgetError as exc:
+            tried.append(f"{name}: {exc}")
+            continue
+        if word is None:
+            tried.append(f"{name}: no answer ({time.monotonic() - began:.2f} s)")
+            continue
+        word = _tidy(t, word)
+        answered = not proves
+        tried.append(f"{name}: {len(word)} moves ({time.monotonic() - began:.2f} s)")
+        if best is None or len(word) < len(best[0]) or (len(word) == len(best[0]) and proves):
+            best = (word, proves, name)
+    if best is None or (optimal and not best[1]):
+        if optimal:
+            reason = budget.stop_reason() or (tried[-1] if tried else "no exact method applies")
+            raise Stopped(reason, ruled_out)
+        raise NoWord(f"{t.door.name}: no word found (" + "; ".join(tried or ["no method applies"])
+                     + ")")
+    word, proven, how = best
+    wrong = _wrong(t, word)
+    if wrong > mismatches:  # pragma: no cover - every method's word is right
+        raise AssertionError(f"{t.door.name}: the {how} word {' '.join(word)} leaves {wrong} "
+                             f"positions wrong")
+    names = t.door.spelling()
+    return Solution([names.get(m, m) for m in word], proven, how, tuple(tried))
+
+
+def distance(puzzle, start, goal=None, *, metric: Metric | None = None,
+             time_limit: float | None = None, memory: int | str | None = None) -> int:
+    """The least number of moves from ``start`` to ``goal`` (see :func:`solve`,
+    optimal methods only); ``-1`` when the goal cannot be reached.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> from permgroup.puzzle import Puzzle
+    >>> pair = Puzzle("pair", 4, {"A": (1, 2, 0, 3), "B": (0, 2, 3, 1)}, solved="abcd")
+    >>> distance(pair, "A B A"), distance(pair, "A B", "B A"), distance(pair, "bacd")
+    (1, 3, -1)
+    """
+    try:
+        return len(solve(puzzle, start, goal, metric=metric, time_limit=time_limit,
+                         memory=memory, optimal=True).word)
+    except UnreachableError:
+        return -1
+
+
+__all__ = ["solve", "distance", "Solution", "Door", "door", "Task", "task", "METHODS", "NoWord"]
