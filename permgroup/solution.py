@@ -60,7 +60,8 @@ from types import ModuleType
 from permgroup.budget import Budget, MemoryBudgetError
 from permgroup.elements import Element, State
 from permgroup.errors import InputError, Stopped, UnreachableError
-from permgroup.metric import Metric, metric_label, metric_moves, power_name
+from permgroup.formats.alg import power_name
+from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.perm import Perm, act, compose, identity, inverse, order, power
 from permgroup.puzzle import Puzzle
 

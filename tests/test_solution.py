@@ -142,10 +142,11 @@ def test_a_twisted_corner_is_refused_with_its_reason_and_no_table(tmp_path):
 
 
 def test_two_stickers_swapped_in_a_santa_row_are_refused():
-    from permgroup.formats.santa import read_file, read_puzzle_info, read_puzzles
+    from permgroup.formats.santa import read_puzzle_info, read_puzzles
+    from permgroup.formats.text import read_text
 
-    rows = read_puzzles(read_file(DATA / "puzzles.csv"),
-                        read_puzzle_info(read_file(INFO), str(INFO)))
+    rows = read_puzzles(read_text(DATA / "puzzles.csv"),
+                        read_puzzle_info(read_text(INFO), str(INFO)))
     row = next(r for r in rows if r.type == "cube_3/3/3")
     start = [row.labels[c] for c in row.start]
     i = next(k for k in range(1, len(start)) if start[k] != start[0])
