@@ -156,19 +156,26 @@ class MoveSet:
         return cls(names, gather, classes, orders, powers, spelling, commute, support)
 
     @classmethod
-    def from_puzzle(cls, puzzle, metric="qtm") -> "MoveSet":
+    def from_puzzle(cls, puzzle, metric="qtm", rename: Mapping[str, str] | None = None
+                    ) -> "MoveSet":
         """The moves that count as one in ``metric`` of a
         :class:`~permgroup.puzzle.Puzzle` (:func:`permgroup.metric.metric_moves`),
-        converted to gather form here.
+        converted to gather form here; ``rename`` gives some of them the names
+        their file uses (Santa's ``-X`` for ``X'``: a definition's derived moves
+        that only rename an inverse), so words print as the file writes them.
 
         >>> from permgroup.puzzle import Puzzle
         >>> ms = MoveSet.from_puzzle(Puzzle("p", 3, {"T": (1, 2, 0)}), "htm")
         >>> ms.move_names, ms.gather.tolist()
         (['T', "T'"], [[2, 0, 1], [1, 2, 0]])
+        >>> ms = MoveSet.from_puzzle(Puzzle("p", 4, {"T": (1, 2, 3, 0)}), "qtm", {"T'": "-T"})
+        >>> ms.format(ms.parse("T T T")), ms.move_names
+        ('-T', ['T', '-T'])
         """
         from permgroup.metric import metric_moves
 
-        return cls.from_moves({name: gather_of(p)
+        rename = rename or {}
+        return cls.from_moves({rename.get(name, name): gather_of(p)
                                for name, p in metric_moves(puzzle, metric).items()})
 
     @property
