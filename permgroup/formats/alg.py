@@ -338,7 +338,8 @@ def evaluate(alg: str | Sequence[Node], element: Callable[[str], T], algebra: Al
     a = algebra
 
     def leaf(unit: Node) -> T:
-        return a.power(element(unit.name), unit.amount)
+        x = element(unit.name)
+        return x if unit.amount == 1 else a.power(x, unit.amount)
 
     def finish(node: Node, parts: list[T]) -> T:
         if node.kind == "group":
@@ -348,7 +349,7 @@ def evaluate(alg: str | Sequence[Node], element: Callable[[str], T], algebra: Al
             once = a.compose(a.compose(x, y), a.inverse(x))
             if node.kind == "commutator":
                 once = a.compose(once, a.inverse(y))
-        return a.power(once, node.amount)
+        return once if node.amount == 1 else a.power(once, node.amount)
 
     return _fold(units, lambda: a.identity, leaf, a.compose, finish)
 
