@@ -34,60 +34,109 @@ from permgroup.perm import Perm, closure, inverse
 MAX_ORIENTATIONS = 720
 
 
-def _stable_blocks(degree: int, moves: list[Perm], points: list[int]) -> dict[int, int]:
-    """The class of each point: the coarsest partition refining "moved by the
-    same moves" that each move (and inverse) maps into classes."""
-    inverses = [inverse(g) for g in moves]
-    keys = {x: tuple(g[x] != x for g in moves) for x in points}
-    cls = _number(keys)
-    while True:
-        keys = {x: (cls[x], tuple(cls[g[x]] for g in moves),
-                    tuple(cls[h[x]] for h in inverses)) for x in points}
-        refined = _number(keys)
-        if len(set(refined.values())) == len(set(cls.values())):
-            return refined
-        cls = refined
+def stable_blocks(degree: int, moves: Sequence[Sequence[int]]):
+    """The class of each point (a numpy array, ``-1`` for points no move
+    displaces): the coarsest partition refining "moved by the same moves" that
+    every move maps class onto class, a class a piece's stickers.  Each round
+    splits the classes by the classes of each point's images under the moves
+    and their inverses (whole arrays at a time); after a few rounds, powers
+    ``g^2, g^4, ...`` join them, so that a long cycle is split in a few dozen
+    rounds rather than one step a round (any element of the group may join:
+    a partition stable under the moves is stable under all of them).
 
-
-def _number(keys: dict[int, tuple]) -> dict[int, int]:
-    ids: dict[tuple, int] = {}
-    return {x: ids.setdefault(k, len(ids)) for x, k in keys.items()}
-
-
-def orientation_group(block: Sequence[int], blocks_of: dict[int, int],
-                      blocks: list[tuple[int, ...]], moves: list[Perm]
-                      ) -> tuple[list[tuple[int, ...]], dict[int, dict[int, int]]]:
-    """The orbit of ``block`` (blocks reached by the moves) and, for each block
-    ``b`` in it, a map of ``block``'s stickers onto ``b``'s made by moves; with
-    them the permutations of ``block`` that the stabilizer induces, as images
-    of ``block``'s stickers.
-
-    >>> blocks = [(0, 1, 2), (3, 4, 5)]
-    >>> group, _ = orientation_group(blocks[0], {x: x // 3 for x in range(6)}, blocks,
-    ...                              [(1, 2, 0, 3, 4, 5), (3, 4, 5, 0, 1, 2)])
-    >>> sorted(group)
-    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    >>> stable_blocks(6, [(1, 2, 0, 3, 4, 5), (3, 4, 5, 0, 1, 2)]).tolist()
+    [0, 0, 0, 1, 1, 1]
+    >>> stable_blocks(5, [(1, 2, 0, 3, 4)]).tolist()
+    [0, 0, 0, -1, -1]
     """
-    start = blocks_of[block[0]]
-    transport = {start: {x: x for x in block}}  # block index -> sticker of block -> image
-    order = [start]
-    for b in order:
-        for g in moves:
-            c = blocks_of[g[blocks[b][0]]]
-            if c not in transport:
-                transport[c] = {x: g[y] for x, y in transport[b].items()}
-                order.append(c)
-    schreier = set()
-    for b in order:
-        for g in moves:
-            c = blocks_of[g[blocks[b][0]]]
-            into = {y: x for x, y in transport[c].items()}
-            # block -> b -> (g) -> c -> back to block
-            schreier.add(tuple(into[g[transport[b][x]]] for x in block))
-    position = {x: i for i, x in enumerate(block)}
-    as_perms = [tuple(position[y] for y in images) for images in schreier]
-    group = closure(as_perms, len(block), limit=MAX_ORIENTATIONS) if as_perms else []
-    return [tuple(block[i] for i in p) for p in group], {b: transport[b] for b in order}
+    import numpy as np
+
+    from permgroup.perm_arrays import as_perms, compose, identity, invert
+
+    gens = as_perms(moves, degree)
+    moved = gens != identity(degree)
+    points = np.nonzero(moved.any(axis=0))[0]
+    cls = np.full(degree, -1, dtype=np.intp)
+    if not len(points):
+        return cls
+    cls[points] = _classes(moved[:, points].T)
+    count = int(cls.max()) + 1
+    letters = np.concatenate([gens, invert(gens)])[:, points]
+    jumps = np.concatenate([gens, invert(gens)])
+    for rounds in range(1, degree + 2):
+        if count == len(points):
+            break
+        if rounds > 3:
+            jumps = compose(jumps, jumps)
+            use = np.concatenate([letters, jumps[:, points]])
+        else:
+            use = letters
+        key = np.concatenate([cls[points][None], cls[use]]).T
+        cls[points] = _classes(key)
+        if int(cls.max()) + 1 == count:
+            break
+        count = int(cls.max()) + 1
+    return cls
+
+
+def _classes(rows):
+    """Class numbers of the rows of a 2-D array (equal rows, equal numbers):
+    by a random 64-bit hash of each row, checked (every row equal to its
+    class's first), else by sorting the rows themselves."""
+    import numpy as np
+
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    weights = np.random.default_rng(len(rows)).integers(1, 2 ** 62, size=rows.shape[1])
+    with np.errstate(over="ignore"):
+        hashes = rows @ weights
+    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if np.array_equal(rows[first[inverse]], rows):
+        return inverse
+    return np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def orientation_group(block: Sequence[int], classes, gens
+                      ) -> tuple[list[tuple[int, ...]], list[int], object]:
+    """The permutations of ``block``'s stickers that the stabilizer of the
+    block induces (generated by Schreier generators), with the orbit of the
+    block: the classes of the blocks the moves reach (breadth first, a round
+    at a time) and, row by row, where a product of moves takes ``block``'s
+    stickers in each (numpy arrays: ``classes`` from :func:`stable_blocks`,
+    ``gens`` the moves as rows).  ``ValueError`` past
+    :data:`MAX_ORIENTATIONS` permutations.
+
+    >>> import numpy as np
+    >>> gens = np.array([(1, 2, 0, 3, 4, 5), (3, 4, 5, 0, 1, 2)])
+    >>> group, orbit, transport = orientation_group((0, 1, 2), np.array([0, 0, 0, 1, 1, 1]), gens)
+    >>> sorted(group), orbit, transport.tolist()
+    ([(0, 1, 2), (1, 2, 0), (2, 0, 1)], [0, 1], [[0, 1, 2], [3, 4, 5]])
+    """
+    import numpy as np
+
+    size = len(block)
+    first = np.array(block)[None]
+    known = np.zeros(int(classes.max()) + 1, dtype=bool)
+    known[classes[block[0]]] = True
+    order, rows, frontier = [int(classes[block[0]])], [first], first
+    while len(frontier):
+        images = gens[:, frontier].reshape(-1, size)
+        found, at = np.unique(classes[images[:, 0]], return_index=True)
+        fresh = ~known[found]
+        found, at = found[fresh], at[fresh]
+        known[found] = True
+        order += found.tolist()
+        frontier = images[at]
+        rows.append(frontier)
+    transport = np.concatenate(rows)
+    if size == 1:  # a one-sticker piece turns one way
+        return [tuple(block)], order, transport
+    position = np.zeros(gens.shape[1], dtype=np.intp)
+    position[transport] = np.arange(size)
+    # block -> b -> (a move) -> c -> back to block, as positions in the block
+    schreier = np.unique(position[gens[:, transport]].reshape(-1, size), axis=0)
+    group = closure([tuple(r) for r in schreier.tolist()], size, limit=MAX_ORIENTATIONS)
+    return [tuple(block[i] for i in p) for p in group], order, transport
 
 
 def find_pieces(degree: int, moves: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], ...]]:
@@ -101,47 +150,42 @@ def find_pieces(degree: int, moves: Sequence[Sequence[int]]) -> list[tuple[tuple
     >>> find_pieces(6, [(1, 2, 0, 3, 4, 5), mirror, (3, 4, 5, 0, 1, 2)])
     [((0,), (1,), (2,), (3,), (4,), (5,))]
     """
-    moves = [tuple(g) for g in moves]
-    points = [x for x in range(degree) if any(g[x] != x for g in moves)]
-    if not points:
+    import numpy as np
+
+    from permgroup.perm_arrays import as_perms
+
+    gens = as_perms(moves, degree)
+    classes = stable_blocks(degree, gens)
+    points = np.nonzero(classes >= 0)[0]
+    if not len(points):
         return []
-    cls = _stable_blocks(degree, moves, points)
-    members: dict[int, list[int]] = {}
-    for x in points:
-        members.setdefault(cls[x], []).append(x)
-    blocks = [tuple(v) for v in members.values()]
-    blocks_of = {x: i for i, b in enumerate(blocks) for x in b}
-    done: set[int] = set()
+    # the blocks, each listed from its least point, in the order of those points
+    by_class = np.argsort(classes[points], kind="stable")
+    ids, starts = np.unique(classes[points][by_class], return_index=True)
+    members = np.split(points[by_class], starts[1:])
+    blocks = {int(c): tuple(m.tolist()) for c, m in zip(ids, members)}
+    done = np.zeros(int(classes.max()) + 1, dtype=bool)
     result = []
-    for b, block in enumerate(blocks):
-        if b in done:
+    for c in sorted(blocks, key=lambda c: blocks[c][0]):
+        if done[c]:
             continue
+        block = blocks[c]
         try:
-            group, transport = orientation_group(block, blocks_of, blocks, moves)
+            group, orbit, transport = orientation_group(block, classes, gens)
         except ValueError:  # too many ways to turn it: not a piece
-            group, transport = [], {c: {} for c in _orbit_blocks(b, blocks, blocks_of, moves)}
-        done.update(transport)
+            group = []
+            orbit = orientation_group(block[:1], classes, gens)[1]
+        done[orbit] = True
         cycle = _regular_cycle(block, group)
         if cycle is None:  # stickers counted one by one
-            singles = sorted(x for c in transport for x in blocks[c])
+            singles = sorted(x for d in orbit for x in blocks[d])
             result.append(tuple((x,) for x in singles))
             continue
         step = len(block) // len(group) if group else 1
-        pieces = [_from_least(tuple(transport[c][x] for x in cycle), step) for c in transport]
+        where = [block.index(x) for x in cycle]
+        pieces = [_from_least(tuple(row), step) for row in transport[:, where].tolist()]
         result.append(tuple(sorted(pieces)))
     return sorted(result, key=lambda orbit: orbit[0][0])
-
-
-def _orbit_blocks(b: int, blocks: list[tuple[int, ...]], blocks_of: dict[int, int],
-                  moves: list[Perm]) -> list[int]:
-    order, seen = [b], {b}
-    for c in order:
-        for g in moves:
-            d = blocks_of[g[blocks[c][0]]]
-            if d not in seen:
-                seen.add(d)
-                order.append(d)
-    return order
 
 
 def _regular_cycle(block: tuple[int, ...], group: list[tuple[int, ...]]
