@@ -150,6 +150,17 @@ def find_pieces(degree: int, moves: Sequence[Sequence[int]]) -> list[tuple[tuple
     >>> find_pieces(6, [(1, 2, 0, 3, 4, 5), mirror, (3, 4, 5, 0, 1, 2)])
     [((0,), (1,), (2,), (3,), (4,), (5,))]
     """
+    return blocks_and_pieces(degree, moves)[1]
+
+
+def blocks_and_pieces(degree: int, moves: Sequence[Sequence[int]]):
+    """:func:`stable_blocks` and :func:`find_pieces` at once (the pieces are
+    found from the blocks): the class of each point and the orbits of pieces.
+
+    >>> classes, pieces = blocks_and_pieces(6, [(1, 2, 0, 3, 4, 5), (3, 4, 5, 0, 1, 2)])
+    >>> classes.tolist(), pieces
+    ([0, 0, 0, 1, 1, 1], [((0, 1, 2), (3, 4, 5))])
+    """
     import numpy as np
 
     from permgroup.perm_arrays import as_perms
@@ -158,7 +169,7 @@ def find_pieces(degree: int, moves: Sequence[Sequence[int]]) -> list[tuple[tuple
     classes = stable_blocks(degree, gens)
     points = np.nonzero(classes >= 0)[0]
     if not len(points):
-        return []
+        return classes, []
     # the blocks, each listed from its least point, in the order of those points
     by_class = np.argsort(classes[points], kind="stable")
     ids, starts = np.unique(classes[points][by_class], return_index=True)
@@ -185,7 +196,7 @@ def find_pieces(degree: int, moves: Sequence[Sequence[int]]) -> list[tuple[tuple
         where = [block.index(x) for x in cycle]
         pieces = [_from_least(tuple(row), step) for row in transport[:, where].tolist()]
         result.append(tuple(sorted(pieces)))
-    return sorted(result, key=lambda orbit: orbit[0][0])
+    return classes, sorted(result, key=lambda orbit: orbit[0][0])
 
 
 def _regular_cycle(block: tuple[int, ...], group: list[tuple[int, ...]]

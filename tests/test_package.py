@@ -92,7 +92,8 @@ def test_no_import_cycles():
 #: layer and those below (``docs/architecture.md``)
 LAYERS = {
     "group algebra": ("perm", "moves", "levels", "puzzle", "metric", "words", "errors", "budget", "cache", "progress",
-                      "pieces", "normalize", "elements", "export", "drawing", "formats"),
+                      "pieces", "normalize", "elements", "export", "drawing", "formats",
+                      "perm_arrays", "stabilizer_chain", "orbit_chain"),
     "spaces": ("spaces",),
     "tables": ("tables",),
     "search": ("search",),
