@@ -29,6 +29,8 @@ name                       generators
                            one shared point)
 ``globe-A-B``              ``r0..rA`` turn the ``A+1`` rows of ``2B`` cells,
                            ``f0..f(2B-1)`` turn a half of the globe over
+``wreath-N``               ``l``, ``r`` turn two rings of ``N`` cells that
+                           share two (Santa's ``wreath_N/N``)
 ``cube-N``                 ``fi``, ``ri``, ``di`` turn layer ``i`` of the
                            ``N x N x N`` cube (every slice), its stickers
                            coloured by face
@@ -227,22 +229,15 @@ def hungarian(a: int, i: int, b: int, j: int) -> Definition:
     return _definition(name, n, moves)
 
 
-def globe(a: int, b: int) -> Definition:
-    """The globe: ``a + 1`` rows of ``2b`` cells (Kaggle Santa 2023's
-    ``globe_a/b``); ``r0..ra`` turn a row one cell, ``f0..f(2b-1)`` turn over
-    the half of the globe starting at column ``j``: the ``b`` cells of row
-    ``i`` and of row ``a - i`` swap, reversed.  Its growth is the published
-    one (CayleyPy's growth tables), e.g. ``globe-2-1``: 1, 5, 14, 18, 9, 1.
+def globe_moves(a: int, b: int) -> dict[str, list[int]]:
+    """The moves of :func:`globe` (gather form, no size limit): ``r0..ra``
+    turn a row one cell, ``f0..f(2b-1)`` turn half of the globe over.
 
-    >>> from permgroup.tables.orbit_table import build_orbit_table
-    >>> build_orbit_table(globe(2, 1), "qtm").distribution()
-    [1, 5, 14, 18, 9, 1]
+    >>> globe_moves(1, 1)["f0"]   # row 0's cell 0 and row 1's cell 0 swap
+    [2, 1, 0, 3]
     """
-    name = f"globe-{a}-{b}"
-    _need(name, a >= 1 and b >= 1, "globe-A-B needs A >= 1 and B >= 1")
     width, rows = 2 * b, a + 1
     n = width * rows
-    _need(name, n <= MAX_POINTS, f"{n} cells; families here have at most {MAX_POINTS} points")
     moves = {}
     for r in range(rows):
         p = list(range(n))
@@ -257,7 +252,79 @@ def globe(a: int, b: int) -> Definition:
             for x, y in zip(top, reversed(bottom)):
                 p[x], p[y] = y, x
         moves[f"f{f}"] = p
-    return _definition(name, n, moves)
+    return moves
+
+
+def globe(a: int, b: int) -> Definition:
+    """The globe: ``a + 1`` rows of ``2b`` cells (Kaggle Santa 2023's
+    ``globe_a/b``); ``r0..ra`` turn a row one cell, ``f0..f(2b-1)`` turn over
+    the half of the globe starting at column ``j``: the ``b`` cells of row
+    ``i`` and of row ``a - i`` swap, reversed.  Its growth is the published
+    one (CayleyPy's growth tables), e.g. ``globe-2-1``: 1, 5, 14, 18, 9, 1.
+
+    >>> from permgroup.tables.orbit_table import build_orbit_table
+    >>> build_orbit_table(globe(2, 1), "qtm").distribution()
+    [1, 5, 14, 18, 9, 1]
+    """
+    name = f"globe-{a}-{b}"
+    _need(name, a >= 1 and b >= 1, "globe-A-B needs A >= 1 and B >= 1")
+    n = 2 * b * (a + 1)
+    _need(name, n <= MAX_POINTS, f"{n} cells; families here have at most {MAX_POINTS} points")
+    return _definition(name, n, globe_moves(a, b))
+
+
+def wreath_moves(n: int) -> dict[str, list[int]]:
+    """The moves of :func:`wreath` (gather form, no size limit).
+
+    >>> wreath_moves(6)["r"]
+    [6, 1, 8, 3, 4, 5, 7, 2, 9, 0]
+    """
+    d = -(-n // 4)          # the second shared cell: a quarter of the way round
+    cells = 2 * n - 2
+    left = [(i + 1) % n for i in range(n)] + list(range(n, cells))
+    # the second ring, each cell followed by the one its piece comes from
+    new = list(range(n, cells))
+    ring = [0, *new[:n - d - 2], d, *new[n - d - 2:]]
+    right = list(range(cells))
+    for k, x in enumerate(ring):
+        right[x] = ring[(k + 1) % n]
+    return {"l": left, "r": right}
+
+
+def wreath(n: int) -> Definition:
+    """The wreath: two rings of ``n`` cells sharing two (Kaggle Santa 2023's
+    ``wreath_n/n``): ``l`` turns the first ring (cells ``0..n-1``) one cell,
+    ``r`` the second, which meets the first at cells 0 and ``ceil(n/4)``.
+
+    >>> from permgroup.formats.stickers import to_puzzle
+    >>> to_puzzle(wreath(6)).group().order()   # every arrangement of the ten cells
+    3628800
+    """
+    name = f"wreath-{n}"
+    _need(name, n >= 4, "wreath-N needs N >= 4")
+    _need(name, 2 * n - 2 <= MAX_POINTS, f"{2 * n - 2} cells; families here have at most "
+          f"{MAX_POINTS} points")
+    return _definition(name, 2 * n - 2, wreath_moves(n))
+
+
+def cube_moves(n: int) -> dict[str, list[int]]:
+    """The moves of :func:`cube` (gather form, no size limit).
+
+    >>> len(cube_moves(2)), len(cube_moves(2)["f0"])
+    (6, 24)
+    """
+    from puzzles.cube_geometry import CubeGeometry
+
+    g = CubeGeometry(n)
+    moves = {}
+    for letter, face in (("f", "F"), ("r", "R"), ("d", "D")):
+        for layer in range(n):
+            goes = g.layer_turn(face, layer)   # sticker i goes to goes[i]
+            came = [0] * g.degree
+            for i, j in enumerate(goes):
+                came[j] = i
+            moves[f"{letter}{layer}"] = came
+    return moves
 
 
 def cube(n: int) -> Definition:
@@ -278,16 +345,8 @@ def cube(n: int) -> Definition:
     g = CubeGeometry(n)
     _need(name, g.degree <= MAX_POINTS, f"{g.degree} stickers; families here have at most "
           f"{MAX_POINTS} points")
-    moves = {}
-    for letter, face in (("f", "F"), ("r", "R"), ("d", "D")):
-        for layer in range(n):
-            goes = g.layer_turn(face, layer)   # sticker i goes to goes[i]
-            came = [0] * g.degree
-            for i, j in enumerate(goes):
-                came[j] = i
-            moves[f"{letter}{layer}"] = came
     colours = tuple(FACES.index(g.face_of(i)) for i in range(g.degree))
-    d = _definition(name, g.degree, moves, piece="sticker")
+    d = _definition(name, g.degree, cube_moves(n), piece="sticker")
     return Definition(d.name, d.orbits, {"sticker": OrbitState(colours, (0,) * g.degree)},
                       d.moves, derived=d.derived)
 
@@ -303,6 +362,7 @@ FAMILIES: dict[str, tuple[Callable[..., Definition], tuple[int, int], str]] = {
     "transpositions": (transpositions, (1, 1), "transpositions-N"),
     "hungarian": (hungarian, (4, 4), "hungarian-A-I-B-J"),
     "globe": (globe, (2, 2), "globe-A-B"),
+    "wreath": (wreath, (1, 1), "wreath-N"),
     "cube": (cube, (1, 1), "cube-N"),
 }
 

@@ -122,3 +122,40 @@ def test_small_rings_within_gods_number():
         word = find_word(moves, start, goal, time_limit=10)
         assert plain_apply(start, word, moves) == goal.tolist()
         assert len(word) == dist[tuple(start)]
+
+
+def test_santa_types_are_santas_moves_and_colours():
+    """The generated types (puzzles/santa_types.py) have the moves of Santa's
+    puzzle_info.csv, move for move, for every type in tests/data; cubes and
+    wreaths have the colours of its rows' solved states."""
+    from puzzles.santa_types import moves, solved_colours
+    from tests.test_santa import PUZZLES, read_csv
+
+    for kind, theirs in SANTA.items():
+        assert moves(kind) == {k: v.tolist() for k, v in theirs.items()}
+    for row in read_csv(PUZZLES):
+        kind = row["puzzle_type"]
+        if not kind.startswith("globe") and not row["solution_state"].startswith("N"):
+            assert solved_colours(kind) == row["solution_state"].split(";")
+
+
+def test_fresh_rows_of_a_new_type_are_reachable_and_solved():
+    """A wreath and a globe Santa never had, in Santa's format, read by the
+    Santa reader and solved by the driver (every row checked)."""
+    import io
+    import tempfile
+
+    from puzzles.formats.santa2023 import solve_text
+    from puzzles.santa_types import puzzle_info, puzzles_csv, random_rows
+
+    kinds = ["wreath_9/9", "globe_2/5"]
+    rows = [r for k in kinds for d in (False, True)
+            for r in random_rows(k, 1, seed=1, distinct=d, first_id=0)]
+    for i, r in enumerate(rows):
+        r["id"] = i
+    with tempfile.TemporaryDirectory() as folder:
+        info = f"{folder}/puzzle_info.csv"
+        with open(info, "w") as f:
+            f.write(puzzle_info(kinds))
+        out = solve_text(puzzles_csv(rows), info=info, time_limit=20, stream=io.StringIO())
+    assert len(out.splitlines()) == 1 + len(rows)
