@@ -50,6 +50,8 @@ from permgroup.solver.pieces import Pieces
 #: orbits of more pieces are left to the greedy (a search over n³ triples: about
 #: 14 bytes each, 110 MB for the 198 cells of Santa's largest wreath)
 MAX_PIECES = 200
+#: orbits of more pieces look for their 3-cycles among the wrong slots first
+SMALL_ORBIT = 48
 
 
 @dataclass
@@ -242,25 +244,44 @@ class OrbitCycles:
         wrong = now != want
         if wrong.sum() < 2:
             return None
+        if n > SMALL_ORBIT and wrong.sum() >= 3:
+            # a big orbit: the triples of wrong slots first (a scan of n³ triples
+            # for each 3-cycle made finishing an orbit cost n⁴), all slots when
+            # none of those gains
+            found = self._best_triple(orbit, now, want, np.flatnonzero(wrong))
+            if found is not None:
+                return found
+        return self._best_triple(orbit, now, want, np.arange(n))
+
+    def _best_triple(self, orbit: Orbit, now: np.ndarray, want: np.ndarray, cand: np.ndarray
+                     ) -> tuple[float, tuple] | None:
+        """The best 3-cycle of three slots among ``cand``, or ``None``."""
+        n = len(now)
+        sub_now, sub_want = now[cand], want[cand]
         # content y -> x, z -> y, x -> z
-        fix_x = (now[None, :] == want[:, None]).astype(np.int16)   # [x, y]: y's piece suits x
-        right = (~wrong).astype(np.int16)
+        fix_x = (sub_now[None, :] == sub_want[:, None]).astype(np.int16)   # [x, y]: y's piece suits x
+        right = (sub_now == sub_want).astype(np.int16)
         # gain[x, y, z] = fix(x<-y) + fix(y<-z) + fix(z<-x) - right[x] - right[y] - right[z]
         gain = (fix_x[:, :, None] + fix_x[None, :, :] + fix_x.T[:, None, :]
                 - right[:, None, None] - right[None, :, None] - right[None, None, :])
-        idx = np.arange(n)
+        idx = np.arange(len(cand))
         gain[idx, idx, :] = -9
         gain[idx, :, idx] = -9
         gain[:, idx, idx] = -9
         flat = gain.reshape(-1)
-        cost = self.ms.cost(orbit.base[0][0]) + 2 * orbit.least.astype(np.float64)
+        codes = ((cand[:, None, None] * n + cand[None, :, None]) * n
+                 + cand[None, None, :]).reshape(-1)
+        least = orbit.least[codes]
+        cost = self.ms.cost(orbit.base[0][0]) + 2 * least.astype(np.float64)
         # scored in positions fixed per move, as the greedy's other steps are
-        score = np.where((flat > 0) & (orbit.least >= 0), flat * slots.shape[1] / cost, -1.0)
+        score = np.where((flat > 0) & (least >= 0), flat * orbit.slots.shape[1] / cost, -1.0)
         best = int(np.argmax(score))
         if score[best] <= 0:
             return None
-        x, rest = divmod(best, n * n)
-        return float(score[best]), (x, *divmod(rest, n))
+        m = len(cand)
+        x, rest = divmod(best, m * m)
+        y, z = divmod(rest, m)
+        return float(score[best]), (int(cand[x]), int(cand[y]), int(cand[z]))
 
     def best(self, state: np.ndarray, goal: np.ndarray, wrong: np.ndarray, *,
              turning: bool = True) -> tuple[float, list[Letter]] | None:

@@ -148,24 +148,24 @@ def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[int, list[L
     """Windows of up to ``max_window`` letters replaced by cheaper words of the
     same permutation from ``table``, left to right, until none is found."""
     word = list(word)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(word)):
-            perm = np.arange(ms.degree, dtype=np.int32)
-            cost = 0
-            for j in range(i, min(len(word), i + max_window)):
-                c, e = word[j]
-                perm = perm[ms.powers[c][e % ms.orders[c]]]
-                cost += ms.letter_cost(word[j])
-                found = table.get(int(perm_hash(perm)[0]))
-                if found is not None and ms.cost(found) < cost \
-                        and np.array_equal(ms.perm(found), perm):
-                    word = ms.reduce(word[:i] + found + word[j + 1:])
-                    changed = True
-                    break
-            if changed:
+    i = 0
+    while i < len(word):
+        perm = np.arange(ms.degree, dtype=np.int32)
+        cost = 0
+        for j in range(i, min(len(word), i + max_window)):
+            c, e = word[j]
+            perm = perm[ms.powers[c][e % ms.orders[c]]]
+            cost += ms.letter_cost(word[j])
+            found = table.get(int(perm_hash(perm)[0]))
+            if found is not None and ms.cost(found) < cost \
+                    and np.array_equal(ms.perm(found), perm):
+                word = ms.reduce(word[:i] + found + word[j + 1:])
+                # the windows reaching into the change are looked at again (not
+                # the whole word: that made a long word's pass quadratic)
+                i = max(0, i - max_window)
                 break
+        else:
+            i += 1
     return word
 
 
