@@ -18,6 +18,7 @@ from permgroup.solver import find_word, model
 from permgroup.solver.commutators import effect, turning_tools
 from permgroup.solver.greedy import fix_parities
 from permgroup.moves import MoveSet
+from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, permutation_parity, position_orbits
 from tests.test_santa import INFO, PUZZLES, allowed_moves, read_csv, wrong_positions
 
@@ -283,3 +284,35 @@ def test_parallel_commutators_with_mixed_exponents_and_an_outer_letter():
             real = int((ms.apply(state, alone) == goal).sum() - (state == goal).sum())
             assert real == gains[pair[0]]
     assert outers - {0}, "no commutator conjugated by an outer letter was chosen"
+
+
+def test_parallel_pairs_meeting_in_two_pieces():
+    """With ``max_meet=2``, two slices of different axes with no setup (they
+    meet in two centre pieces) are a pair: its word is a 4-move commutator,
+    its effect two 3-cycles, each as the pair's row says; pairs moving a
+    frozen position are left out."""
+    ms = santa_moves("cube_4/4/4")
+    pieces = Pieces.of(ms)
+    shapes = Shapes.find(ms, pieces, max_meet=2)
+    plain = Shapes.find(ms, pieces)
+    twos = [s for s, x in enumerate(shapes.setups) if x is None]
+    assert twos and not [x for x in plain.setups if x is None]
+    moved = (shapes.pos < ms.degree).sum(1)
+    identity = np.arange(ms.degree)
+    for s in twos:
+        for i in np.flatnonzero(shapes.shape == s)[:20]:
+            kind = shapes._kind_of[s]
+            ea, ey = shapes.exponents[s]
+            word = shapes.word((0, kind), [(int(shapes.row[i]), ea)], [(int(shapes.col[i]), ey)])
+            assert len(word) == 4 and moved[i] == 6
+            perm = ms.perm(word)
+            pos, src = shapes.pos[i][:6], shapes.src[i][:6]
+            assert (perm[pos] == src).all() and np.count_nonzero(perm != identity) == 6
+            # two 3-cycles
+            cycles = Permutation(perm.tolist()).cyclic_form
+            assert sorted(len(c) for c in cycles) == [3, 3]
+    frozen = np.zeros(ms.degree, dtype=bool)
+    frozen[shapes.pos[0][:1]] = True
+    fewer = Shapes.find(ms, pieces, max_meet=2, frozen=frozen)
+    assert fewer.size < shapes.size
+    assert not np.append(frozen, False)[fewer.pos].any()

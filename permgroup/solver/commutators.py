@@ -89,11 +89,12 @@ def _block_incidence(ms: MoveSet, pieces: Pieces) -> np.ndarray:
     return out
 
 
-def meeting_blocks(incidence: np.ndarray, image: np.ndarray, k: int
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def meeting_blocks(incidence: np.ndarray, image: np.ndarray, k: int, *, both: bool = False
+                   ) -> tuple[np.ndarray, ...]:
     """For classes ``a`` and ``y``: in how many blocks ``y``'s support, carried by
     the setup (``image`` maps each block to where the setup takes it), meets
-    ``a``'s, and one of those blocks (-1 when none): two ``k × k`` arrays."""
+    ``a``'s, and one of those blocks (-1 when none): two ``k × k`` arrays; with
+    ``both``, a third: another of the blocks (the same one when they meet in one)."""
     left = incidence[image]
     right = incidence
     pairs = left[:, :, None] * k + right[:, None, :]
@@ -103,7 +104,11 @@ def meeting_blocks(incidence: np.ndarray, image: np.ndarray, k: int
     count = np.bincount(keys, minlength=k * k)
     block = np.full(k * k, -1, dtype=np.int64)
     block[keys] = blocks
-    return count.reshape(k, k), block.reshape(k, k)
+    if not both:
+        return count.reshape(k, k), block.reshape(k, k)
+    other = np.full(k * k, -1, dtype=np.int64)
+    other[keys[::-1]] = blocks[::-1]
+    return count.reshape(k, k), block.reshape(k, k), other.reshape(k, k)
 
 
 def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_support: int = 12,

@@ -48,6 +48,8 @@ from permgroup.solver.pieces import Pieces
 
 #: the letters a parallel commutator may be conjugated by: the widest few
 OUTER_LETTERS = 12
+#: setups are added (the widest first) while the pairs found are fewer
+MAX_PAIRS = 250_000
 
 
 def commuting_families(ms: MoveSet) -> list[list[int]]:
@@ -93,10 +95,14 @@ class Shapes:
 
     @classmethod
     def find(cls, ms: MoveSet, pieces: Pieces, *, width: int = 12, max_setup_cost: int = 1,
-             min_family: int = 2) -> "Shapes":
+             min_family: int = 2, frozen: np.ndarray | None = None,
+             max_meet: int = 1, max_pairs: int = MAX_PAIRS) -> "Shapes":
         """The shapes of ``ms``: families with at least ``min_family`` classes (a
         family of one is a plain commutator, already among the tools), setups of
-        at most ``max_setup_cost`` moves (and none)."""
+        at most ``max_setup_cost`` moves (and none; the widest first, while
+        fewer than ``max_pairs`` pairs are found).  With ``max_meet=2``, pairs
+        without a setup that meet in two pieces count too (two 3-cycles each);
+        pairs moving a position of ``frozen`` (a boolean mask) are left out."""
         n = ms.degree
         k = len(ms.classes)
         families = [f for f in commuting_families(ms) if len(f) >= min_family]
@@ -109,61 +115,97 @@ class Shapes:
         incidence = _block_incidence(ms, pieces)
         first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
         block_positions = _block_position_table(pieces)
-        setups: list[Letter | None] = [None, *cheap_letters(ms, max_setup_cost)]
+        member = np.zeros((k, len(families)), dtype=np.int64)
+        for f, members in enumerate(families):
+            member[members, f] = 1
+        # the widest setups first (a face turn before a slice): on a big puzzle
+        # they are taken while the pairs found stay within ``max_pairs``
+        letters = cheap_letters(ms, max_setup_cost)
+        widths = [len(ms.support[c]) for c, _ in letters]
+        order = sorted(range(len(letters)), key=lambda i: (-widths[i], i))
+        setups: list[Letter | None] = [None, *(letters[i] for i in order)]
+        found = 0
         exps = {c: [e for e in range(1, ms.orders[c]) if ms.letter_cost((c, e)) <= 2]
                 for c in range(k)}
         out_shape, out_row, out_col, out_pos, out_src = [], [], [], [], []
         shape_setups, shape_exps, shape_families = [], [], []
         for x in setups:
+            if found >= max_pairs:
+                break
             if x is None:
                 image = np.arange(nblocks)
                 px = np.arange(n, dtype=np.int32)
             else:
                 px = ms.powers[x[0]][x[1]]
                 image = pieces.block_of[px[first]]
-            meet, meeting = meeting_blocks(incidence, image, k)
-            meeting = np.where(meet == 1, meeting, -1)
-            for fa, fam_a in enumerate(families):
-                for fy, fam_y in enumerate(families):
-                    if x is not None and (family_of[x[0]] in (fa, fy)):
+            meet, meeting, second = meeting_blocks(incidence, image, k, both=True)
+            # a pair meeting in two pieces does two 3-cycles (two slices of a
+            # big cube: [r_i, d_j] in four moves), without a setup only
+            meeting = np.where((meet == 1) | ((meet == 2) & (x is None) & (max_meet >= 2)),
+                               meeting, -1)
+            # how many valid pairs each two families have: only those with two or
+            # more are looked at (a puzzle of many small families has thousands)
+            valid_count = member.T @ (meeting >= 0).astype(np.int64) @ member
+            for fa, fy in zip(*np.nonzero(valid_count >= 2)):
+                fam_a, fam_y = families[fa], families[fy]
+                if x is not None and (family_of[x[0]] in (fa, fy)):
+                    continue
+                if x is None and fa == fy:
+                    continue
+                block = meeting[np.ix_(fam_a, fam_y)]
+                block2 = second[np.ix_(fam_a, fam_y)]
+                valid = block >= 0
+                if valid.sum() < 2:
+                    continue
+                rows_, cols_ = np.nonzero(valid)
+                a_classes = np.array(fam_a)[rows_]
+                y_classes = np.array(fam_y)[cols_]
+                if x is not None:
+                    keep = ~ms.commute[x[0], y_classes] & (a_classes != y_classes)
+                    rows_, cols_ = rows_[keep], cols_[keep]
+                    a_classes, y_classes = a_classes[keep], y_classes[keep]
+                if len(rows_) < 2:
+                    continue
+                # every pair at every pair of exponents, in one evaluation
+                combos = [(ea, ey) for ea in sorted(set().union(*(exps[c] for c in fam_a)))
+                          for ey in sorted(set().union(*(exps[c] for c in fam_y)))]
+                which, ea_of, ey_of = [], [], []
+                for ea, ey in combos:
+                    ok = np.flatnonzero([ea in exps[a] and ey in exps[y]
+                                         for a, y in zip(a_classes, y_classes)])
+                    which.append(ok)
+                    ea_of.append(np.full(len(ok), ea))
+                    ey_of.append(np.full(len(ok), ey))
+                sizes = [len(w) for w in which]
+                at = np.concatenate(which)
+                meet_at = block_positions[block[rows_[at], cols_[at]]]
+                if x is None and max_meet >= 2:  # the second meeting piece too
+                    meet_at = np.concatenate(
+                        [meet_at, block_positions[block2[rows_[at], cols_[at]]]], axis=1)
+                okay, pos, src = _pair_effects(ms, px, a_classes[at], y_classes[at],
+                                               np.concatenate(ea_of), np.concatenate(ey_of),
+                                               meet_at, width)
+                good_all = okay >= 0
+                if frozen is not None:
+                    good_all &= ~np.append(frozen, False)[pos].any(1)
+                offset = 0
+                for (ea, ey), ok, size in zip(combos, which, sizes):
+                    part = slice(offset, offset + size)
+                    offset += size
+                    good = good_all[part]
+                    if good.sum() < 2:
                         continue
-                    if x is None and fa == fy:
-                        continue
-                    block = meeting[np.ix_(fam_a, fam_y)]
-                    valid = block >= 0
-                    if valid.sum() < 2:
-                        continue
-                    rows_, cols_ = np.nonzero(valid)
-                    a_classes = np.array(fam_a)[rows_]
-                    y_classes = np.array(fam_y)[cols_]
-                    if x is not None:
-                        keep = ~ms.commute[x[0], y_classes] & (a_classes != y_classes)
-                        rows_, cols_ = rows_[keep], cols_[keep]
-                        a_classes, y_classes = a_classes[keep], y_classes[keep]
-                    if len(rows_) < 2:
-                        continue
-                    for ea in sorted(set().union(*(exps[c] for c in fam_a))):
-                        for ey in sorted(set().union(*(exps[c] for c in fam_y))):
-                            ok = np.array([ea in exps[a] and ey in exps[y]
-                                           for a, y in zip(a_classes, y_classes)], dtype=bool)
-                            if ok.sum() < 2:
-                                continue
-                            effects = _pair_effects(ms, px, a_classes[ok], y_classes[ok], ea, ey,
-                                                    block_positions[block[rows_[ok], cols_[ok]]],
-                                                    width)
-                            good = effects[0] >= 0
-                            if good.sum() < 2:
-                                continue
-                            s = len(shape_setups)
-                            shape_setups.append(x)
-                            shape_exps.append((ea, ey))
-                            shape_families.append((fam_a, fam_y))
-                            count = int(good.sum())
-                            out_shape.append(np.full(count, s, dtype=np.int64))
-                            out_row.append(rows_[ok][good])
-                            out_col.append(cols_[ok][good])
-                            out_pos.append(effects[1][good])
-                            out_src.append(effects[2][good])
+                    s = len(shape_setups)
+                    shape_setups.append(x)
+                    shape_exps.append((ea, ey))
+                    shape_families.append((fam_a, fam_y))
+                    count = int(good.sum())
+                    found += count
+                    out_shape.append(np.full(count, s, dtype=np.int64))
+                    out_row.append(rows_[ok][good])
+                    out_col.append(cols_[ok][good])
+                    out_pos.append(pos[part][good])
+                    out_src.append(src[part][good])
         if not out_shape:
             empty = np.zeros((0, width), dtype=np.int32)
             return cls(ms, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
@@ -363,7 +405,7 @@ def _block_position_table(pieces: Pieces) -> np.ndarray:
 
 
 def _pair_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes: np.ndarray,
-                  ea: int, ey: int, meet_positions: np.ndarray, width: int
+                  ea: np.ndarray, ey: np.ndarray, meet_positions: np.ndarray, width: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each pair's commutator effect (positions and sources, padded with the
     degree), found by evaluating its permutation on the positions near the
@@ -371,18 +413,20 @@ def _pair_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes:
     ``width`` positions."""
     n = ms.degree
     pxi = np.argsort(px).astype(np.int32)
-    # each class's power and inverse power, looked up in place (no row copied per pair)
-    a_pow = {c: ms.powers[c][ea] for c in set(a_classes.tolist())}
-    a_inv = {c: ms.powers[c][(ms.orders[c] - ea) % ms.orders[c]] for c in a_pow}
-    y_pow = {c: ms.powers[c][ey] for c in set(y_classes.tolist())}
-    y_inv = {c: ms.powers[c][(ms.orders[c] - ey) % ms.orders[c]] for c in y_pow}
-    a_list, y_list = sorted(a_pow), sorted(y_pow)
-    A = np.array([a_pow[c] for c in a_list])
-    Ai = np.array([a_inv[c] for c in a_list])
-    T = np.array([y_pow[c] for c in y_list])
-    Ti = np.array([y_inv[c] for c in y_list])
-    ra = np.searchsorted(a_list, a_classes)[:, None]
-    ry = np.searchsorted(y_list, y_classes)[:, None]
+    # each letter's power and inverse power, looked up in place (no row copied per pair)
+    base = max(ms.orders) + 1
+    a_keys = a_classes * base + ea
+    y_keys = y_classes * base + ey
+    a_list, y_list = np.unique(a_keys).tolist(), np.unique(y_keys).tolist()
+
+    def powers(keys, sign):
+        return np.array([ms.powers[k // base][(sign * (k % base)) % ms.orders[k // base]]
+                         for k in keys])
+
+    A, Ai = powers(a_list, 1), powers(a_list, -1)
+    T, Ti = powers(y_list, 1), powers(y_list, -1)
+    ra = np.searchsorted(a_list, a_keys)[:, None]
+    ry = np.searchsorted(y_list, y_keys)[:, None]
 
     def a(i):
         return A[ra, i]
@@ -400,11 +444,10 @@ def _pair_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes:
     near = [start]
     for step in (a, ai, b, bi):
         near.append(step(start))
-    grown = list(near)
-    for i in near[1:]:
-        for step in (a, ai, b, bi):
-            grown.append(step(i))
-    cand = np.concatenate(grown, axis=1)
+    # only the meeting pieces and their images under a, b and their inverses can
+    # move: a position outside both supports stays, and one in a's alone moves
+    # only when a carries it from a meeting piece (and so for b)
+    cand = np.concatenate(near, axis=1)
     # P(i) = A[B[Ai[Bi[i]]]]
     value = a(b(ai(bi(cand))))
     moved = value != cand
