@@ -111,6 +111,86 @@ def meeting_blocks(incidence: np.ndarray, image: np.ndarray, k: int, *, both: bo
     return count.reshape(k, k), block.reshape(k, k), other.reshape(k, k)
 
 
+def block_position_table(pieces: Pieces) -> np.ndarray:
+    """``[block, i]``: the block's positions, padded with -1."""
+    width = max(len(b) for b in pieces.blocks)
+    out = np.full((len(pieces.blocks), width), -1, dtype=np.int64)
+    for i, b in enumerate(pieces.blocks):
+        out[i, :len(b)] = b
+    return out
+
+
+def commutator_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes: np.ndarray,
+                  ea: np.ndarray, ey: np.ndarray, meet_positions: np.ndarray, width: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The effects of the commutators ``[a^ea, x y^ey x⁻¹]`` (``px`` the setup
+    ``x``'s gather array), one for each row of the arrays of classes and
+    exponents, whose two parts meet only in the pieces at ``meet_positions``
+    (a row of positions each, padded with -1): the positions moved and their
+    sources, padded with the degree, found by evaluating the permutation at
+    those positions and their images only; ``ok[i] = -1`` for a commutator
+    that moves nothing or more than ``width`` positions."""
+    n = ms.degree
+    pxi = np.argsort(px).astype(np.int32)
+    # each letter's power and inverse power, looked up in place (no row copied per pair)
+    base = max(ms.orders) + 1
+    a_keys = a_classes * base + ea
+    y_keys = y_classes * base + ey
+    a_list, y_list = np.unique(a_keys).tolist(), np.unique(y_keys).tolist()
+
+    def powers(keys, sign):
+        return np.array([ms.powers[k // base][(sign * (k % base)) % ms.orders[k // base]]
+                         for k in keys])
+
+    A, Ai = powers(a_list, 1), powers(a_list, -1)
+    T, Ti = powers(y_list, 1), powers(y_list, -1)
+    ra = np.searchsorted(a_list, a_keys)[:, None]
+    ry = np.searchsorted(y_list, y_keys)[:, None]
+
+    def a(i):
+        return A[ra, i]
+
+    def ai(i):
+        return Ai[ra, i]
+
+    def b(i):   # x t x⁻¹ at positions i (gather)
+        return px[T[ry, pxi[i]]]
+
+    def bi(i):
+        return px[Ti[ry, pxi[i]]]
+
+    start = np.where(meet_positions >= 0, meet_positions, meet_positions.max(1, keepdims=True))
+    near = [start]
+    for step in (a, ai, b, bi):
+        near.append(step(start))
+    # only the meeting pieces and their images under a, b and their inverses can
+    # move: a position outside both supports stays, and one in a's alone moves
+    # only when a carries it from a meeting piece (and so for b)
+    cand = np.concatenate(near, axis=1)
+    # P(i) = A[B[Ai[Bi[i]]]]
+    value = a(b(ai(bi(cand))))
+    moved = value != cand
+    # each row's moved positions, once each, in order (unmoved ones sorted last)
+    key = np.where(moved, cand, n)
+    order = np.argsort(key, axis=1, kind="stable")
+    key = np.take_along_axis(key, order, 1)
+    value = np.take_along_axis(value, order, 1)
+    repeat = np.zeros_like(key, dtype=bool)
+    repeat[:, 1:] = key[:, 1:] == key[:, :-1]
+    key = np.where(repeat, n, key)
+    order = np.argsort(key, axis=1, kind="stable")
+    key = np.take_along_axis(key, order, 1)
+    value = np.take_along_axis(value, order, 1)
+    count = (key < n).sum(1)
+    ok = np.where((count > 0) & (count <= width), 0, -1)
+    cut = min(width, key.shape[1])
+    pos = np.full((len(a_classes), width), n, dtype=np.int32)
+    src = np.full((len(a_classes), width), n, dtype=np.int32)
+    pos[:, :cut] = key[:, :cut]
+    src[:, :cut] = np.where(key[:, :cut] < n, value[:, :cut], n)
+    return ok, pos, src
+
+
 def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_support: int = 12,
                      max_cost: int = 2, max_meet: int = 2, deadline: float | None = None,
                      setup_length: int = 1) -> list[Tool]:
@@ -141,6 +221,8 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
     if setup_length >= 2:
         setups += [(x, z) for x in letters for z in letters
                    if x[0] != z[0] and not (ms.commute[x[0], z[0]] and x[0] > z[0])]
+    block_positions = block_position_table(pieces)
+    n = ms.degree
     for setup in setups:
         if deadline is not None and time.monotonic() > deadline:
             break
@@ -150,10 +232,11 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
         x = None if setup is None else setup[-1]
         if setup is None:
             image = np.arange(nblocks)
+            px = np.arange(n, dtype=np.int32)
         else:
             px = ms.perm(list(setup))
             image = pieces.block_of[px[first]]
-        meet, block = meeting_blocks(incidence, image, k)
+        meet, block, other = meeting_blocks(incidence, image, k, both=True)
         candidate = (meet >= 1) & (meet <= max_meet)
         np.fill_diagonal(candidate, False)
         if x is not None:
@@ -164,24 +247,47 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
         # pairs meeting in an orbit that has its tools already are skipped
         orbit = orbit_of_block[block[a_list, y_list]]
         open_orbit = count[orbit] < per_orbit[orbit]
-        for a, y in zip(a_list[open_orbit].tolist(), y_list[open_orbit].tolist()):
+        a_list, y_list = a_list[open_orbit], y_list[open_orbit]
+        if not len(a_list):
+            continue
+        # every letter of a with every letter of y, pair by pair, evaluated at once
+        combos = [(i, la, ly) for i, (a, y) in enumerate(zip(a_list.tolist(), y_list.tolist()))
+                  for la in by_class.get(a, []) for ly in by_class.get(y, [])]
+        if not combos:
+            continue
+        pair = np.array([c[0] for c in combos])
+        meeting = block_positions[block[a_list, y_list]][pair]
+        if max_meet >= 2:
+            meeting = np.concatenate([meeting, block_positions[other[a_list, y_list]][pair]],
+                                     axis=1)
+        okay, pos_all, src_all = commutator_effects(
+            ms, px, np.array([c[1][0] for c in combos]), np.array([c[2][0] for c in combos]),
+            np.array([c[1][1] for c in combos]), np.array([c[2][1] for c in combos]),
+            meeting, max_support)
+        start = 0
+        for i, (a, y) in enumerate(zip(a_list.tolist(), y_list.tolist())):
+            stop = start + len(by_class.get(a, [])) * len(by_class.get(y, []))
             o = orbit_of_block[block[a, y]]
             if count[o] >= per_orbit[o]:
+                start = stop
                 continue
-            for la in by_class.get(a, []):
-                for ly in by_class.get(y, []):
-                    inner = [ly] if setup is None else [*setup, ly, *ms.inverse(list(setup))]
-                    word = commutator(ms, [la], inner)
-                    pos, src = effect(ms.perm(word))
-                    if not 0 < len(pos) <= max_support:
-                        continue
-                    tool = Tool(tuple(word), ms.cost(word), pos, src)
-                    old = found.get(tool.key())
-                    if old is None:
-                        count[orbit_of_block[pieces.block_of[pos[0]]]] += 1
-                        found[tool.key()] = tool
-                    elif old.cost > tool.cost:
-                        found[tool.key()] = tool
+            for j in range(start, stop):
+                if okay[j] < 0:
+                    continue
+                keep = pos_all[j] < n
+                pos, src = pos_all[j][keep], src_all[j][keep]
+                key = pos.tobytes() + b"|" + src.tobytes()
+                old = found.get(key)
+                la, ly = combos[j][1], combos[j][2]
+                inner = [ly] if setup is None else [*setup, ly, *ms.inverse(list(setup))]
+                word = commutator(ms, [la], inner)
+                tool = Tool(tuple(word), ms.cost(word), pos, src)
+                if old is None:
+                    count[orbit_of_block[pieces.block_of[pos[0]]]] += 1
+                    found[key] = tool
+                elif old.cost > tool.cost:
+                    found[key] = tool
+            start = stop
     return sorted(found.values(), key=lambda t: t.cost)
 
 

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.solver.commutators import _block_incidence, cheap_letters, meeting_blocks
+from permgroup.solver.commutators import (_block_incidence, block_position_table, cheap_letters,
+                                          commutator_effects, meeting_blocks)
 from permgroup.solver.effects import GainCache
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
@@ -114,7 +115,7 @@ class Shapes:
         nblocks = len(pieces.blocks)
         incidence = _block_incidence(ms, pieces)
         first = np.array([b[0] for b in pieces.blocks], dtype=np.int64)
-        block_positions = _block_position_table(pieces)
+        block_positions = block_position_table(pieces)
         member = np.zeros((k, len(families)), dtype=np.int64)
         for f, members in enumerate(families):
             member[members, f] = 1
@@ -182,7 +183,7 @@ class Shapes:
                 if x is None and max_meet >= 2:  # the second meeting piece too
                     meet_at = np.concatenate(
                         [meet_at, block_positions[block2[rows_[at], cols_[at]]]], axis=1)
-                okay, pos, src = _pair_effects(ms, px, a_classes[at], y_classes[at],
+                okay, pos, src = commutator_effects(ms, px, a_classes[at], y_classes[at],
                                                np.concatenate(ea_of), np.concatenate(ey_of),
                                                meet_at, width)
                 good_all = okay >= 0
@@ -393,80 +394,3 @@ def _widest(ms: MoveSet, count: int) -> list[Letter]:
     support = [int(np.count_nonzero(ms.powers[c][e] != np.arange(ms.degree))) for c, e in letters]
     order = sorted(range(len(letters)), key=lambda i: -support[i])
     return [letters[i] for i in order[:count]]
-
-
-def _block_position_table(pieces: Pieces) -> np.ndarray:
-    """``[block, i]``: the block's positions, padded with -1."""
-    width = max(len(b) for b in pieces.blocks)
-    out = np.full((len(pieces.blocks), width), -1, dtype=np.int64)
-    for i, b in enumerate(pieces.blocks):
-        out[i, :len(b)] = b
-    return out
-
-
-def _pair_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_classes: np.ndarray,
-                  ea: np.ndarray, ey: np.ndarray, meet_positions: np.ndarray, width: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each pair's commutator effect (positions and sources, padded with the
-    degree), found by evaluating its permutation on the positions near the
-    meeting piece; ``ok[i] = -1`` for a pair whose effect moves more than
-    ``width`` positions."""
-    n = ms.degree
-    pxi = np.argsort(px).astype(np.int32)
-    # each letter's power and inverse power, looked up in place (no row copied per pair)
-    base = max(ms.orders) + 1
-    a_keys = a_classes * base + ea
-    y_keys = y_classes * base + ey
-    a_list, y_list = np.unique(a_keys).tolist(), np.unique(y_keys).tolist()
-
-    def powers(keys, sign):
-        return np.array([ms.powers[k // base][(sign * (k % base)) % ms.orders[k // base]]
-                         for k in keys])
-
-    A, Ai = powers(a_list, 1), powers(a_list, -1)
-    T, Ti = powers(y_list, 1), powers(y_list, -1)
-    ra = np.searchsorted(a_list, a_keys)[:, None]
-    ry = np.searchsorted(y_list, y_keys)[:, None]
-
-    def a(i):
-        return A[ra, i]
-
-    def ai(i):
-        return Ai[ra, i]
-
-    def b(i):   # x t x⁻¹ at positions i (gather)
-        return px[T[ry, pxi[i]]]
-
-    def bi(i):
-        return px[Ti[ry, pxi[i]]]
-
-    start = np.where(meet_positions >= 0, meet_positions, meet_positions.max(1, keepdims=True))
-    near = [start]
-    for step in (a, ai, b, bi):
-        near.append(step(start))
-    # only the meeting pieces and their images under a, b and their inverses can
-    # move: a position outside both supports stays, and one in a's alone moves
-    # only when a carries it from a meeting piece (and so for b)
-    cand = np.concatenate(near, axis=1)
-    # P(i) = A[B[Ai[Bi[i]]]]
-    value = a(b(ai(bi(cand))))
-    moved = value != cand
-    # each row's moved positions, once each, in order (unmoved ones sorted last)
-    key = np.where(moved, cand, n)
-    order = np.argsort(key, axis=1, kind="stable")
-    key = np.take_along_axis(key, order, 1)
-    value = np.take_along_axis(value, order, 1)
-    repeat = np.zeros_like(key, dtype=bool)
-    repeat[:, 1:] = key[:, 1:] == key[:, :-1]
-    key = np.where(repeat, n, key)
-    order = np.argsort(key, axis=1, kind="stable")
-    key = np.take_along_axis(key, order, 1)
-    value = np.take_along_axis(value, order, 1)
-    count = (key < n).sum(1)
-    ok = np.where((count > 0) & (count <= width), 0, -1)
-    cut = min(width, key.shape[1])
-    pos = np.full((len(a_classes), width), n, dtype=np.int32)
-    src = np.full((len(a_classes), width), n, dtype=np.int32)
-    pos[:, :cut] = key[:, :cut]
-    src[:, :cut] = np.where(key[:, :cut] < n, value[:, :cut], n)
-    return ok, pos, src
