@@ -5,8 +5,8 @@ In the manner of networkx's ``generic_bfs_edges``, :func:`levels` owns the loop
 and the caller says the rest: how a batch of states grows (``children``, often
 :func:`by_moves` over a step function), how a state is told apart (``key``)
 and which record of states seen to keep (``seen``).  It yields each level's new
-states with the state of the level before and the move that first reached
-each, and ends when a level is empty; a caller that wants fewer levels, a time
+states with a state of the level before and the move that reached each
+from it, and ends when a level is empty; a caller that wants fewer levels, a time
 limit or a memory budget stops asking.
 
 The records of states seen:
