@@ -232,3 +232,23 @@ def test_levels_and_the_bidirectional_search_agree_with_a_plain_bfs(truth):
         assert after.tolist() == start.tolist()
         # the state's element, read back in scatter form, is as far as the word is long
         assert len(word) == truth[tuple(int(x) for x in gather_of(state))]
+
+
+def test_the_bidirectional_search_stops_within_the_wildcards(truth):
+    """With mismatches, the start's side ends at the first state close enough
+    to the goal: the word, applied, leaves at most that many positions wrong,
+    and is never longer than the exact word."""
+    from permgroup.moves import gather_of
+    from permgroup.solver.exact import exact_word
+
+    moves = dict(zip(NAMES, (gather_of(p) for p in PERMS)))
+    goal = np.arange(N, dtype=np.uint8)
+    rng = random.Random(8)
+    for element in rng.sample(sorted(truth), 10):
+        state = np.array(element, dtype=np.uint8)
+        exact = exact_word(moves, state, goal)
+        near = exact_word(moves, state, goal, mismatches=4)
+        after = state
+        for name in near:
+            after = after[moves[name]]
+        assert np.count_nonzero(after != goal) <= 4 and len(near) <= len(exact)
