@@ -215,7 +215,10 @@ def distinct(ranks: np.ndarray, overwrite: bool = False) -> np.ndarray:
         return s
     keep = np.empty(len(s), dtype=bool)
     keep[0] = True
-    keep[1:] = s[1:] != s[:-1]  # the operator: rows as np.void have no ufunc
+    if s.dtype.kind == "V":  # rows as bytes (levels.row_keys) have no ufunc
+        keep[1:] = s[1:] != s[:-1]
+    else:
+        np.not_equal(s[1:], s[:-1], out=keep[1:])
     return s[keep]
 
 
