@@ -120,7 +120,10 @@ class SortedKeys:
         ordered = keys[order]
         keep = np.empty(len(ordered), dtype=bool)
         keep[:1] = True
-        keep[1:] = ordered[1:] != ordered[:-1]  # the operator: np.void has no ufunc
+        if ordered.dtype.kind == "V":  # rows as bytes (row_keys) have no ufunc
+            keep[1:] = ordered[1:] != ordered[:-1]
+        else:
+            np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
         order, ordered = order[keep], ordered[keep]
         if len(self.keys) and len(ordered):
             at = np.minimum(np.searchsorted(self.keys, ordered), len(self.keys) - 1)
