@@ -96,9 +96,7 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
 
     # the nodes: the levels generator's levels, each in key order
     found, depth_list, count = [start], [np.zeros(len(start), dtype=np.int64)], len(start)
-    for level in levels(start, children, row_keys):
-        if radius is not None and level.depth > radius:
-            break
+    for level in ([] if radius == 0 else levels(start, children, row_keys)):
         count += len(level.states)
         if count > limit:
             within = "reachable" if radius is None else f"within {radius} moves"
@@ -108,6 +106,8 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
                 "smaller radius or a larger limit")
         found.append(level.states)
         depth_list.append(np.full(len(level.states), level.depth, dtype=np.int64))
+        if level.depth == radius:  # asked no further: the next level is not grown
+            break
     rows = np.concatenate(found)
     # the edges: every node's moves, those that stay among the nodes, by source and move
     keys = row_keys(rows)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from permgroup.errors import InputError
 
@@ -51,15 +51,14 @@ MAX_LETTERS = 1_000_000
 
 PRIMES = "'’′"
 _BLANKS = " \t\r\n"
-#: what ends a run of name characters
-_STOP = set(_BLANKS + PRIMES + ",.()[]:")
+#: a run of name characters (up to a blank, a prime, a separator or a bracket)
+_RUN = re.compile(r"[^\s" + PRIMES + r",.()\[\]:]*")
 _AMOUNT = re.compile(r"(\d*)([" + PRIMES + "]?)")
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     """One unit of an alg: ``kind`` is ``"move"``, ``"group"``, ``"conjugate"``
     or ``"commutator"``; ``amount`` its exponent; a group's ``parts`` are its
     units, a conjugate's or commutator's the two sequences ``(A, B)``."""
@@ -161,9 +160,7 @@ class _Reader:
     def moves(self) -> list[Node]:
         """The moves of one run of name characters and the prime after it."""
         start, text = self.pos, self.text
-        end = start
-        while end < len(text) and text[end] not in _STOP:
-            end += 1
+        end = _RUN.match(text, start).end()
         run = text[start:end]
         self.pos = end
         found = self._split(run, start) if self.names is not None else [self._one(run, start)]
@@ -189,8 +186,11 @@ class _Reader:
 
     def _split(self, run: str, start: int) -> list[Node]:
         """A run of names written together, the longest name that fits first."""
-        if run in self.names:
+        if self.is_name(run):
             return [Node("move", 1, name=run)]
+        stripped = run.rstrip("0123456789")
+        if stripped != run and self.is_name(stripped):  # the usual case: R2
+            return [self._power(stripped, run[len(stripped):], start)]
         out, i = [], 0
         while i < len(run):
             sign, name = 1, self._longest(run, i)
@@ -290,6 +290,10 @@ def _inverse(letters: list[Letter]) -> list[Letter]:
 
 def letters_of(units: Sequence[Node], limit: int = MAX_LETTERS, text: str = "") -> list[Letter]:
     """The letters of parsed units (:class:`InputError` past ``limit`` of them)."""
+    if all(u.kind == "move" for u in units):  # a plain sequence: nothing to fold
+        if len(units) > limit:
+            raise InputError(f"{text[:40]!r} has {len(units):,} moves, more than {limit:,}")
+        return [(u.name, u.amount) for u in units]
     size = _size(units)
     if size > limit:
         raise InputError(f"{text[:40]!r} expands to {size:,} moves, more than {limit:,}; "
