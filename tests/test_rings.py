@@ -12,7 +12,7 @@ import pytest
 
 from permgroup.solver import find_word
 from permgroup.solver.descent import descent_cycles
-from permgroup.solver.moves import MoveSet
+from permgroup.moves import MoveSet
 from permgroup.solver.pieces import Pieces
 from tests.test_solver import SANTA, plain_apply
 

@@ -16,7 +16,7 @@ so what is found is a 3-cycle of pieces (it may turn them; the caller keeps the
 ones it can use).
 
 >>> import numpy as np
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> from permgroup.solver.pieces import Pieces
 >>> # two rings of six cells sharing cells 0 and 2 (Santa's wreath_6/6)
 >>> l = np.array([1, 2, 3, 4, 5, 0, 6, 7, 8, 9]); r = np.array([6, 1, 8, 3, 4, 5, 7, 2, 9, 0])
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from permgroup.solver.commutators import Tool, cheap_letters, commutator, effect
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
 #: small-support words kept at each level of the descent (the fewest pieces, then the cheapest)

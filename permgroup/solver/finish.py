@@ -14,7 +14,7 @@ the deadline.
 
 >>> import numpy as np
 >>> from permgroup.solver import model
->>> from permgroup.solver.moves import MoveSet
+>>> from permgroup.moves import MoveSet
 >>> t = np.array([1, 2, 3, 4, 0]); u = np.array([1, 0, 2, 3, 4])
 >>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t), "u": u})
 >>> start, goal = np.array([3, 0, 4, 1, 2]), np.arange(5)
@@ -30,7 +30,7 @@ import time
 import numpy as np
 
 from permgroup.solver.greedy import greedy
-from permgroup.solver.moves import Letter, MoveSet
+from permgroup.moves import Letter, MoveSet
 
 
 def finish(ms: MoveSet, model, state: np.ndarray, goal: np.ndarray, *,
