@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from permgroup.errors import InputError
 from permgroup.levels import levels, row_keys
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
@@ -209,7 +210,7 @@ def state_graph(puzzle: Puzzle | PartialPuzzle, start: Sequence | None = None,
     moves = dict(base.generators) if guards is not None else metric_moves(base, metric)
     start = tuple(base.solved if start is None else start)
     if len(start) != base.degree:
-        raise ValueError(f"a state of {base.name} has {base.degree} positions, not {len(start)}")
+        raise InputError(f"a state of {base.name} has {base.degree} positions, not {len(start)}")
     colours = list(dict.fromkeys(start))
     for guard in (guards or {}).values():
         colours += [c for c in guard.values() if c not in colours]

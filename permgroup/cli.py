@@ -30,7 +30,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from permgroup.budget import parse_memory, parse_time_limit
-from permgroup.errors import InputError
+from permgroup.errors import InputError, counted, did_you_mean
 from permgroup.formats.text import read_text
 
 
@@ -88,7 +88,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     >>> cmd_table(argparse.Namespace(puzzle="gigaminx", metric="qtm"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo (permgroup table --help says what each is), a family (lrx-N, ...), or the path of a .tws, .def, .kpuzzle.json or .gap definition file
+    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., ufo (permgroup table --help says what each is), a family (lrx-N, ...), or the path of a definition file (.tws, .def, .kpuzzle.json, .gap) or PUZZLE_INFO.csv#TYPE (a Santa 2023 type)
     >>> cmd_table(argparse.Namespace(puzzle="megaminx", metric="qtm"))
     Traceback (most recent call last):
     ...
@@ -112,9 +112,10 @@ def cmd_table(args: argparse.Namespace) -> int:
             if definition is not None:
                 _check_table_size(definition)
             table = load_or_build(module.PUZZLE if definition is None else definition,
-                                  args.metric, "2bit" if tight == [True, None, None] else None,
+                                  args.metric, "2bit" if tight[0] and not any(tight[1:]) else None,
                                   memory=args.memory, dask=args.dask, scheduler=args.scheduler,
-                                  progress=bar, **({"workers": args.workers} if args.workers else {}))
+                                  progress=bar,
+                                  **({"workers": args.workers} if args.workers else {}))
         elif definition is not None:
             table = _definition_table(definition, args.metric, bar)
         else:
@@ -281,7 +282,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     unanswered = [n for n, a in enumerate(answers, 1) if not isinstance(a, list)]
     if unanswered:
         which = ("line " if len(unanswered) == 1 else "lines ") + ", ".join(map(str, unanswered))
-        print(f"# {_count(len(answers), 'line')}: {len(answers) - len(unanswered)} answered, "
+        print(f"# {counted(len(answers), 'line')}: {len(answers) - len(unanswered)} answered, "
               f"{len(unanswered)} not ({which}); "
               "permgroup word gives a solving word that need not be optimal")
     return 0
@@ -396,7 +397,7 @@ def cmd_word(args: argparse.Namespace) -> int:
     else:
         which = ", ".join(map(str, proven)) if proven else "none"
         which = f"lines {which}" if proven else which
-    print(f"# {len(positions)} lines; proven optimal: {which}")
+    print(f"# {counted(len(positions), 'line')}; proven optimal: {which}")
     return 0
 
 
@@ -418,6 +419,10 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         # "argument --memory: --memory 'x': ..." (the message names its option) once
         message = re.sub(r"^argument (--[\w-]+): \1 ", r"argument \1 ", message)
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice:  # a mistyped format, metric or command
+            hint = did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+            message = message.replace(f"'{choice.group(1)}'", f"'{choice.group(1)}'{hint}", 1)
         self.print_usage(sys.stderr)
         self.exit(2, f"permgroup: error: {message}\n")
 
@@ -494,7 +499,8 @@ def _at_least(least: int) -> Callable[[str], object]:
     return _argument_type(whole, "number")
 
 
-PUZZLE_HELP = "a puzzle name (listed below) or the path of a definition file"
+PUZZLE_HELP = ("a puzzle name (listed below), the path of a definition file, or "
+               "PUZZLE_INFO.csv#TYPE")
 FILE_HELP = "the input file (stdin when left out or -)"
 
 
@@ -566,8 +572,9 @@ def parser() -> argparse.ArgumentParser:
                    help="an existing Dask scheduler (with --dask)")
     t.set_defaults(run=cmd_table)
     o = sub.add_parser("order", help="print the order of a puzzle's group",
-                       description="The order of the group PUZZLE's moves generate (sympy), "
-                                   "and what it counts.",
+                       description="The order of the group PUZZLE's moves generate (proven "
+                                   "from its structure, else sympy's), what it counts, and "
+                                   "its structure.",
                        epilog_of=_puzzle_listing("permgroup order cube3",
                                                  "permgroup order cubic-eight"))
     o.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
@@ -631,7 +638,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
         if args.puzzles and not removed:
             print(f"# no cached table of {', '.join(args.puzzles)} in {folder}")
         else:
-            print(f"# removed {_count(len(removed), 'table')}, "
+            print(f"# removed {counted(len(removed), 'table')}, "
                   f"{size_text(sum(e.size for e in removed))}, from {folder}")
         return 0
     entries = cache_entries(folder)
@@ -646,7 +653,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     for r in rows:
         print("  ".join(c.rjust(w) if i == 3 else c.ljust(w)
                         for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-    print(f"# {_count(len(entries), 'table')}, {size_text(sum(e.size for e in entries))} in {folder}")
+    print(f"# {counted(len(entries), 'table')}, {size_text(sum(e.size for e in entries))} in {folder}")
     return 0
 
 
@@ -662,10 +669,6 @@ def _cache_names(name: str) -> list[str]:
         return names
     names.append(puzzle_name(definition.name) if definition is not None else module.PUZZLE.name)
     return names
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:

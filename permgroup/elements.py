@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
+from permgroup.errors import InputError, InputTypeError
 from permgroup.perm import Perm, act, compose, identity, inverse, order, parity, power
 from permgroup.puzzle import Puzzle
 from permgroup.words import (Word, alphabet, format_word, invert_word, join_words, parse_word,
@@ -162,7 +163,7 @@ class Element:
     def __init__(self, puzzle: Puzzle, perm: Sequence[int], letters: Word | None = None):
         perm = tuple(int(i) for i in perm)
         if sorted(perm) != list(range(puzzle.degree)):
-            raise ValueError(f"not a permutation of the {puzzle.degree} stickers of "
+            raise InputError(f"not a permutation of the {puzzle.degree} stickers of "
                              f"{puzzle.name}")
         self.puzzle = puzzle
         self.perm: Perm = perm
@@ -205,9 +206,9 @@ class Element:
     # algebra
     def _check(self, other: Element) -> None:
         if not isinstance(other, Element):
-            raise TypeError(f"cannot combine an Element with {type(other).__name__}")
+            raise InputTypeError(f"cannot combine an Element with {type(other).__name__}")
         if other.puzzle.degree != self.puzzle.degree:
-            raise ValueError(f"elements of {self.puzzle.name} and {other.puzzle.name} "
+            raise InputError(f"elements of {self.puzzle.name} and {other.puzzle.name} "
                              "act on different stickers")
 
     def _joined(self, other: Element) -> Word | None:
@@ -427,3 +428,32 @@ class State:
         from permgroup.drawing import picture
 
         return picture(self.puzzle, self.colours)
+
+
+def state_colours(puzzle: Puzzle, state: State | Sequence) -> tuple:
+    """The colour at each position of a state given as a :class:`State` or a
+    sequence of colours.  Where every position has a colour of its own (a
+    family's ``point0``, ``point1``...), the numbers ``0..n-1`` may stand for
+    them: position ``i`` shows the colour position ``state[i]`` has when solved.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> p = Puzzle("p", 3, {"T": (1, 2, 0)}, solved=("point0", "point1", "point2"))
+    >>> state_colours(p, [2, 0, 1])
+    ('point2', 'point0', 'point1')
+    >>> state_colours(p, None)
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputTypeError: p: a state is an Element, a State or a sequence of 3 colours, not NoneType
+    """
+    if isinstance(state, State):
+        return tuple(state.colours)
+    if isinstance(state, (str, Sequence)) or hasattr(state, "__array__"):
+        out = tuple(state.tolist() if hasattr(state, "tolist") else state)
+    else:
+        raise InputTypeError(f"{puzzle.name}: a state is an Element, a State or a sequence of "
+                             f"{puzzle.degree} colours, not {type(state).__name__}")
+    solved = tuple(puzzle.solved)
+    if (len(set(solved)) == len(solved) == len(out) and not set(out) <= set(solved)
+            and all(isinstance(c, int) for c in out) and sorted(out) == list(range(len(out)))):
+        out = tuple(solved[c] for c in out)
+    return out

@@ -14,20 +14,21 @@ coordinate size, known before anything is built (:func:`table_size`).
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
 from permgroup.elements import Element, State, piece_form
-from permgroup.errors import InputError
+from permgroup.errors import InputError, InputTypeError, require_positive, require_whole
 from permgroup.metric import Metric, metric_label
 from permgroup.normalize import orbit
 from permgroup.puzzle import Puzzle
 from permgroup.tables.registry import (MAX_ENTRIES, choose_anchor, element_space, state_count,
                                        symmetries_inside, table, table_size,
                                        working_puzzle)
-from permgroup.words import parse_word, word_names
+from permgroup.words import parse_word, word_names, word_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.formats.definition import Definition
@@ -54,12 +55,23 @@ def define_puzzle(name: str, moves: Mapping[str, Permutation | Sequence[int]], *
     >>> p.degree, p.generators["C"], p.pieces["point"]
     (3, (1, 2, 0), ((0,), (1,), (2,)))
     """
-    def array(p) -> list[int]:
-        return list(p.array_form) if hasattr(p, "array_form") else [int(i) for i in p]
+    def array(move, p) -> list[int]:
+        if hasattr(p, "array_form"):
+            return list(p.array_form)
+        try:
+            return [int(i) for i in p]
+        except (TypeError, ValueError):
+            raise InputError(f"{name}: move {move!r} must be a sympy Permutation or a list of "
+                             f"positions 0..n-1, got {p!r}") from None
 
-    forms = {k: array(p) for k, p in moves.items()}
-    sym_forms = {k: array(p) for k, p in (symmetries or {}).items()}
-    n = degree or max(len(f) for f in [*forms.values(), *sym_forms.values()])
+    if not isinstance(moves, Mapping) or not moves:
+        raise InputError(f"{name}: moves must be a dict of at least one name -> permutation, "
+                         f"got {moves!r}")
+    forms = {k: array(k, p) for k, p in moves.items()}
+    sym_forms = {k: array(k, p) for k, p in (symmetries or {}).items()}
+    n = max(len(f) for f in [*forms.values(), *sym_forms.values()])
+    if degree is not None:
+        n = max(n, require_whole(degree, "degree", 1))
     pad = {k: tuple(f + list(range(len(f), n))) for k, f in forms.items()}
     sym_pad = {k: tuple(f + list(range(len(f), n))) for k, f in sym_forms.items()}
     piece_data = ({k: tuple(tuple(p) for p in v) for k, v in pieces.items()} if pieces
@@ -79,7 +91,7 @@ def load_definition(name_or_path: str) -> Definition:
     from permgroup.formats.definition import Definition
     from puzzles import FILE_HINT, LIBRARY, resolve
 
-    found = resolve(name_or_path)
+    found = resolve(_name(name_or_path, "load_definition"))
     if not isinstance(found, Definition):
         raise InputError(f"{name_or_path!r} is a built-in puzzle, not a definition: use "
                          f"load_puzzle; definitions are {', '.join(LIBRARY)}, {FILE_HINT}")
@@ -99,7 +111,7 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     from permgroup.formats.stickers import to_puzzle
     from puzzles import resolve
 
-    found = resolve(name_or_path)
+    found = resolve(_name(name_or_path, "load_puzzle"))
     if not isinstance(found, Definition):
         return found.PUZZLE
     from puzzles.pictures import renderer_for
@@ -108,7 +120,45 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     return replace(puzzle, renderer=renderer_for(puzzle))
 
 
-def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None) -> Puzzle:
+def _name(name_or_path: object, function: str) -> str:
+    """A puzzle's name or a definition file's path, as text."""
+    if isinstance(name_or_path, os.PathLike):
+        return os.fspath(name_or_path)
+    if not isinstance(name_or_path, str):
+        raise InputTypeError(f"{function}: expected a puzzle's name or a definition file's "
+                             f"path, got {type(name_or_path).__name__}")
+    return name_or_path
+
+
+def as_puzzle(puzzle: Puzzle | str, function: str = "explore") -> Puzzle:
+    """The puzzle a public function was given: a :class:`Puzzle`, or a name or
+    path :func:`load_puzzle` reads; :class:`InputTypeError` naming
+    ``function`` for anything else.
+
+    >>> as_puzzle("skewb").degree
+    30
+    >>> as_puzzle(None, "order")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputTypeError: order: expected a Puzzle or a puzzle's name, got NoneType
+    """
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if isinstance(puzzle, (str, os.PathLike)):
+        return load_puzzle(puzzle)
+    raise InputTypeError(f"{function}: expected a Puzzle or a puzzle's name, got "
+                         f"{type(puzzle).__name__}")
+
+
+def _element(element: object, function: str) -> Element:
+    if not isinstance(element, Element):
+        raise InputTypeError(f"{function}: expected an Element (such as Element.from_word("
+                             f"puzzle, \"R U\")), got {type(element).__name__}")
+    return element
+
+
+def subgroup(puzzle: Puzzle | str, moves: str | Sequence[str], name: str | None = None
+             ) -> Puzzle:
     """The puzzle restricted to some moves: ``subgroup(puzzle, "R U")`` is ``<R, U>``.
 
     Moves are read as words (``"R2 U2"`` gives ``<R2, U2>``); everything else
@@ -119,6 +169,8 @@ def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None
     >>> q.name, list(q.generators)
     ('p<A>', ['A'])
     """
+    puzzle = as_puzzle(puzzle, "subgroup")
+    word_text(moves, "subgroup")  # text or a list of names: nothing else
     names = moves.split() if isinstance(moves, str) else list(moves)
     for m in names:
         word = parse_word(puzzle, m)
@@ -130,13 +182,13 @@ def subgroup(puzzle: Puzzle, moves: str | Sequence[str], name: str | None = None
 
 # --- counting and orbits ----------------------------------------------------
 
-def order(puzzle: Puzzle) -> int:
+def order(puzzle: Puzzle | str) -> int:
     """The order of the group the puzzle's moves generate (sympy).
 
     >>> order(Puzzle("p", 3, {"A": (1, 0, 2), "B": (0, 2, 1)}))
     6
     """
-    return int(puzzle.group().order())
+    return int(as_puzzle(puzzle, "order").group().order())
 
 
 def structure(puzzle: Puzzle | str) -> Structure:
@@ -156,15 +208,16 @@ def structure(puzzle: Puzzle | str) -> Structure:
     """
     from permgroup.structure import structure as analyse
 
-    return analyse(load_puzzle(puzzle) if isinstance(puzzle, str) else puzzle)
+    return analyse(as_puzzle(puzzle, "structure"))
 
 
-def sticker_orbits(puzzle: Puzzle) -> list[tuple[int, ...]]:
+def sticker_orbits(puzzle: Puzzle | str) -> list[tuple[int, ...]]:
     """The orbits of positions under the moves, fixed positions included.
 
     >>> sticker_orbits(Puzzle("p", 4, {"A": (1, 0, 2, 3)}))
     [(0, 1), (2,), (3,)]
     """
+    puzzle = as_puzzle(puzzle, "sticker_orbits")
     moves = list(puzzle.generators.values())
     seen: set[int] = set()
     result = []
@@ -176,13 +229,14 @@ def sticker_orbits(puzzle: Puzzle) -> list[tuple[int, ...]]:
     return result
 
 
-def piece_orbits(puzzle: Puzzle) -> dict[str, list[tuple[int, ...]]]:
+def piece_orbits(puzzle: Puzzle | str) -> dict[str, list[tuple[int, ...]]]:
     """For each kind of piece, the orbits of the pieces (by index) under the moves.
 
     >>> p = Puzzle("p", 4, {"A": (1, 0, 2, 3)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
     >>> piece_orbits(p)
     {'dot': [(0, 1), (2,), (3,)]}
     """
+    puzzle = as_puzzle(puzzle, "piece_orbits")
     result = {}
     for kind, pieces in puzzle.pieces.items():
         actions = [piece_form(pieces, m, kind).where for m in puzzle.generators.values()]
@@ -241,23 +295,24 @@ class Distribution:
                 f"</tr><tr><th>states</th>{rows}</tr></table></div>")
 
 
-def distribution(puzzle: Puzzle, metric: Metric = "qtm", **options) -> Distribution:
+def distribution(puzzle: Puzzle | str, metric: Metric = "qtm", **options) -> Distribution:
     """How many states lie at each distance (up to whole-puzzle symmetry).
 
     >>> distribution(Puzzle("p", 3, {"A": (1, 2, 0)}, pieces={"dot": ((0,), (1,), (2,))})).counts
     [1, 2]
     """
+    puzzle = as_puzzle(puzzle, "distribution")
     return Distribution(puzzle.name, metric_label(metric), table(puzzle, metric, **options)
                         .distribution())
 
 
-def diameter(puzzle: Puzzle, metric: Metric = "qtm", **options) -> int:
+def diameter(puzzle: Puzzle | str, metric: Metric = "qtm", **options) -> int:
     """The largest distance: God's number in ``metric``.
 
     >>> diameter(Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))}))
     2
     """
-    return table(puzzle, metric, **options).diameter
+    return table(as_puzzle(puzzle, "diameter"), metric, **options).diameter
 
 
 # --- elements ---------------------------------------------------------------
@@ -273,7 +328,7 @@ def shortest_word(element: Element, metric: Metric = "qtm", **options) -> Elemen
     >>> shortest_word(Element.from_word(p, "A A A")).word
     ("A'",)
     """
-    puzzle = element.puzzle
+    puzzle = _element(element, "shortest_word").puzzle
     t = table(puzzle, metric, **options)
     names = t.word(element.perm)
     word = Element.from_word(puzzle, " ".join(names))
@@ -293,10 +348,14 @@ def distance(a: Element, b: Element, metric: Metric = "qtm", **options) -> int:
     >>> distance(Element.from_word(p, "A"), Element.from_word(p, "A'"))
     2
     """
+    _element(a, "distance"), _element(b, "distance")
+    if a.puzzle.degree != b.puzzle.degree:
+        raise InputError(f"distance: elements of {a.puzzle.name} and {b.puzzle.name} act on "
+                         "different stickers")
     return table(a.puzzle, metric, **options).distance(a.perm, b.perm)
 
 
-def solve(puzzle: Puzzle, start, goal=None, *, mismatches: int = 0,
+def solve(puzzle: Puzzle | str, start, goal=None, *, mismatches: int = 0,
           time_limit: float = 60.0, metric: Metric = "qtm") -> list[str]:
     """A word taking ``start`` to ``goal`` (default: solved), checked by applying it
     before it is returned; optimal when an exact method answers in part of the
@@ -314,10 +373,12 @@ def solve(puzzle: Puzzle, start, goal=None, *, mismatches: int = 0,
     ...
     permgroup.errors.UnreachableError: ring: no sequence of moves joins the two states (an exhaustive search)
     """
+    from permgroup.budget import parse_time_limit
     from permgroup.solving import word_between
 
-    return word_between(puzzle, start, goal, metric=metric, mismatches=mismatches,
-                        time_limit=time_limit).word
+    return word_between(as_puzzle(puzzle, "solve"), start, goal, metric=metric,
+                        mismatches=require_whole(mismatches, "mismatches"),
+                        time_limit=parse_time_limit(time_limit)).word
 
 
 def reachable(puzzle: Puzzle | Element, state=None) -> Reachability:
@@ -338,8 +399,10 @@ def reachable(puzzle: Puzzle | Element, state=None) -> Reachability:
 
     if state is None and isinstance(puzzle, Element):
         puzzle, state = puzzle.puzzle, puzzle
-    if isinstance(puzzle, str):
-        puzzle = load_puzzle(puzzle)
+    puzzle = as_puzzle(puzzle, "reachable")
+    if state is None:
+        raise InputError(f"reachable({puzzle.name!r}): which state?  Give an Element, a State "
+                         f"or a sequence of {puzzle.degree} colours")
     return decide(puzzle, state)
 
 
@@ -359,8 +422,9 @@ def commutators(puzzle: Puzzle | str, *, metric: Metric = "qtm", max_pieces: int
     """
     from permgroup.commutator_finder import commutators as find
 
-    return find(load_puzzle(puzzle) if isinstance(puzzle, str) else puzzle, metric=metric,
-                max_pieces=max_pieces, per_effect=per_effect)
+    return find(as_puzzle(puzzle, "commutators"), metric=metric,
+                max_pieces=require_whole(max_pieces, "max_pieces", 1),
+                per_effect=require_whole(per_effect, "per_effect", 1))
 
 
 def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float = 10.0):
@@ -374,9 +438,11 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float
     >>> found.element == a.commutator(b).conjugate(s), found.length
     (True, 10)
     """
+    from permgroup.budget import parse_time_limit
     from permgroup.commutator_finder import commutator_for as find
 
-    return find(target, metric=metric, time_limit=time_limit)
+    return find(_element(target, "commutator_for"), metric=metric,
+                time_limit=parse_time_limit(time_limit))
 
 
 # --- pictures ----------------------------------------------------------------
@@ -422,7 +488,8 @@ class Svg:
         return self.text.count(part)
 
 
-def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] | None = None,
+def draw(puzzle_or_state: Puzzle | State | Element | str,
+         moves: str | Sequence[str] | None = None,
          *, width: float = 900, frame: float = 200) -> Svg:
     """The picture of a state (a puzzle solved, a :class:`State` or an
     :class:`Element`'s colouring), drawn from the puzzle's geometry
@@ -438,20 +505,21 @@ def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] |
     from permgroup.drawing import picture, sequence_svg
     from permgroup.perm import act
 
-    if isinstance(puzzle_or_state, Puzzle):
-        puzzle, colours = puzzle_or_state, tuple(puzzle_or_state.solved)
+    width, frame = require_positive(width, "width"), require_positive(frame, "frame")
+    if isinstance(puzzle_or_state, (Puzzle, str, os.PathLike)):
+        puzzle = as_puzzle(puzzle_or_state, "draw")
+        colours = tuple(puzzle.solved)
     elif isinstance(puzzle_or_state, State):
         puzzle, colours = puzzle_or_state.puzzle, tuple(puzzle_or_state.colours)
     elif isinstance(puzzle_or_state, Element):
         puzzle, colours = puzzle_or_state.puzzle, tuple(puzzle_or_state.state().colours)
     else:
-        raise TypeError(f"draw() takes a Puzzle, State or Element, not "
-                        f"{type(puzzle_or_state).__name__}")
+        raise InputTypeError(f"draw: expected a Puzzle, a puzzle's name, a State or an "
+                             f"Element, got {type(puzzle_or_state).__name__}")
     colours = colours or tuple(range(puzzle.degree))
     if moves is None:
         return Svg(picture(puzzle, colours))
-    text = moves if isinstance(moves, str) else " ".join(moves)
-    names = word_names(puzzle, parse_word(puzzle, text))
+    names = word_names(puzzle, parse_word(puzzle, word_text(moves, "draw")))
     states, labels = [colours], ["start"]
     for k, name in enumerate(names, 1):
         states.append(act(states[-1], puzzle.move_array(name)))
@@ -466,7 +534,7 @@ def draw(puzzle_or_state: Puzzle | State | Element, moves: str | Sequence[str] |
 WIDGET_MISSING = ("explore.widget needs anywidget ({error}): in the folder of your permgroup "
                   "clone run  pip install '.[widget]'  (or just  pip install anywidget)")
 
-def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options):
+def widget(puzzle_or_state: Puzzle | Element | str, metric: Metric = "qtm", **options):
     """A puzzle to turn in Jupyter, with live distances
     (:class:`permgroup.widget.PuzzleWidget`); needs ``anywidget`` (from a clone
     of permgroup: ``pip install '.[widget]'``, or ``pip install anywidget``).
@@ -482,6 +550,8 @@ def widget(puzzle_or_state: Puzzle | Element, metric: Metric = "qtm", **options)
         from permgroup.widget import widget as make
     except ImportError as error:
         raise ImportError(WIDGET_MISSING.format(error=error)) from error
+    if isinstance(puzzle_or_state, (str, os.PathLike)):
+        puzzle_or_state = as_puzzle(puzzle_or_state, "widget")
     return make(puzzle_or_state, metric, **options)
 
 

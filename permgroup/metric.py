@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from permgroup.errors import InputError
 from permgroup.formats.alg import power_name
 from permgroup.perm import Perm, order, power
 from permgroup.puzzle import Puzzle
@@ -36,7 +37,7 @@ def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
     """
     if isinstance(metric, str):
         if metric not in ("qtm", "htm"):
-            raise ValueError(f"unknown metric {metric!r}: use 'qtm', 'htm' or a list of moves")
+            raise InputError(f"unknown metric {metric!r}: use 'qtm', 'htm' or a list of moves")
         moves: dict[str, Perm] = {}
         for name, g in puzzle.generators.items():
             n = order(g)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, counted
 from permgroup.formats.definition import Definition, Position, apply_alg, named_positions
 from permgroup.progress import Progress
 from permgroup.tables.registry import rotated
@@ -50,7 +50,7 @@ class Unanswered:
 
     def __str__(self) -> str:
         return (f"no optimal solution within {self.reason} (every word of up to "
-                f"{self.ruled_out} moves ruled out)")
+                f"{counted(self.ruled_out, 'move')} ruled out)")
 
 
 def position_bound(definition: Definition) -> int:

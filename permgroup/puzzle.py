@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from permgroup.errors import InputError, counted
 from permgroup.perm import Perm, closure, compose, identity, inverse, order, power
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +60,7 @@ class Puzzle:
     >>> Puzzle("bad", 3, {"F": (0, 0, 1)})
     Traceback (most recent call last):
     ...
-    ValueError: bad: move 'F' is not a permutation of 3 points
+    permgroup.errors.InputError: bad: move 'F' is not a permutation of 3 points
     """
 
     name: str
@@ -74,14 +75,14 @@ class Puzzle:
         for kind, perms in (("move", self.generators), ("symmetry", self.symmetries)):
             for move_name, p in perms.items():
                 if sorted(p) != list(range(self.degree)):
-                    raise ValueError(
+                    raise InputError(
                         f"{self.name}: {kind} {move_name!r} is not a permutation "
                         f"of {self.degree} points"
                     )
         if self.solved and len(self.solved) != self.degree:
-            raise ValueError(
-                f"{self.name}: solved colouring has {len(self.solved)} entries, "
-                f"expected {self.degree}"
+            raise InputError(
+                f"{self.name}: solved colouring has "
+                f"{counted(len(self.solved), 'entry', 'entries')}, expected {self.degree}"
             )
 
     def permutation(self, move: str) -> Permutation:

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from html import escape
 
-from permgroup.elements import Element, State
+from permgroup.elements import Element, state_colours
 from permgroup.perm import parity
 from permgroup.puzzle import Puzzle
 
@@ -105,7 +105,7 @@ def reachable(puzzle: Puzzle, state, *, quick: bool = False) -> Reachability:
     exact = not quick
     if isinstance(state, Element):
         return replace(_element(puzzle, state.perm, laws, exact=exact), element=state.perm)
-    colours = tuple(state.colours if isinstance(state, State) else state)
+    colours = state_colours(puzzle, state)
     if len(colours) != puzzle.degree:
         return Reachability(False, (f"the state has {len(colours)} positions; {puzzle.name} "
                                     f"has {puzzle.degree}",), "size")

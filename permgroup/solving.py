@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.elements import Element, State
-from permgroup.errors import InputError, UnreachableError
+from permgroup.elements import Element, State, state_colours
+from permgroup.errors import InputError, UnreachableError, counted
 from permgroup.metric import Metric, metric_moves
 from permgroup.moves import gather_of
 from permgroup.perm import act
@@ -52,12 +52,10 @@ def colours(puzzle: Puzzle, state: Element | State | Sequence) -> tuple:
     """
     if isinstance(state, Element):
         return tuple(act(puzzle.solved or tuple(range(puzzle.degree)), state.perm))
-    if isinstance(state, State):
-        return tuple(state.colours)
-    out = tuple(state)
+    out = state_colours(puzzle, state)
     if len(out) != puzzle.degree:
-        raise InputError(f"{puzzle.name}: a state of {len(out)} positions, the puzzle has "
-                         f"{puzzle.degree}")
+        raise InputError(f"{puzzle.name}: a state of {counted(len(out), 'position')}, the puzzle "
+                         f"has {puzzle.degree}")
     return out
 
 

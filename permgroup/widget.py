@@ -37,7 +37,7 @@ import traitlets
 
 from permgroup.drawing import picture
 from permgroup.elements import Element, State
-from permgroup.errors import InputError
+from permgroup.errors import InputError, InputTypeError
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.oracle import TimeUp, describe, oracle
 from permgroup.perm import act
@@ -418,8 +418,8 @@ def widget(puzzle_or_state: Puzzle | State | Element, metric: Metric = "qtm", **
         w = PuzzleWidget(puzzle_or_state.puzzle, metric, **options)
         w.state = puzzle_or_state.colours
         return w
-    raise TypeError(f"widget() takes a Puzzle, State or Element, not "
-                    f"{type(puzzle_or_state).__name__}")
+    raise InputTypeError(f"widget: expected a Puzzle, a State or an Element, got "
+                         f"{type(puzzle_or_state).__name__}")
 
 
 __all__ = ["PuzzleWidget", "widget", "picture", "element_of_colouring", "TIME_LIMIT"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from permgroup.errors import InputTypeError
 from permgroup.formats.alg import Letter, expand, power_name
 from permgroup.perm import Perm, act, compose, identity, order, power
 from permgroup.puzzle import Puzzle
@@ -51,7 +52,26 @@ def _orders(letters: dict[str, Perm]) -> dict[str, int]:
     return {name: order(p) for name, p in letters.items()}
 
 
-def parse_word(puzzle: Puzzle, text: str, symmetries: bool = False) -> Word:
+def word_text(moves: str | Sequence[str], what: str = "moves") -> str:
+    """A word given as text or as a list of move names, as text;
+    :class:`InputTypeError` naming ``what`` for anything else.
+
+    >>> word_text(["R", "U'"]), word_text("R U'")
+    ("R U'", "R U'")
+    >>> word_text(42, "draw")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputTypeError: draw: expected moves as text ("R U R'") or a list of move names, got int
+    """
+    if isinstance(moves, str):
+        return moves
+    if isinstance(moves, Sequence) and all(isinstance(m, str) for m in moves):
+        return " ".join(moves)
+    raise InputTypeError(f"{what}: expected moves as text (\"R U R'\") or a list of move names, "
+                         f"got {type(moves).__name__}")
+
+
+def parse_word(puzzle: Puzzle, text: str | Sequence[str], symmetries: bool = False) -> Word:
     """The letters of ``text`` (read by :func:`permgroup.formats.alg.parse_alg`,
     so brackets, ``-X`` and ``.`` work too); :class:`InputError` names a bad
     token and where it is.
@@ -63,6 +83,7 @@ def parse_word(puzzle: Puzzle, text: str, symmetries: bool = False) -> Word:
     >>> parse_word(p, "A A' A2 A3")
     (('A', 1), ('A', 2), ('A', 2))
     """
+    text = word_text(text)
     letters = alphabet(puzzle, symmetries)
     orders = _orders(letters)
     word = []
@@ -174,5 +195,4 @@ def apply_word(puzzle: Puzzle, state: Sequence, moves: str | Sequence[str]) -> t
     >>> apply_word(Puzzle("t", 3, {"T": (1, 2, 0)}), "abc", "T T")
     ('b', 'c', 'a')
     """
-    text = moves if isinstance(moves, str) else " ".join(moves)
-    return act(state, word_permutation(puzzle, parse_word(puzzle, text)))
+    return act(state, word_permutation(puzzle, parse_word(puzzle, moves)))

@@ -41,7 +41,8 @@ LIBRARY = {p.name.split(".")[0]: p for p in sorted(DEFINITIONS.glob("*"))
            if p.name.endswith((".tws", ".kpuzzle.json"))}
 
 #: what a PUZZLE argument may also be
-FILE_HINT = "or the path of a .tws, .def, .kpuzzle.json or .gap definition file"
+FILE_HINT = ("or the path of a definition file (.tws, .def, .kpuzzle.json, .gap) or "
+             "PUZZLE_INFO.csv#TYPE (a Santa 2023 type)")
 
 
 def module_summary(module: str) -> str:
@@ -97,8 +98,9 @@ def puzzle_names() -> dict[str, str]:
             names[name] = f"(cannot be read: {exc})"
     from puzzles.families import FAMILIES
 
-    for make, _, usage in FAMILIES.values():  # the docstring up to its first ";"
-        first = " ".join((make.__doc__ or "").split(";")[0].split()).replace("``", "")
+    for make, _, usage in FAMILIES.values():  # the first sentence, up to a ";"
+        paragraph = (make.__doc__ or "").split("\n\n")[0].split(";")[0]
+        first = " ".join(paragraph.split(". ")[0].split()).replace("``", "")
         names[usage] = first.rstrip(".") + "."
     return names
 
@@ -115,11 +117,11 @@ def resolve(name: str) -> ModuleType | Definition:
     >>> resolve("gigaminx")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., a family (lrx-N, ...), or the path of a .tws, .def, .kpuzzle.json or .gap definition file
+    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., a family (lrx-N, ...), or the path of a definition file (.tws, .def, .kpuzzle.json, .gap) or PUZZLE_INFO.csv#TYPE (a Santa 2023 type)
     >>> resolve("pancake-4").name
     'pancake-4'
     """
-    from permgroup.errors import InputError
+    from permgroup.errors import InputError, did_you_mean
     from permgroup.formats import is_definition_path, read_definition
 
     if is_definition_path(name):
@@ -133,6 +135,10 @@ def resolve(name: str) -> ModuleType | Definition:
     member = family_definition(name)
     if member is not None:
         return member
-    raise InputError(f"unknown puzzle {name!r}; choose from {', '.join([*PUZZLES, *LIBRARY])} "
+    hint = did_you_mean(name, [*PUZZLES, *LIBRARY])
+    if not hint and name != name.lower() and family_definition(name.lower()) is not None:
+        hint = did_you_mean(name, [name.lower()])
+    raise InputError(f"unknown puzzle {name!r}{hint}; choose from "
+                     f"{', '.join([*PUZZLES, *LIBRARY])} "
                      f"(permgroup table --help says what each is), a family "
                      f"({', '.join(family_names())}), {FILE_HINT}")

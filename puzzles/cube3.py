@@ -41,7 +41,8 @@ import numpy as np
 from permgroup.search.ball import Ball, load_ball
 from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.digits import DigitSpace, load_digit_space, piece_digits
-from permgroup.errors import InputError, Stopped, UnreachableError, require_string
+from permgroup.errors import (InputError, InputTypeError, Stopped, UnreachableError,
+                              require_string, require_whole)
 from permgroup.metric import metric_moves
 from permgroup.perm import Perm, act, parity
 from permgroup.puzzle import Puzzle
@@ -228,6 +229,9 @@ def facelets(element: Perm, face_colours: str = FACES) -> str:
     >>> facelets(PUZZLE.move_array("U")) == apply_moves(SOLVED, "U")
     True
     """
+    if not isinstance(element, Sequence) or len(element) != 54:
+        raise InputTypeError(f"facelets: expected a permutation of the 54 stickers (a tuple), got "
+                             f"{type(element).__name__}")
     solved = "".join(c * 9 for c in face_colours)
     return "".join(act(solved, element))
 
@@ -522,10 +526,16 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
     >>> solve(apply_moves(recoloured, "R'"), max_depth=2)
     ['R']
     """
+    from permgroup.budget import parse_time_limit
     from permgroup.elements import Element
     from permgroup.solution import solve as solve_path
 
     g = element(state)
+    if max_length is not None:
+        require_whole(max_length, "max_length")
+    if max_depth is not None:
+        require_whole(max_depth, "max_depth")
+    timeout, time_limit = parse_time_limit(timeout), parse_time_limit(time_limit)
     if optimal or max_depth is not None or metric is not None:
         return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm",
                               time_limit=time_limit)[0]

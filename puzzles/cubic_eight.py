@@ -38,7 +38,7 @@ from pathlib import Path
 
 from permgroup.cache import cached_array
 from permgroup.drawing import Drawing
-from permgroup.errors import InputError
+from permgroup.errors import InputError, UnreachableError, require_string, require_whole
 from permgroup.spaces.hole import HoleSpace, View
 from permgroup.spaces.partial import PartialPuzzle
 from permgroup.perm import Perm, act
@@ -324,6 +324,26 @@ def pattern_table(empty: int, progress: Progress | None = None) -> bytes:
     return _PATTERNS[empty]
 
 
+def check_question(empty: int, pattern: str, max_depth: int = 0) -> None:
+    """:class:`InputError` unless ``empty`` is a cell (0..8, :func:`cell_of`),
+    ``pattern`` nine letters of W, R, B with one E, row by row, and
+    ``max_depth`` at least 0.
+
+    >>> check_question(9, "WWWWEWWWW")
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: empty cell: expected a cell 0..8 (cell_of(x, y)), got 9
+    """
+    if require_whole(empty, "empty cell") >= CELLS:
+        raise InputError(f"empty cell: expected a cell 0..{CELLS - 1} (cell_of(x, y)), got "
+                         f"{empty}")
+    require_string(pattern, "pattern", "nine letters of W, R, B and one E")
+    if len(pattern) != CELLS or set(pattern) - set("WRBE") or pattern.count(EMPTY) != 1:
+        raise InputError(f"pattern {pattern!r}: expected nine letters of W, R, B and one E, "
+                         "row by row")
+    require_whole(max_depth, "max_depth")
+
+
 def distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> int:
     """Least number of rolls from the start with ``empty`` empty to a state
     whose tops show ``pattern``; ``-1`` if more than ``max_depth``.
@@ -334,6 +354,7 @@ def distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH) -> in
     >>> search_distance(cell_of(2, 1), "RBWRWWEWW")
     3
     """
+    check_question(empty, pattern, max_depth)
     d = pattern_table(empty)[pattern_rank(pattern)]
     return d if d != UNSEEN and d <= max_depth else -1
 
@@ -346,6 +367,7 @@ def search_distance(empty: int, pattern: str, max_depth: int = DEFAULT_MAX_DEPTH
     """
     from permgroup.search.meet import search
 
+    check_question(empty, pattern, max_depth)
     found = search(start_rank(empty), goal_ranks(pattern), SPACE.n_moves, SPACE.step,
                    SPACE.back_step, max_depth)
     return -1 if found is None else len(found)
@@ -362,9 +384,10 @@ def solve(empty: int, pattern: str) -> list[str]:
     >>> tops(PARTIAL.apply(start_state(cell_of(2, 1)), ['11E', '12N', '13N']))
     'RBWRWWEWW'
     """
+    check_question(empty, pattern)
     t = table(empty=empty)
     ranks = goal_ranks(pattern)
     best = min(ranks, key=lambda r: int(t.depths[r]))
     if t.depths[best] == UNSEEN:
-        raise ValueError(f"no sequence of rolls reaches {pattern}")
+        raise UnreachableError(f"no sequence of rolls reaches {pattern}")
     return [SPACE.move_names[m] for m in t.path(best)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from permgroup.errors import InputError, UnreachableError, require_string
+from permgroup.errors import InputError, UnreachableError, require_string, require_whole
 from permgroup.metric import Metric
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
@@ -363,12 +363,17 @@ def same_state(a: str, b: str) -> bool:
 
 def scramble(rng, length: int = 40, solved: str = "UUUURRRRFFFFDDDDLLLLBBBB") -> str:
     """A random cube: ``length`` random quarter turns, then a random whole-cube
-    rotation, from ``solved`` (``rng`` is a ``random.Random``).
+    rotation, from ``solved`` (``rng`` is a ``random.Random``, or a seed).
 
     >>> import random
     >>> len(scramble(random.Random(1)))
     24
     """
-    turns = [rng.choice(FACES) + rng.choice(("", "'")) for _ in range(length)]
+    import random
+
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    turns = [rng.choice(FACES) + rng.choice(("", "'"))
+             for _ in range(require_whole(length, "length"))]
     rotation = rng.choice(PUZZLE.symmetry_elements())
     return "".join(act(apply_moves(solved, turns), rotation))

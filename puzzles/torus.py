@@ -39,6 +39,7 @@ from permgroup.errors import InputError, require_string
 from permgroup.metric import metric_moves
 from permgroup.perm import act, compose_all, from_cycles
 from permgroup.puzzle import Puzzle
+from permgroup.words import word_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.progress import Progress
@@ -261,7 +262,7 @@ def apply_moves(state: str, names: str | Sequence[str], puzzle: Puzzle = PUZZLE)
     'GBYRGGGGBBBBRYYY'
     """
     require_string(state, "board", "a board string, one colour letter per cell")
-    names = names.split() if isinstance(names, str) else list(names)
+    names = word_text(names, "apply_moves").split()
     try:
         perm = compose_all([puzzle.move_array(m) for m in names], puzzle.degree)
     except KeyError as exc:

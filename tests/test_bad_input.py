@@ -10,10 +10,12 @@ from permgroup.errors import InputError
 from permgroup.formats import read_definition
 from permgroup.formats.text import decode
 from tests.conftest import DATA, ROOT
-from tests.test_cli import assert_usage_error, cli  # noqa: F401 (a fixture)
+from tests import test_cli
+from tests.test_cli import assert_usage_error
 
 SANTA = DATA / "santa2023"
 INFO = str(SANTA / "puzzle_info.csv")
+cli = test_cli.cli  # the fixture: a command in this process
 SKEWB = ROOT / "puzzles" / "definitions" / "skewb.tws"
 
 
@@ -50,8 +52,8 @@ def test_a_byte_order_mark_is_accepted_in_definitions_santa_files_and_stdin(cli,
     tws = tmp_path / "skewb.tws"
     tws.write_bytes(bom + SKEWB.read_bytes())
     read, original = read_definition(tws), read_definition(SKEWB)
-    assert (read.orbits, read.solved, read.moves) == (original.orbits, original.solved,
-                                                       original.moves)
+    assert read.orbits == original.orbits
+    assert (read.solved, read.moves) == (original.solved, original.moves)
     csv = tmp_path / "puzzles.csv"
     csv.write_bytes(bom + santa_rows(1).encode())
     result = cli("solve", "santa2023", str(csv), "--info", INFO)
@@ -160,3 +162,125 @@ def test_ctrl_c_in_santa2023_with_two_jobs_writes_the_rows_solved(tmp_path):
         row = rows[ident]
         final = apply_word(row.start, with_inverses(info[row.type]), word.split("."))
         assert row.mismatches(final) <= row.wildcards
+
+
+# --- the Python API: wrong types and values say what was expected -------------
+
+def _api_cases():
+    import math
+
+    from permgroup import explore
+    from permgroup.elements import Element
+    from puzzles import cube3, cubic_eight, families, minicube, torus
+
+    skewb = explore.load_puzzle("skewb")
+    solved3 = "".join(c * 9 for c in "URFDLB")
+    return {
+        "structure(None)": (lambda: explore.structure(None), TypeError,
+                            "structure: expected a Puzzle"),
+        "reachable(None)": (lambda: explore.reachable(None), TypeError, "reachable: expected"),
+        "reachable('cube3')": (lambda: explore.reachable("cube3"), InputError, "which state?"),
+        "reachable('cube3', 42)": (lambda: explore.reachable("cube3", 42), TypeError, "not int"),
+        "commutators(42)": (lambda: explore.commutators(42), TypeError, "commutators: expected"),
+        "commutators(per_effect=0)": (lambda: explore.commutators("cube3", per_effect=0),
+                                      InputError, "per_effect must be at least 1"),
+        "draw(p, 42)": (lambda: explore.draw(skewb, 42), TypeError, "draw: expected moves"),
+        "draw(width=nan)": (lambda: explore.draw(skewb, "URF", width=math.nan), InputError,
+                            "width must be a finite number above 0, got nan"),
+        "draw(None)": (lambda: explore.draw(None), TypeError, "draw: expected a Puzzle"),
+        "order(None)": (lambda: explore.order(None), TypeError, "order: expected"),
+        "distribution(p, 'foo')": (lambda: explore.distribution(skewb, "foo"), InputError,
+                                   "unknown metric 'foo'"),
+        "subgroup(p, 42)": (lambda: explore.subgroup(skewb, 42), TypeError, "subgroup"),
+        "load_puzzle(None)": (lambda: explore.load_puzzle(None), TypeError, "load_puzzle"),
+        "define_puzzle({})": (lambda: explore.define_puzzle("x", {}), InputError, "moves must"),
+        "define_puzzle('ab')": (lambda: explore.define_puzzle("x", {"a": "ab"}), InputError,
+                                "x: move 'a' must be a sympy Permutation"),
+        "distance(None, None)": (lambda: explore.distance(None, None), TypeError, "an Element"),
+        "solve(p, None)": (lambda: explore.solve(skewb, None), TypeError, "a state is"),
+        "solve(time_limit=-1)": (lambda: explore.solve(skewb, skewb.solved, time_limit=-1),
+                                 InputError, "more than 0 seconds"),
+        "commutator_for(42)": (lambda: explore.commutator_for(42), TypeError, "an Element"),
+        "Element.from_word(p, 42)": (lambda: Element.from_word(skewb, 42), TypeError, "moves"),
+        "Element(p, (0,))": (lambda: Element(skewb, (0,)), InputError, "not a permutation"),
+        "minicube.distance(None, None)": (lambda: minicube.distance(None, None), TypeError,
+                                          "first cube"),
+        "minicube.apply_moves(42)": (lambda: minicube.apply_moves("U" * 24, 42), TypeError,
+                                     "moves"),
+        "cube3.solve(timeout=nan)": (lambda: cube3.solve(solved3, timeout=math.nan), InputError,
+                                     "finite"),
+        "cube3.solve(max_length=-1)": (lambda: cube3.solve(solved3, max_length=-1), InputError,
+                                       "max_length must be at least 0"),
+        "cube3.facelets(None)": (lambda: cube3.facelets(None), TypeError, "facelets"),
+        "torus.apply_moves(42)": (lambda: torus.apply_moves("A" * 16, 42), TypeError, "moves"),
+        "cubic_eight.distance(99)": (lambda: cubic_eight.distance(99, "WWWWEWWWW"), InputError,
+                                     "expected a cell 0..8"),
+        "cubic_eight.solve('x')": (lambda: cubic_eight.solve(0, "x"), InputError,
+                                   "nine letters"),
+        "families.lrx('x')": (lambda: families.lrx("x"), TypeError, "whole numbers"),
+        "families.lrx(10**9)": (lambda: families.lrx(10 ** 9), InputError, "at most 256"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_api_cases()))
+def test_the_api_refuses_bad_arguments_with_one_line_naming_what_it_expected(case):
+    call, kind, words = _api_cases()[case]
+    with pytest.raises(InputError) as caught:  # InputTypeError is a TypeError too
+        call()
+    assert isinstance(caught.value, kind)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_numbers_name_a_familys_points():
+    # a family's colours are point0, point1...; 0..n-1 stand for them
+    from permgroup import explore
+
+    assert explore.reachable("lrx-5", [0, 1, 2, 3, 4])
+    assert explore.reachable("lrx-5", [1, 2, 3, 4, 0])  # one shift
+    from permgroup.words import apply_word
+
+    lrx = explore.load_puzzle("lrx-5")
+    start = [1, 2, 3, 4, 0]
+    word = explore.solve(lrx, start)
+    assert len(word) == 1
+    assert apply_word(lrx, [lrx.solved[i] for i in start], word) == lrx.solved
+
+
+def test_draw_takes_a_puzzles_name_and_shows_what_it_is_in_a_console():
+    from permgroup import explore
+
+    svg = explore.draw("skewb", "URF")
+    assert repr(svg).startswith("<SVG picture") and "<svg" not in repr(svg)
+    assert svg._repr_svg_().startswith("<svg")
+
+
+def test_a_power_of_a_move_whose_name_ends_in_a_digit_reads_as_the_hint_says(cli):
+    # the hint "a number is a power: f02" named a move the reader then refused
+    info = f"{INFO}#cube_2/2/2"
+    result = cli("word", info, stdin="Q\n")
+    assert_usage_error(result, "a number is a power: f02")
+    result = cli("optimal", info, stdin="f02\n")
+    assert result.returncode == 0 and result.stdout.split() in (["f0", "f0"], ["-f0", "-f0"])
+
+
+def test_packed_builds_a_two_bit_table(cli):
+    assert cli("table", "pyraminx-notips", "--packed").returncode == 0
+    assert "2 bits a state" in cli("cache").stdout
+
+
+def test_counts_of_one_are_singular(cli):
+    result = cli("word", "skewb", stdin="URF\n")
+    assert result.stdout.splitlines()[-1] == "# 1 line; proven optimal: all"
+
+
+@pytest.mark.parametrize("args, stdin, words", [
+    (["order", "Skewb"], "", "unknown puzzle 'Skewb' (did you mean 'skewb'?)"),
+    (["order", "megamix"], "", "(did you mean 'megaminx'?)"),
+    (["order", "LRX-5"], "", "(did you mean 'lrx-5'?)"),
+    (["solve", "uva1107"], "", "'uva1107' (did you mean 'uva11007'?)"),
+    (["table", "minicube", "--metric", "HTM"], "", "(did you mean 'htm'?)"),
+    (["tabel", "minicube"], "", "(did you mean 'table'?)"),
+    (["word", "minicube"], "r U\n", "unknown move 'r' (did you mean 'R'?)"),
+])
+def test_a_mistyped_name_gets_a_did_you_mean(cli, args, stdin, words):
+    assert_usage_error(cli(*args, stdin=stdin), words)

@@ -247,4 +247,4 @@ def test_zoj2477_deep_search_stops_at_its_time_limit_naming_the_case(cli, tmp_pa
     result = cli("solve", "zoj2477", str(path), "--max-depth", "30", "--time-limit", "0.5")
     assert result.stdout == "2\n4 -1\n2 -1\n"
     assert_usage_error(result, "case 2: no answer within the time limit of 0.5 s",
-                       "1 later cases not tried")
+                       "1 later case not tried")

@@ -240,7 +240,10 @@ def test_thirty_roll_solution():
 def _run(tmp_path, capsys, text: str, *options: str) -> tuple[int, str, str]:
     path = tmp_path / "input.txt"
     path.write_bytes(text.encode())
-    code = main(["solve", "poj3131", str(path), *options])
+    try:
+        code = main(["solve", "poj3131", str(path), *options])
+    except SystemExit as exc:  # argparse's refusal of an option's value
+        code = exc.code
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, did_you_mean
 
 #: a move of a word as read, before it meets a puzzle: ``(name, exponent)``
 Letter = tuple[str, int]
@@ -182,7 +182,8 @@ class _Reader:
             return self._power(stripped, run[len(stripped):], start)
         if self.is_name is None:
             return self._power(run, "", start)
-        raise self.fail(f"unknown move {run!r}", start, self.known())
+        raise self.fail(f"unknown move {run!r}{did_you_mean(run, self.names or ())}", start,
+                        self.known())
 
     def _split(self, run: str, start: int) -> list[Node]:
         """A run of names written together, the longest name that fits first."""
@@ -199,7 +200,8 @@ class _Reader:
                 name = self._longest(run, i)
             if name is None:
                 after = f", after {run[:i]!r}" if i else ""
-                raise self.fail(f"unknown move {run[i:]!r}", start + i, after + self.known())
+                raise self.fail(f"unknown move {run[i:]!r}{did_you_mean(run[i:], self.names)}",
+                                start + i, after + self.known())
             j = i + len(name)
             while j < len(run) and run[j].isdigit():
                 j += 1

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, counted
 from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
 from permgroup.solver.cycles import MAX_PIECES, OrbitCycles
@@ -247,8 +247,9 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         except InputError:
             pass
     if best is None:
-        raise InputError(f"no word found: {wrong} positions still wrong after {ms.cost(word)} "
-                         "moves and no tool helps (the position may be unreachable)")
+        raise InputError(f"no word found: {counted(wrong, 'position')} still wrong after "
+                         f"{counted(ms.cost(word), 'move')} and no tool helps (the position may "
+                         "be unreachable)")
     final = start
     for name in best:
         final = final[moves[name]]

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
+from permgroup.errors import InputError
 from permgroup.perm import act, inverse
 from permgroup.spaces.partial import PartialPuzzle
 from permgroup.spaces.ranking import digits_rank, palette_and_counts
@@ -278,7 +279,7 @@ def _rank_blocks(colours: Sequence, places: Sequence[Sequence[int]], hole, index
     labels = [tuple(colours[k] for k in where) for where in places]
     holes = [j for j, label in enumerate(labels) if label == hole]
     if len(holes) != 1:
-        raise ValueError(f"{what} {len(holes)} holes, expected one")
+        raise InputError(f"{what} {len(holes)} holes, expected one")
     digits = []
     for j, label in enumerate(labels):
         if j != holes[0]:

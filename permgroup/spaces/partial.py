@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from permgroup.errors import InputError
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
 
@@ -75,9 +76,9 @@ class PartialPuzzle:
         state = tuple(state)
         for k, move in enumerate(moves):
             if move not in self.guards:
-                raise ValueError(f"{self.puzzle.name} has no move {move!r}")
+                raise InputError(f"{self.puzzle.name} has no move {move!r}")
             if not self.legal(state, move):
-                raise ValueError(f"move {k + 1} ({move}) is not legal here")
+                raise InputError(f"move {k + 1} ({move}) is not legal here")
             state = act(state, self.puzzle.generators[move])
         return state
 

@@ -10,7 +10,7 @@ Line ends may be LF or CRLF; trailing blanks are ignored.
 """
 from __future__ import annotations
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, counted
 
 
 class LineReader:
@@ -61,17 +61,18 @@ class LineReader:
         return value
 
 
-def check_case_count(declared: int, found: int, what: str = "cases") -> None:
+def check_case_count(declared: int, found: int, what: str = "case") -> None:
     """Raise unless the count line agrees with the cases present.
 
     >>> check_case_count(2, 2)  # they agree: returns None
-    >>> check_case_count(3, 2, "datasets")
+    >>> check_case_count(1, 2, "dataset")
     Traceback (most recent call last):
         ...
-    permgroup.errors.InputError: the count line says 3 datasets but the input holds 2
+    permgroup.errors.InputError: the count line says 1 dataset but the input holds 2
     """
     if declared != found:
-        raise InputError(f"the count line says {declared} {what} but the input holds {found}")
+        raise InputError(f"the count line says {counted(declared, what)} but the input holds "
+                         f"{found}")
 
 
 def read_blocks(text: str, lines_per_case: int, what: str = "lines") -> list[list[tuple[int, str]]]:

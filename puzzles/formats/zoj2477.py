@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from permgroup.errors import InputError, Stopped
+from permgroup.errors import InputError, Stopped, counted
 from puzzles import cube3
 from puzzles.formats.lines import LineReader, check_case_count
 
@@ -121,7 +121,7 @@ def solve_text(text: str, max_depth: int = CONTEST_DEPTH,
         case, later = len(exc.answered) + 1, len(whats) - len(exc.answered) - 1
         error = InputError(f"case {case}: no answer within {exc.reason} (every sequence of up "
                            f"to {exc.ruled_out} quarter turns ruled out); raise --time-limit "
-                           f"or lower --max-depth" + (f"; {later} later cases not tried"
+                           f"or lower --max-depth" + (f"; {counted(later, 'later case')} not tried"
                                                       if later else ""))
         error.answered = _answers(exc.answered)
         raise error from None
