@@ -128,15 +128,24 @@ def answer_line(answer: list[str] | Unanswered, number: int) -> str:
 def _solve(definition: Definition, positions: list[Position], metric: str,
            progress: Progress | None, max_build: int, time_limit: float, memory: int
            ) -> list[list[str] | Unanswered]:
+    from permgroup.budget import MemoryBudgetError
+
     bound = position_bound(definition)
     normalized = rotated(definition)
+    refused = None
     if not normalized and (bound <= max_build or (bound <= MAX_TABLE and
                                                   cached_table_exists(definition, metric))):
         from permgroup.tables.registry import load_or_build
 
-        return load_or_build(definition, metric, "byte", progress=progress).solve_many(positions)
+        try:
+            return load_or_build(definition, metric, "byte", progress=progress,
+                                 memory=memory).solve_many(positions)
+        except MemoryBudgetError as exc:  # past the memory: a search may answer instead
+            refused = exc
     identical = any(len(set(definition.solved[o.name].pieces)) < o.size
                     for o in definition.orbits)
+    if identical and not normalized and refused is not None:
+        raise refused
     if identical and not normalized:
         raise InputError(f"{definition.name}: up to {bound:,} positions with identical pieces: "
                          "too many for a table here, and the search needs distinct pieces")

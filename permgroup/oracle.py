@@ -239,6 +239,7 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
     >>> oracle(Puzzle("t", 4, {"S": (1, 2, 3, 0)}, solved="aabb")).way
     'colouring table'
     """
+    from permgroup.budget import MemoryBudgetError
     from permgroup.tables import registry
 
     if by_colouring(puzzle):
@@ -249,8 +250,11 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
             space = colouring_space(puzzle, metric)
             found = None
             if tables:
-                found = registry.load_or_build(puzzle, metric, states="colourings",
-                                               build=space.size <= max_build)
+                try:
+                    found = registry.load_or_build(puzzle, metric, states="colourings",
+                                                   build=space.size <= max_build)
+                except MemoryBudgetError:  # past the free memory: search instead
+                    found = None
             if found is not None:
                 return Oracle(puzzle, metric, "colouring table", _table=found, _space=space)
             return Oracle(puzzle, metric, "colouring search", _space=space)
@@ -258,7 +262,10 @@ def oracle(puzzle: Puzzle, metric: Metric = "qtm", *, max_build: int = MAX_BUILD
     size = m.size
     found = None
     if tables and size <= registry.MAX_ENTRIES:
-        found = registry.table(puzzle, metric, build=size <= max_build)
+        try:
+            found = registry.table(puzzle, metric, build=size <= max_build)
+        except MemoryBudgetError:
+            found = None
     if found is not None:
         return Oracle(puzzle, metric, "table", _table=found, _elements=m)
     return Oracle(puzzle, metric, "search", _elements=m)

@@ -139,3 +139,97 @@ def test_an_order_of_any_number_of_digits_is_printed(cli, monkeypatch):
     assert result.returncode == 0, result
     assert result.stdout.splitlines()[0] == "order: 1" + "0" * 4999 + "7"
     assert sys.get_int_max_str_digits() == limit   # raised for the command only
+
+
+# --- tables within a memory budget ---------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (["lrx-13"], ["building the qtm table of lrx-13 (6,227,020,800 states, one byte a state)",
+                  "--memory's default", "--memory SIZE", "out of core in shards on disk"]),
+    (["lrx-13", "--packed"], ["lrx-13 (6,227,020,800 states, 2 bits a state)", "--memory SIZE"]),
+    (["pancake-13"], ["pancake-13 (6,227,020,800 states, one byte a state)"]),
+    (["lrx-14"], ["lrx-14 (87,178,291,200 states, one byte a state)", "21.8 GB of them"]),
+])
+def test_a_table_past_the_memory_budget_is_refused_before_it_starts(cli, args, words):
+    # these ran for 23-150 s at 3+ GB until numpy could not allocate; nothing large is made now
+    line = error_line(cli("table", *args))
+    assert "more than the memory budget of" in line
+    for word in words:
+        assert word in line, (word, line)
+
+
+def test_the_refusal_names_sizes_that_are_true():
+    from permgroup.budget import Budget, MemoryBudgetError
+    from permgroup.tables.registry import _planned_space, require_table, space_bytes, table_memory
+    from puzzles import resolve
+
+    space = _planned_space(resolve("pancake-9"), "qtm", "positions")[0]
+    need = space_bytes(space) + table_memory(space, "byte")
+    assert need >= space.size                      # at least the table itself
+    require_table(Budget.of(memory=need), "pancake-9", "qtm", space, "byte")    # fits exactly
+    with pytest.raises(MemoryBudgetError, match=r"pancake-9 \(362,880 states, one byte a state\)"
+                                                r" needs .*; --packed \(form='2bit'\)"):
+        require_table(Budget.of(memory=need - 1), "pancake-9", "qtm", space, "byte")
+    assert not space.built   # the refusal and the sizes came before the move tables
+
+
+def test_a_split_permutation_is_built_in_the_memory_it_announces():
+    from permgroup.spaces.orbit import OrbitSpace
+    from puzzles import resolve
+
+    space = OrbitSpace(resolve("lrx-11"), tables=False)       # 11!/6! placements
+    planned = space.nbytes
+    space.build_tables()
+    made = (space.row_next.nbytes + space.split.placement_table.nbytes
+            + space.split.select.nbytes + space.split.parity.nbytes + space.inner_table.nbytes)
+    assert made <= planned <= 2 * made
+
+
+def test_a_build_keeps_within_what_it_announces():
+    # the peak of the move tables' and the search's allocations (tracemalloc counts
+    # numpy's buffers) against the estimate made before either
+    import tracemalloc
+
+    from permgroup.tables.bfs import bfs
+    from permgroup.tables.registry import _planned_space, _ready, space_bytes, table_memory
+    from puzzles import resolve
+
+    definition = resolve("pancake-9")
+    space = _planned_space(definition, "qtm", "positions")[0]
+    estimate = space_bytes(space) + table_memory(space, "byte")
+    tracemalloc.start()
+    try:
+        _ready(space)
+        depths = bfs(space, [space.rank(definition.solved)]).depths
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert int((depths < 255).sum()) == 362_880
+    assert space.size <= peak <= estimate
+
+
+def test_out_of_core_in_too_little_memory_for_its_shards_is_refused(cli):
+    from permgroup.budget import MemoryBudgetError
+    from permgroup.tables.outofcore import MAX_SHARDS, least_memory
+
+    assert least_memory(3_149_280) == 1_000_000                 # skewb: 2 shards in 1 MB
+    assert -(-10 ** 10 // (2 * least_memory(10 ** 10))) <= MAX_SHARDS
+    line = error_line(cli("table", "lrx-13", "--memory", "100MB"))
+    assert "out of core" in line and "more than the memory budget of 100.0 MB" in line
+    assert "--memory 537MB or more" in line
+    with pytest.raises(MemoryBudgetError):
+        from permgroup.tables.registry import load_or_build
+        from puzzles import resolve
+        load_or_build(resolve("pancake-13"), "qtm", "shards", memory="1MB")
+
+
+def test_dask_workers_past_the_cores_and_a_scheduler_out_of_reach_are_one_line(cli, monkeypatch):
+    pytest.importorskip("dask.distributed", reason="Dask is not installed")
+    from permgroup.tables import dask_bfs
+
+    line = error_line(cli("table", "topspin-6", "--dask", "--workers", "100"))
+    assert "--workers 100: this machine has" in line and "at most one worker a core" in line
+    monkeypatch.setattr(dask_bfs, "CONNECT_SECONDS", 1)
+    line = error_line(cli("table", "topspin-6", "--dask", "--scheduler", "tcp://127.0.0.1:9"))
+    assert line.endswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9 "
+                         "(no answer within 1 s)")

@@ -72,6 +72,8 @@ INNER_LIMIT = 1 << 16
 MAX_ROW_BYTES = 2 << 30
 #: pieces left in the remainder of a split permutation (6! = 720 orders)
 REMAINDER = 6
+#: placements of a split permutation unranked at once while its tables are built
+SPLIT_CHUNK = 1 << 16
 
 METRICS = ("qtm", "htm", "gens")
 
@@ -166,7 +168,7 @@ class SplitPermutation:
         self.orbit, self.part, self.name = orbit, "pieces", f"{orbit} pieces"
         self.n, self.r = n, min(REMAINDER, n - 1)
         self.h = n - self.r
-        self.even = even
+        self.even, self.move_slots = even, move_slots
         self.size_a = prod(range(n, self.r, -1))  # choices for pieces 0..h-1
         # the remainder's orders: by parity when only even arrangements occur (Lehmer
         # ranks 2q and 2q + 1 differ by a swap, so rank // 2 numbers each parity's orders)
@@ -175,25 +177,41 @@ class SplitPermutation:
                        else orders[None])
         groups, self.size_b = self.orders.shape[:2]
         self.size = self.size_a * self.size_b
-        # the slot of each piece 0..h-1, per placement
-        slots = placement_unranks(np.arange(self.size_a), self.n, self.h).astype(np.int8)
-        # the parity of each placement's arrangement with the remainder in order 0..r-1
-        self.parity = parities(self._arrangements(slots, np.arange(self.r)[None, :]))
-        rest = self._rest(slots)
-        tables, select = [], []
-        for mp in move_slots:
-            back = np.argsort(mp).astype(np.int8)  # the piece in slot j goes to slot back[j]
-            tables.append(placement_ranks(back[slots], self.n))
-            # the remainder's places, moved, in increasing order: place j of the new
-            # remainder holds what was in place sigma[j] of the old one
-            sigma = np.argsort(back[rest], axis=1)
-            select.append(lehmer_ranks(sigma) * groups + (self.parity if even else 0))
-        self.placement_table = np.stack(tables).astype(np.int32)
-        self.select = np.stack(select).astype(np.int32)
         # row sigma * groups + p: order b of group p followed by sigma
         moved = self.orders[:, :, orders].transpose(2, 0, 1, 3).reshape(-1, self.r)
         self.remainder_table = (lehmer_ranks(moved) // groups).reshape(
             -1, self.size_b).astype(np.int32)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the tables :meth:`build` makes (a table and a selector per
+        move, a parity per placement), known before they are built."""
+        return self.size_a * (8 * len(self.move_slots) + 1) + self.remainder_table.nbytes
+
+    def build(self) -> None:
+        """The placement and selector tables, :data:`SPLIT_CHUNK` placements at a
+        time: the memory is that of the tables (:attr:`nbytes`), not tens of
+        times more for the placements unranked all at once."""
+        moves, groups = len(self.move_slots), self.orders.shape[0]
+        self.placement_table = np.empty((moves, self.size_a), dtype=np.int32)
+        self.select = np.empty((moves, self.size_a), dtype=np.int32)
+        self.parity = np.empty(self.size_a, dtype=np.int8)
+        backs = [np.argsort(mp).astype(np.int8) for mp in self.move_slots]
+        for lo in range(0, self.size_a, SPLIT_CHUNK):
+            hi = min(self.size_a, lo + SPLIT_CHUNK)
+            # the slot of each piece 0..h-1, per placement
+            slots = placement_unranks(np.arange(lo, hi), self.n, self.h).astype(np.int8)
+            # the parity of each placement's arrangement with the remainder in order 0..r-1
+            parity = parities(self._arrangements(slots, np.arange(self.r)[None, :]))
+            self.parity[lo:hi] = parity
+            rest = self._rest(slots)
+            for m, back in enumerate(backs):  # the piece in slot j goes to slot back[j]
+                self.placement_table[m, lo:hi] = placement_ranks(back[slots], self.n)
+                # the remainder's places, moved, in increasing order: place j of the new
+                # remainder holds what was in place sigma[j] of the old one
+                sigma = np.argsort(back[rest], axis=1)
+                self.select[m, lo:hi] = lehmer_ranks(sigma) * groups + (parity if self.even
+                                                                         else 0)
 
     def _rest(self, slots: np.ndarray) -> np.ndarray:
         """The free slots of each placement, in increasing order."""
@@ -346,11 +364,15 @@ class OrbitSpace:
     (3, ['G', "G'"], ['A pieces & B pieces'])
     >>> [space.rank(space.unrank(r)) for r in range(space.size)]
     [0, 1, 2]
+
+    With ``tables=False`` the space knows its size and what its move tables
+    will take (:attr:`nbytes`), and :meth:`build_tables` builds them.
     """
 
     capabilities = frozenset({ROW_PULL})
 
-    def __init__(self, definition: Definition, metric: str = "qtm") -> None:
+    def __init__(self, definition: Definition, metric: str = "qtm", *, tables: bool = True
+                 ) -> None:
         self.definition, self.metric = definition, metric
         moves = metric_moves(definition, metric)
         self.move_names = list(moves)
@@ -368,7 +390,10 @@ class OrbitSpace:
                 self.moves.append(power(definition, definition.moves[g], n - j))
             self.inverse.append(index[name])
         self._build_factors()
-        self._build_rows()
+        self._plan_rows()
+        self.built = False
+        if tables:
+            self.build_tables()
 
     # --- construction ------------------------------------------------------------
     def _build_factors(self) -> None:
@@ -423,21 +448,22 @@ class OrbitSpace:
         solved = self._raws([d.solved])
         self.factors = _merge_tied(factors, lambda f: int(f.encode(solved)[0]))
 
-    def _build_rows(self) -> None:
-        """Choose the inner digit and build the row tables."""
+    def _plan_rows(self) -> None:
+        """Choose the inner digit; the sizes, without the row tables."""
         factors = self.factors
         if self.split is not None:
             inner, outer = [], factors
             # the rows: the outer factors and the split permutation's placement
-            rows = outer + [Factor(self.split.name, self.split.size_a, self.split.placement_table)]
+            self._rows = outer + [self.split]
             self.inner_size = self.split.size_b
         else:
             inner = _best_inner(factors)
-            outer = rows = [f for f in factors if f not in inner]
+            outer = self._rows = [f for f in factors if f not in inner]
             self.inner_size = prod(f.size for f in inner)
+        self._inner = inner
         # in rank order: a split permutation's two digits sit between outer and inner
         self.digit_factors = outer + ([self.split] if self.split else []) + inner
-        self.outer_size = prod(f.size for f in rows)
+        self.outer_size = prod(f.size_a if f is self.split else f.size for f in self._rows)
         self.size = self.outer_size * self.inner_size
         if self.size > 2**40:
             raise InputError(f"{self.definition.name}: {self.size:,} states are too many "
@@ -450,6 +476,35 @@ class OrbitSpace:
                 f"{', '.join(f'{f.name} {f.size:,}' for f in factors)}; {self.size:,} ranks), "
                 f"and their move tables would take {row_bytes / 2**30:.1f} GiB")
         self.dtype = rank_dtype(self.size)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the move tables take at the peak of their building, known before
+        they are built (``OrbitSpace(definition, tables=False)``): a table's
+        build asks its budget for them first.
+
+        >>> from puzzles import resolve
+        >>> space = OrbitSpace(resolve("lrx-13"), tables=False)   # nothing large built yet
+        >>> space.size, space.nbytes > 6 * 8_648_640   # 13!/6! placements, 3 moves
+        (6227020800, True)
+        """
+        moves = len(self.moves)
+        total = moves * self.outer_size * 4 + 24 * self.outer_size  # and _product_table's ranks
+        if self.split is None:
+            return total + moves * self.inner_size * 8
+        if self.outer_size != self.split.size_a:
+            total += moves * self.outer_size * 4  # the selector of every row
+        return total + self.split.nbytes + self.split.remainder_table.nbytes * 2
+
+    def build_tables(self) -> None:
+        """Build the row tables (done by the constructor unless ``tables=False``)."""
+        if self.built:
+            return
+        tables = len(self.moves)
+        if self.split is not None:
+            self.split.build()
+        rows = [Factor(f.name, f.size_a, f.placement_table) if f is self.split else f
+                for f in self._rows]
         # row indices fit 32 bits (see MAX_ROW_BYTES): half the memory of intp
         self.row_next = _product_table(rows, tables, np.int32)
         self.row_select = None
@@ -461,7 +516,8 @@ class OrbitSpace:
                                                     % self.split.size_a]
             self.inner_table = self.split.remainder_table.astype(np.intp)
         else:
-            self.inner_table = _product_table(inner, tables, np.intp)
+            self.inner_table = _product_table(self._inner, tables, np.intp)
+        self.built = True
 
     # --- stepping ---------------------------------------------------------------------
     def step(self, ranks: np.ndarray | Sequence[int], m: int) -> np.ndarray:

@@ -14,6 +14,7 @@ turns where they may not.  :func:`load_state_table` caches a space's table.
 """
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -41,6 +42,9 @@ COSTS = {"step": 4, "read": 2, "dense": 1 / 2, "pull": 1 / 2}
 #: a level lists its unseen states, or keeps its frontier as ranks, while they
 #: are at most this share of the space
 LISTED = 1 / 32
+#: working memory of a level beside its store and listed ranks, per rank of a
+#: block: each thread's block of states, their images and masks, rows pulled
+BLOCK_BYTES_PER_RANK = 64
 
 
 class ByteStore:
@@ -201,6 +205,21 @@ def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
             if level_done:
                 level_done(depth, store)
     return store
+
+
+def bfs_memory(size: int, bits: int = 8) -> int:
+    """Bytes :func:`bfs` takes at its peak over ``size`` ranks with a store of
+    ``bits`` a state (8: :class:`ByteStore`, 2: :class:`PackedStore`), beside the
+    space's own tables: the store; a frontier or the unseen states listed as
+    ranks (at most :data:`LISTED` of the space, the last list, the parts of the
+    next and their join); the blocks (:data:`BLOCK_BYTES_PER_RANK`).
+
+    >>> bfs_memory(10**9) // 10**6, bfs_memory(10**9, bits=2) // 10**6, bfs_memory(100)
+    (1408, 658, 6548)
+    """
+    itemsize = np.dtype(rank_dtype(size)).itemsize
+    return (-(-size * bits // 8) + 3 * math.ceil(size * LISTED) * itemsize
+            + BLOCK_BYTES_PER_RANK * min(size, BLOCK))
 
 
 def packed_depths(space, sources: Sequence[int], *, progress: Progress | None = None

@@ -18,6 +18,7 @@ imported only when a build starts.
 """
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -59,17 +60,38 @@ def _mark(table: np.ndarray, lo: int, code: int, *parts: np.ndarray
     return table, fresh, [len(fresh), *(int(p.nbytes) for p in parts)]
 
 
+#: seconds given to reaching a Dask scheduler before giving up
+CONNECT_SECONDS = 5
+
+
 def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True):
-    """A Dask client: on the cluster at ``scheduler`` if given, else on a new
-    local cluster of ``workers`` one-thread workers, which the client closes
-    with itself."""
+    """A Dask client: on the cluster at ``scheduler`` if given (reached within
+    :data:`CONNECT_SECONDS`), else on a new local cluster of ``workers``
+    one-thread workers, at most one a core, which the client closes with itself.
+
+    >>> connect(workers=10_000)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: --workers 10000: this machine has ... cores, and a local Dask cluster takes at most one worker a core (--scheduler ADDRESS uses a cluster elsewhere)
+    """
+    cores = os.cpu_count() or 1
+    if not scheduler and workers > cores:
+        raise InputError(f"--workers {workers}: this machine has {cores} cores, and a local "
+                         "Dask cluster takes at most one worker a core (--scheduler ADDRESS "
+                         "uses a cluster elsewhere)")
     try:
         from dask import distributed
     except ImportError:  # pragma: no cover - depends on the installation
         raise InputError("--dask needs Dask: pip install 'permgroup[distributed]' "
                          "(dask[distributed])") from None
     if scheduler:
-        return distributed.Client(scheduler)
+        try:
+            return distributed.Client(scheduler, timeout=CONNECT_SECONDS)
+        except (OSError, ValueError, TypeError) as exc:  # a timeout is an OSError
+            reason = (f"no answer within {CONNECT_SECONDS} s" if isinstance(exc, OSError)
+                      else str(exc))
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({reason})"
+                             ) from None
     return distributed.Client(n_workers=workers, threads_per_worker=1, processes=processes,
                               dashboard_address=":0")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from permgroup.budget import parse_memory
+from permgroup.budget import MIN_MEMORY, MemoryBudgetError, parse_memory, size_text
 from permgroup.cache import writer_alive
 from permgroup.errors import InputError
 from permgroup.spaces.space import rank_dtype
@@ -41,6 +41,10 @@ BYTES_PER_PIECE_RANK = 64
 #: in the units of :data:`permgroup.tables.bfs.COSTS` (measured on the 2x3x3
 #: cuboid, whose levels of 89 and 263 million states took 220 and 545 s top-down)
 MARK_COST = 20
+#: the most shards a build plans (each a file, rewritten on the levels that
+#: reach it): less memory than this many shards need is refused, not obeyed
+#: with tens of thousands of files
+MAX_SHARDS = 1024
 
 def plan(size: int, memory: int) -> tuple[int, int]:
     """Ranks per shard and per piece for a build in ``memory`` bytes: a shard
@@ -54,6 +58,16 @@ def plan(size: int, memory: int) -> tuple[int, int]:
     piece = max(4, (memory // 2 // BYTES_PER_PIECE_RANK) // 4 * 4)
     shard = max(4, min(size + (-size) % 4, (memory * 2) // 4 * 4))
     return shard, piece
+
+
+def least_memory(size: int) -> int:
+    """The least memory in which a build of ``size`` states plans at most
+    :data:`MAX_SHARDS` shards (and at least 1 MB).
+
+    >>> least_memory(10**6), least_memory(10**10)
+    (1000000, 4882813)
+    """
+    return max(MIN_MEMORY, -(-size // (2 * MAX_SHARDS)))  # a shard: 2 ranks a byte of memory
 
 
 def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, *,
@@ -83,6 +97,11 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
     Traceback (most recent call last):
     ...
     permgroup.errors.InputError: ...: it holds a build of another table (key 'a', not 'b')
+    >>> big = FactorSpace([Factor("cell", 10**10, np.zeros((1, 1), dtype=np.int64))])
+    >>> build_out_of_core(big, [0], folder, memory="1MB")   # refused before any file is written
+    Traceback (most recent call last):
+    ...
+    permgroup.budget.MemoryBudgetError: an out-of-core build of 10,000,000,000 states in 1.0 MB of memory would write 5,000 shards (files, each level), more than 1,024; give it at least 4.9 MB (--memory 5MB)
     """
     folder = Path(folder)
     if not build:
@@ -91,6 +110,13 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
             return None
     memory = parse_memory(memory)
     shard, piece = plan(space.size, memory)
+    if shard_ranks is None and memory < least_memory(space.size):
+        least = least_memory(space.size)
+        raise MemoryBudgetError(
+            f"an out-of-core build of {space.size:,} states in {size_text(memory)} of memory "
+            f"would write {-(-space.size // shard):,} shards (files, each level), more than "
+            f"{MAX_SHARDS:,}; give it at least {size_text(least)} (--memory "
+            f"{-(-least // 10**6)}MB)")
     shard, piece = shard_ranks or shard, piece_ranks or piece
     if shard % 4:
         raise ValueError("shard_ranks must be a multiple of 4")

@@ -13,6 +13,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from permgroup.budget import Budget, parse_memory
 from permgroup.cache import cached_array, load_bytes, save_array, size_text
 from permgroup.formats.definition import Definition
 from permgroup.metric import Metric, metric_label, metric_moves
@@ -172,22 +173,46 @@ def table_space(puzzle: Puzzle | Definition, metric: Metric = "qtm", states: str
     (20, 1, 'colourings')
     """
     states = states or _states(puzzle)
+    space, key = _planned_space(puzzle, metric, states)
+    return space, _sources(puzzle, _ready(space), states), key
+
+
+def _planned_space(puzzle: Puzzle | Definition, metric: Metric, states: str) -> tuple[object, dict]:
+    """The table's space and key, its size known and its move tables not yet
+    built (:func:`_ready` builds them), so that a table too large for its
+    budget is refused before anything large is made."""
     if states == "elements":
         space = element_space(puzzle, metric)
-        return space, [space.identity], element_key(space)
+        return space, element_key(space)
     if states == "positions":
         from permgroup.spaces.orbit import OrbitSpace
 
-        space = OrbitSpace(puzzle, metric)
-        sources = [space.rank(puzzle.solved)]
+        space = OrbitSpace(puzzle, metric, tables=False)
     else:
-        import numpy as np
-
         from permgroup.tables.colouring_table import colouring_space
 
         space = colouring_space(puzzle, metric)
-        sources = space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
-    return space, sources, _space_key(puzzle, metric, states)
+    return space, _space_key(puzzle, metric, states)
+
+
+def _ready(space):
+    """The space with its move tables built (an :class:`OrbitSpace` planned
+    without them)."""
+    if not getattr(space, "built", True):
+        space.build_tables()
+    return space
+
+
+def _sources(puzzle: Puzzle | Definition, space, states: str) -> list[int]:
+    """The ranks the table's search starts from: the identity, solved, or the
+    solved colouring."""
+    if states == "elements":
+        return [space.identity]
+    if states == "positions":
+        return [space.rank(puzzle.solved)]
+    import numpy as np
+
+    return space.rank(np.array([space.solved], dtype=space.dtype)).tolist()
 
 
 def _space_key(puzzle: Puzzle | Definition, metric: Metric, states: str | None) -> dict:
@@ -213,6 +238,48 @@ def cache_path(puzzle: Puzzle | Definition, metric: Metric = "qtm") -> Path:
 
 #: working memory of a row-by-row BFS beside its tables (blocks of rows, numpy, Python)
 ROW_BFS_HEADROOM = 512 * 2**20
+#: what each form of a table is, for messages
+FORMS = {"byte": "one byte a state", "nibble": "4 bits a state", "2bit": "2 bits a state",
+         "rows": "2 bits a state, built by rows over a byte a state",
+         "dask": "2 bits a state, gathered from Dask workers"}
+
+
+def space_bytes(space) -> int:
+    """Bytes of the space's own move tables (built or planned), beside any table.
+
+    >>> space_bytes(element_space(Puzzle("p", 2, {"A": (1, 0)})))
+    0
+    """
+    return int(getattr(space, "nbytes", 0))
+
+
+def table_memory(space, form: str, cached: bool = False) -> int:
+    """Bytes the table of ``space`` in ``form`` takes at its peak, beside the
+    space's move tables (:func:`space_bytes`): read from the cache, the table's
+    bytes; built, what the search takes (:func:`~permgroup.tables.bfs.bfs_memory`;
+    ``"rows"``: a byte a state, its 2-bit checkpoint and :data:`ROW_BFS_HEADROOM`;
+    ``"dask"``: the shards gathered from the workers, then joined).
+
+    >>> from permgroup.tables.bfs import bfs_memory
+    >>> space = element_space(Puzzle("p", 2, {"A": (1, 0)}))
+    >>> table_memory(space, "byte", cached=True), table_memory(space, "byte") == bfs_memory(2)
+    (2, True)
+    """
+    from permgroup.tables.bfs import BLOCK, BLOCK_BYTES_PER_RANK, bfs_memory
+
+    size = space.size
+    bits = {"byte": 8, "nibble": 4}.get(form, 2)
+    if cached:
+        return -(-size * bits // 8)
+    if form == "byte":
+        return bfs_memory(size)
+    if form == "nibble":  # built at a byte a state, then packed
+        return bfs_memory(size) + -(-size // 2)
+    if form == "rows":
+        return size + size // 4 + ROW_BFS_HEADROOM
+    if form == "dask":
+        return 2 * -(-size // 4) + BLOCK_BYTES_PER_RANK * min(size, BLOCK)
+    return bfs_memory(size, bits=2)
 
 
 def choose_form(space, memory: int | str | None = None) -> str:
@@ -228,15 +295,59 @@ def choose_form(space, memory: int | str | None = None) -> str:
     >>> choose_form(space), choose_form(space, "4GB"), choose_form(space, "1MB")
     ('byte', '2bit', 'shards')
     """
-    from permgroup.budget import parse_memory
-
     if memory is None:
         return "byte"
     if ROW_PULL in space.capabilities:
-        tables = space.row_next.nbytes + getattr(space.row_select, "nbytes", 0)
-        if space.size + space.size // 4 + tables + ROW_BFS_HEADROOM <= parse_memory(memory):
+        if space_bytes(space) + table_memory(space, "rows") <= parse_memory(memory):
             return "2bit"
     return "shards"
+
+
+def require_table(budget: Budget, name: str, metric: str, space, form: str, *,
+                  cached: bool = False, default: bool = False) -> None:
+    """Refuse, before anything large is made, a table whose reading or building
+    needs more than ``budget``'s memory (:class:`~permgroup.budget.MemoryBudgetError`
+    naming the size and what would work instead); ``default`` says the budget
+    is ``--memory``'s default.
+
+    >>> from puzzles import resolve
+    >>> space = _planned_space(resolve("lrx-13"), "qtm", "positions")[0]  # no tables built
+    >>> require_table(Budget.of(memory="2GB"), "lrx-13", "qtm", space, "byte", default=True)
+    Traceback (most recent call last):
+    ...
+    permgroup.budget.MemoryBudgetError: building the qtm table of lrx-13 (6,227,020,800 states, one byte a state) needs 11.5 GB, more than the memory budget of 2.0 GB; the budget is --memory's default, half the free memory up to 2 GB; --memory SIZE (memory=SIZE) builds it at 2 bits a state in SIZE of memory, by rows in memory when SIZE is at least 8.9 GB, else out of core in shards on disk (1.6 GB of them; SIZE at least 536.8 MB)
+    """
+    need = space_bytes(space) + table_memory(space, form, cached)
+    if budget.fits(need):
+        return
+    what = (f"{'reading' if cached else 'building'} the {metric} table of {name} "
+            f"({space.size:,} states, {FORMS.get(form, form)})")
+    advice = _advice(space, form, budget)
+    if default:
+        advice = "the budget is --memory's default, half the free memory up to 2 GB; " + advice
+    budget.require(need, what, advice)
+
+
+def _advice(space, form: str, budget: Budget) -> str:
+    """What would work instead of a table of ``space`` in ``form`` too large for
+    ``budget``: 2 bits a state in memory, or a memory of the user's choosing
+    (by rows, or out of core in shards on disk), or no table at all."""
+    tables, size = space_bytes(space), space.size
+    packed = tables + table_memory(space, "2bit")
+    if form in ("byte", "nibble") and budget.fits(packed):
+        return f"--packed (form='2bit') builds it at 2 bits a state in {size_text(packed)}"
+    from permgroup.tables.outofcore import least_memory
+
+    disk = -(-size // 4)
+    if disk > MAX_TIGHT_BYTES:
+        return ("no table of it fits here, even at 2 bits a state; permgroup optimal and "
+                "permgroup word search instead, within a time limit")
+    rows = (f"by rows in memory when SIZE is at least "
+            f"{size_text(tables + table_memory(space, 'rows'))}, else "
+            if ROW_PULL in space.capabilities else "")
+    return (f"--memory SIZE (memory=SIZE) builds it at 2 bits a state in SIZE of memory, "
+            f"{rows}out of core in shards on disk ({size_text(disk)} of them; SIZE at least "
+            f"{size_text(tables + least_memory(size))})")
 
 
 _TABLES: dict[tuple[str, str, int], CayleyTable] = {}
@@ -282,6 +393,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     [1, 2, 2, 1]
     """
     one_byte = form in (None, "byte", "nibble") and memory is None and not dask
+    budget = Budget.of(memory=memory)
     if one_byte and isinstance(puzzle, Definition) and rotated(puzzle):
         from permgroup.formats.stickers import to_puzzle
 
@@ -289,17 +401,36 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     states = states or _states(puzzle)
     if one_byte and states == "elements":
         return _element_table(puzzle, metric, 4 if form == "nibble" else 8, max_entries,
-                              progress, build)
-    space, sources, key = table_space(puzzle, metric, states)
+                              progress, build, budget)
+    space, key = _planned_space(puzzle, metric, states)
     form = form or ("2bit" if dask and memory is None else choose_form(space, memory))
+    label = metric_label(metric)
     if form == "byte":
-        return _byte_table(puzzle, space, sources, key, progress, build)
+        path, file_key = puzzle_cache_file(puzzle.name, key, "byte", space.size)
+        if not (build or path.exists()):
+            return None
+        require_table(budget, puzzle.name, label, space, "byte", cached=path.exists(),
+                      default=memory is None)
+        return _byte_table(puzzle, _ready(space), _sources(puzzle, space, states), key,
+                           progress, build)
     if form not in ("2bit", "shards"):
         raise ValueError(f"a table is 'byte', 'nibble' (elements), '2bit' or 'shards', "
                          f"not {form!r}")
     from permgroup.tables.packed import PackedTable
 
     path, file_key = puzzle_cache_file(puzzle.name, key, "2bit", space.size)
+    if form == "2bit":
+        way = "rows" if memory is not None else "dask" if dask else "2bit"
+        require_table(budget, puzzle.name, label, space, way, cached=path.exists(),
+                      default=memory is None)
+    else:
+        from permgroup.tables.outofcore import MAX_SHARDS, least_memory
+
+        need = space_bytes(space) + least_memory(space.size)
+        budget.require(need, f"building the {label} table of {puzzle.name} out of core (the "
+                             f"move tables of its {space.size:,} states and at most "
+                             f"{MAX_SHARDS:,} shards)", f"--memory {-(-need // 10**6)}MB or more")
+    sources = _sources(puzzle, _ready(space), states)
 
     def in_memory(report):
         if memory is not None:
@@ -324,8 +455,10 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     if packed is None and form == "shards":
         from permgroup.tables.outofcore import build_out_of_core
 
+        # the shards and pieces get what the space's tables leave of the budget
         return build_out_of_core(space, sources, path.with_suffix(".outofcore"),
-                                 memory=memory or "1GB", key=key, progress=progress, build=build)
+                                 memory=budget.memory - space_bytes(space), key=key,
+                                 progress=progress, build=build)
     return None if packed is None else PackedTable(space, sources, packed, header["levels"])
 
 
@@ -340,8 +473,9 @@ def table(puzzle: Puzzle, metric: Metric = "qtm", **options) -> CayleyTable:
 
 
 def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, progress,
-                   build: bool) -> CayleyTable | None:
-    """The Cayley table (kept in memory), refused past ``max_entries`` entries."""
+                   build: bool, budget: Budget) -> CayleyTable | None:
+    """The Cayley table (kept in memory), refused past ``max_entries`` entries
+    or ``budget``'s memory."""
     key = (puzzle.fingerprint(), metric_label(metric), bits)
     if key in _TABLES:
         return _TABLES[key]
@@ -360,8 +494,11 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({size_text(size)} at one byte each), more than max_entries="
             f"{max_entries:,}; {advice}")
-    if not build and not cache_file(m, bits)[0].exists():
+    cached = cache_file(m, bits)[0].exists()
+    if not build and not cached:
         return None
+    require_table(budget, puzzle.name, metric_label(metric), m,
+                  "byte" if bits == 8 else "nibble", cached=cached, default=True)
     # cache files carry the anchor, so a table normalized at another anchor
     # (the puzzle module's own) is never mistaken for this one
     _TABLES[key] = load_table(m.puzzle, m.metric, progress=progress,
