@@ -379,8 +379,12 @@ def cache_entries(folder: str | os.PathLike | None = None) -> list[CacheEntry]:
             stat = path.stat()
         except OSError:
             continue
-        size = stat.st_size if path.is_file() else sum(
-            p.stat().st_size for p in path.rglob("*") if p.is_file())
+        if path.is_file():
+            size = stat.st_size
+        else:  # a build in a folder: every file in it counts, and whether it is done
+            files = [p for p in path.rglob("*") if p.is_file()]
+            size = sum(p.stat().st_size for p in files)
+            form = _folder_form(path, form, len(files))
         entry = groups.setdefault(stem, [puzzle, metric, form, 0, 0.0, []])
         entry[3] += size
         entry[4] = max(entry[4], stat.st_mtime)
@@ -388,6 +392,29 @@ def cache_entries(folder: str | os.PathLike | None = None) -> list[CacheEntry]:
     return sorted((CacheEntry(p, m, f, s, d, tuple(paths))
                    for p, m, f, s, d, paths in groups.values()),
                   key=lambda e: (e.puzzle, e.metric, e.form))
+
+
+def _folder_form(folder: Path, form: str, files: int) -> str:
+    """What an out-of-core build's folder holds: a finished table, or the levels
+    of a build that was stopped (its manifest says which).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "manifest.json").write_text('{"levels": [1, 6, 27], "table": null}')
+    >>> _folder_form(folder, "out-of-core build", 40)
+    'unfinished out-of-core build (3 levels, 40 files; the same command goes on)'
+    """
+    if form != "out-of-core build":
+        return form
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text())
+        levels, done = len(manifest["levels"]), bool(manifest.get("table"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"unfinished out-of-core build ({files} files)"
+    if done:
+        return "table (2 bits a state, out of core)"
+    return (f"unfinished out-of-core build ({levels} levels, {files} files; the same command "
+            "goes on)")
 
 
 def clear_cache(puzzles: Collection[str] = (), folder: str | os.PathLike | None = None

@@ -36,6 +36,9 @@ from html import escape
 from math import ceil, isqrt
 from typing import TYPE_CHECKING, Union
 
+from permgroup.budget import size_text
+from permgroup.errors import InputError
+
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.puzzle import Puzzle
 
@@ -385,6 +388,11 @@ def picture(puzzle: Puzzle, colours: Sequence, title: str | None = None) -> str:
     return drawing_svg(drawing_of(puzzle), puzzle.solved, colours, title)
 
 
+#: the largest picture of a sequence drawn (bytes of SVG): a browser or a
+#: notebook struggles well before a picture of hundreds of megabytes
+MAX_PICTURE_BYTES = 16 * 10**6
+
+
 def sequence_svg(puzzle: Puzzle, states: Sequence[Sequence], labels: Sequence[str],
                  width: float = 900, frame: float = 200) -> str:
     """States side by side, each with its label below, each picture at most
@@ -396,6 +404,10 @@ def sequence_svg(puzzle: Puzzle, states: Sequence[Sequence], labels: Sequence[st
     >>> svg = sequence_svg(p, [(0, 1), (1, 0)], ["start", "A"])
     >>> svg.count("<svg"), svg.count("data-position="), svg.count("<g ")
     (1, 4, 2)
+    >>> sequence_svg(p, [(0, 1)] * 10**6, ["A"] * 10**6)   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: a picture of 1,000,000 states of p would take about ... MB of SVG, more than 16.0 MB: draw at most ... moves at a time
     """
     drawing = drawing_of(puzzle)
     drawing = replace(drawing, scale=drawing.scale * min(1.0, frame / (drawing.width * drawing.scale)))
@@ -409,6 +421,12 @@ def sequence_svg(puzzle: Puzzle, states: Sequence[Sequence], labels: Sequence[st
                      f'{_body(drawing, puzzle.solved, colours)}'
                      f'<text x="{w / 2:.0f}" y="{h + 13:.0f}" font-size="12" '
                      f'text-anchor="middle">{escape(label)}</text></g>')
+        if k == 0 and len(cells[0]) * len(states) > MAX_PICTURE_BYTES:
+            fit = max(1, MAX_PICTURE_BYTES // len(cells[0]))
+            raise InputError(f"a picture of {len(states):,} states of {puzzle.name} would take "
+                             f"about {size_text(len(cells[0]) * len(states))} of SVG, more than "
+                             f"{size_text(MAX_PICTURE_BYTES)}: draw at most {fit - 1:,} moves "
+                             "at a time")
     rows = -(-len(cells) // per_row)
     total_w = max(min(len(cells), per_row) * (w + gap) - gap, 0)
     total_h = max(rows * (h + label_h + gap) - gap, 0)

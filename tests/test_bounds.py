@@ -233,3 +233,57 @@ def test_dask_workers_past_the_cores_and_a_scheduler_out_of_reach_are_one_line(c
     line = error_line(cli("table", "topspin-6", "--dask", "--scheduler", "tcp://127.0.0.1:9"))
     assert line.endswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9 "
                          "(no answer within 1 s)")
+
+
+# --- the cache, out-of-core builds, pictures -------------------------------------------
+
+def test_an_interrupted_out_of_core_build_keeps_its_levels_lists_them_and_goes_on(
+        tmp_path, monkeypatch):
+    import json
+
+    import numpy as np
+
+    from permgroup.cache import cache_entries
+    from permgroup.errors import Interrupted
+    from permgroup.spaces.product import FactorSpace
+    from permgroup.spaces.space import Factor
+    from permgroup.tables import outofcore
+
+    ring = FactorSpace([Factor("cell", 40, np.array([[*range(1, 40), 0], [39, *range(39)]]))])
+    folder = tmp_path / "ring-qtm-0123456789abcdef.outofcore"
+    write = outofcore._FileTransport._write
+
+    def interrupted(self, name, chunks):  # Ctrl-C once a file of level 3 is written
+        written = write(self, name, chunks)
+        if name.startswith("frontier-3-"):
+            raise KeyboardInterrupt
+        return written
+
+    monkeypatch.setattr(outofcore._FileTransport, "_write", interrupted)
+    with pytest.raises(Interrupted, match=r"stopped after level 2; the same command goes on"):
+        outofcore.build_out_of_core(ring, [0], folder, shard_ranks=8, key="k")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["levels"] == [1, 2, 2]
+    # the level under way is gone; what a resume needs is there
+    assert {p.name for p in folder.iterdir()} == {"manifest.json", *manifest["shards"],
+                                                   *manifest["frontier"]}
+    [entry] = cache_entries(tmp_path)
+    assert entry.form == ("unfinished out-of-core build (3 levels, "
+                          f"{len(list(folder.iterdir()))} files; the same command goes on)")
+    assert entry.size == sum(p.stat().st_size for p in folder.iterdir())
+    monkeypatch.undo()
+    table = outofcore.build_out_of_core(ring, [0], folder, shard_ranks=8, key="k")
+    assert table.distribution() == [1] + [2] * 19 + [1]
+    [entry] = cache_entries(tmp_path)
+    assert entry.form == "table (2 bits a state, out of core)"
+
+
+def test_a_picture_too_large_is_refused_before_it_is_drawn():
+    from permgroup import explore
+
+    lrx = explore.load_puzzle("lrx-200")
+    with pytest.raises(InputError, match=r"a picture of 10,001 states of lrx-200 would take "
+                                         r"about 5\d\d\.\d MB of SVG, more than 16.0 MB: draw "
+                                         r"at most 2\d\d moves at a time"):
+        explore.draw(lrx, "L " * 10000)      # once 543 MB of SVG
+    assert str(explore.draw(lrx, "L " * 100)).count("<g ") == 101

@@ -25,7 +25,7 @@ import numpy as np
 
 from permgroup.budget import MIN_MEMORY, MemoryBudgetError, parse_memory, size_text
 from permgroup.cache import writer_alive
-from permgroup.errors import InputError
+from permgroup.errors import InputError, Interrupted
 from permgroup.spaces.space import rank_dtype
 from permgroup.progress import Progress
 from permgroup.tables import sharded
@@ -122,7 +122,16 @@ def build_out_of_core(space, sources: Sequence[int], folder: str | os.PathLike, 
         raise ValueError("shard_ranks must be a multiple of 4")
     transport = _FileTransport(folder, space, sources, key, shard, piece, memory)
     with transport.locked():
-        sharded.run(transport, progress)
+        try:
+            sharded.run(transport, progress)
+        except KeyboardInterrupt:
+            if transport.manifest is not None:
+                # the level under way is dropped, the committed ones kept for a resume
+                transport.sweep()
+            done = len(transport.manifest["levels"]) - 1 if transport.manifest else 0
+            raise Interrupted(f"the out-of-core build in {folder} stopped after level {done}; "
+                              "the same command goes on from there, permgroup cache clear "
+                              "removes it") from None
         if not transport.manifest.get("table"):
             transport.finish()
     manifest = transport.manifest
@@ -147,6 +156,7 @@ class _FileTransport:
         # images already seen are dropped before they are written out when the
         # table's files fit well within the memory allowed (read through maps)
         self.screen = (space.size + 3) // 4 <= memory // 2
+        self.manifest: dict | None = None
         folder.mkdir(parents=True, exist_ok=True)
 
     @contextmanager
@@ -187,9 +197,10 @@ class _FileTransport:
         """Commit ``manifest`` and delete the files it no longer names."""
         self._write(MANIFEST, [json.dumps(manifest, sort_keys=True).encode()])
         self.manifest = manifest
-        self._sweep()
+        self.sweep()
 
-    def _sweep(self) -> None:
+    def sweep(self) -> None:
+        """Delete the files the committed manifest does not name."""
         keep = {MANIFEST, LOCK}
         if self.manifest:
             keep.update(self.manifest["shards"], self.manifest["frontier"],
@@ -205,7 +216,7 @@ class _FileTransport:
             raise InputError(f"{self.path}: it holds a build of another table "
                              f"(key {manifest['key']!r}, not {self.key!r})")
         self.manifest = manifest
-        self._sweep()
+        self.sweep()
         if manifest is None:
             self._first()
         # a resumed build keeps the shards it was started with
