@@ -244,7 +244,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     """``permgroup optimal``: for each line of moves in ``args.file`` (stdin without
     it), one optimal solution of the position those moves make from solved (an
     empty line for a solved position), or a ``# line N: ...`` line saying why
-    there is none within ``args.time_limit`` seconds and ``args.memory``.
+    there is none within ``args.time_limit`` seconds and ``args.memory``: the
+    one solve path (:func:`permgroup.solve`), its exact methods only.
 
     >>> import os, tempfile
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
@@ -257,28 +258,25 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     URF
     0
     """
-    from permgroup.optimal import TIME_LIMIT, answer_line, optimal_solutions
-    from permgroup.progress import Bar
+    from permgroup.errors import Stopped
+    from permgroup.optimal import TIME_LIMIT, Unanswered, answer_line
+    from permgroup.solution import door, solve
 
-    module, definition = _puzzle(args.puzzle)
-    lines = read_text(args.file).splitlines()
+    d = door(args.puzzle)
     time_limit = getattr(args, "time_limit", None) or TIME_LIMIT
-    memory = getattr(args, "memory", None)
-    with Bar(f"{args.puzzle} ({args.metric})") as bar:
-        if definition is None:
-            from permgroup.formats.stickers import from_puzzle
-
-            if hasattr(module, "PARTIAL"):
-                raise InputError(f"{args.puzzle}'s moves depend on the position; "
-                                 "use permgroup solve for it")
-            own = _own_table(module, args.metric, bar)
-            if own is not None:
-                sys.stdout.write(_solve_by_table(module.PUZZLE, own, args.metric, lines))
-                return 0
-            definition = from_puzzle(module.PUZZLE)
-        answers = optimal_solutions(definition, lines, args.metric, progress=bar,
-                                    time_limit=time_limit, memory=memory)
-    sys.stdout.write("".join(answer_line(a, n) for n, a in enumerate(answers, 1)))
+    answers: list = []
+    for number, line in enumerate(read_text(args.file).splitlines(), 1):
+        try:
+            answer = solve(d, line, metric=args.metric, time_limit=time_limit,
+                           memory=getattr(args, "memory", None), optimal=True).word
+        except Stopped as exc:
+            answer = Unanswered(f"the time limit of {time_limit:g} s" if "time" in exc.reason
+                                else exc.reason, exc.ruled_out)
+        except InputError as exc:
+            raise InputError(f"line {number}: {exc}") from None
+        answers.append(answer)
+        sys.stdout.write(answer_line(answer, number))
+        sys.stdout.flush()
     unanswered = [n for n, a in enumerate(answers, 1) if not isinstance(a, list)]
     if unanswered:
         which = ("line " if len(unanswered) == 1 else "lines ") + ", ".join(map(str, unanswered))
@@ -288,57 +286,15 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _own_table(module: ModuleType, metric: str, progress):
-    """A built-in puzzle's own whole table (the one ``permgroup table`` builds
-    and caches, normalized by whole-puzzle rotations), when it has one that
-    fits; else ``None``."""
-    from permgroup.tables import registry
-    from permgroup.tables.table import CayleyTable
-
-    if not module.PUZZLE.symmetries or registry.table_size(module.PUZZLE, metric) > \
-            registry.MAX_ENTRIES:
-        return None
-    table = module.table(metric, progress=progress)
-    return table if isinstance(table, CayleyTable) else None
-
-
-def _solve_by_table(puzzle, table, metric: str, lines: list[str]) -> str:
-    """Optimal words from a Cayley table for each line of moves (alg notation),
-    each checked: the position times its word is solved up to rotation."""
-    from permgroup.formats.alg import Algebra, evaluate
-    from permgroup.metric import metric_moves
-    from permgroup.perm import compose, identity, inverse, power
-
-    moves = metric_moves(puzzle, metric)
-    solved = identity(puzzle.degree)
-    perms = Algebra(solved, compose, inverse, power)
-    out = []
-    for number, line in enumerate(lines, 1):
-        try:
-            g = evaluate(line, puzzle.generators.__getitem__, perms, list(puzzle.generators),
-                         "moves")
-        except InputError as exc:
-            error = InputError(f"line {number}: {exc}")
-            error.answered = "".join(out)
-            raise error from None
-        # a word for g⁻¹'s class g⁻¹C: applied to g it leaves a rotation
-        word = table.word(inverse(g))
-        done = g
-        for m in word:
-            done = compose(done, moves[m])
-        if table.space.normalize(done) != table.space.normalize(solved):  # pragma: no cover
-            raise RuntimeError(f"line {number}: the table's word does not solve it")
-        out.append(" ".join(word) + "\n")
-    return "".join(out)
-
-
 def cmd_word(args: argparse.Namespace) -> int:
-    """``permgroup word``: for each line of moves in ``args.file`` (stdin without
-    it), a word that solves the position those moves make from solved, within
-    ``args.time_limit`` seconds a line: optimal when an exact method answers in
-    time, else the generic solver's; every word checked.  Moves may be separated
-    by blanks or ``.`` (as Santa 2023 writes them).  A last ``#`` line says which
-    lines are proven optimal.
+    """``permgroup word``: for each line of ``args.file`` (stdin without it), a
+    word solving it within ``args.time_limit`` seconds a line: the one solve
+    path (:func:`permgroup.solve`), optimal when an exact method answers in
+    time, every word checked, never longer than the line's moves reversed.  A
+    line is moves (separated by blanks or ``.``, as Santa 2023 writes them),
+    or with ``args.states`` a position, ``START`` or ``START,GOAL``, its
+    stickers separated by ``;`` as in Santa's files.  A last ``#`` line says
+    which lines are proven optimal.
 
     >>> import os, tempfile
     >>> os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
@@ -350,54 +306,39 @@ def cmd_word(args: argparse.Namespace) -> int:
     <BLANKLINE>
     # 2 lines; proven optimal: all
     0
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("0;1;2;3;4;5;6;7,1;2;3;4;5;6;7;0\\n")
+    >>> cmd_word(argparse.Namespace(puzzle="lrx-8", file=path, metric="qtm", time_limit=10.0,
+    ...                             states=True))
+    L
+    # 1 line; proven optimal: all
+    0
     """
-    from permgroup.formats.definition import apply_alg
-    from permgroup.formats.stickers import from_puzzle, sticker_colours, to_puzzle
-    from permgroup.optimal import (cached_table_exists, optimal_solutions, position_bound,
-                                   read_positions)
-    from permgroup.solving import BUILD_RATE, word_between
+    from permgroup.solution import door, solve
 
-    module, definition = _puzzle(args.puzzle)
-    if definition is None:
-        if hasattr(module, "PARTIAL"):
-            raise InputError(f"{args.puzzle}'s moves depend on the position; "
-                             "use permgroup solve for it")
-        definition = from_puzzle(module.PUZZLE)
-    lines = [line.replace(".", " ") for line in read_text(args.file).splitlines()]
-    positions, error = read_positions(definition, lines)
-    # derived moves that only rename an inverse (Santa's -name) keep their names
-    aliases = {text: name for name, text in definition.derived.items()}
-    proven = []
-    if (cached_table_exists(definition, args.metric)
-            or position_bound(definition) <= BUILD_RATE * args.time_limit):
-        # the God's-algorithm table answers every line at once, optimally
-        for number, (position, word) in enumerate(
-                zip(positions, optimal_solutions(definition, lines[:len(positions)],
-                                                 args.metric)), 1):
-            if apply_alg(definition, " ".join(word), start=position) != definition.solved:
-                raise InputError(f"line {number}: the table's word does not solve it")
-            print(" ".join(aliases.get(m, m) for m in word), flush=True)
-            proven.append(number)
-    puzzle = to_puzzle(definition)
-    # colourings, not elements: pieces may look alike (a big cube's centres)
-    solved = sticker_colours(definition, definition.solved)
-    for number, position in enumerate(positions[len(proven):], len(proven) + 1):
+    d = door(args.puzzle)
+    states = getattr(args, "states", False)
+    proven, count = [], 0
+    for number, line in enumerate(read_text(args.file).splitlines(), 1):
+        start, goal = line, None
+        if states:
+            start, _, goal = line.partition(",")
+            goal = goal.strip() or None
         try:
-            found = word_between(puzzle, sticker_colours(definition, position), solved,
-                                 metric=args.metric, time_limit=args.time_limit)
+            found = solve(d, start.strip() if states else start, goal, metric=args.metric,
+                          time_limit=args.time_limit, memory=getattr(args, "memory", None))
         except InputError as exc:
             raise InputError(f"line {number}: {exc}") from None
-        print(" ".join(aliases.get(m, m) for m in found.word), flush=True)
+        print(" ".join(found.word), flush=True)
+        count += 1
         if found.optimal:
             proven.append(number)
-    if error is not None:
-        raise error
-    if len(proven) == len(positions):
+    if len(proven) == count:
         which = "all"
     else:
         which = ", ".join(map(str, proven)) if proven else "none"
         which = f"lines {which}" if proven else which
-    print(f"# {counted(len(positions), 'line')}; proven optimal: {which}")
+    print(f"# {counted(count, 'line')}; proven optimal: {which}")
     return 0
 
 
@@ -592,15 +533,25 @@ def parser() -> argparse.ArgumentParser:
     op.add_argument("--memory", type=_size, metavar="SIZE",
                     help="memory a search may take (default 2GB), e.g. 500MB")
     op.set_defaults(run=cmd_optimal)
-    w = _lines_command(sub, "word", "a solving word for each line of moves (optimal when an "
-                                    "exact method answers in time)",
+    w = _lines_command(sub, "word", "a solving word for each line of moves or position "
+                                    "(optimal when an exact method answers in time)",
                        "For each line of moves, a word that solves the position it makes, "
-                       "checked; optimal when an exact method answers in time.  A last '#' "
-                       "line names the lines proven optimal.",
+                       "checked, never longer than the line's moves reversed; optimal when an "
+                       "exact method answers in time.  With --states a line is a position, "
+                       "START or START,GOAL, its stickers separated by ';' (as in Santa 2023's "
+                       "files), so that this is the distance between any two positions.  A "
+                       "last '#' line names the lines proven optimal.",
                        "echo \"R U R' U'\" | permgroup word cube3",
-                       "permgroup word megaminx moves.txt --time-limit 5")
+                       "permgroup word megaminx moves.txt --time-limit 5",
+                       "echo \"A;B;C;D,B;C;D;A\" | permgroup word 'puzzle_info.csv#TYPE' --states")
     w.add_argument("--time-limit", type=_seconds, default=10.0, metavar="S",
                    help="seconds per line (default 10)")
+    w.add_argument("--memory", type=_size, metavar="SIZE",
+                   help="memory a search may take (default: half the free memory, at most "
+                        "2GB), e.g. 500MB")
+    w.add_argument("--states", action="store_true",
+                   help="lines are positions, START or START,GOAL (stickers separated by ';'), "
+                        "not moves")
     w.set_defaults(run=cmd_word)
     c = sub.add_parser("cache", help="list the cached tables, or clear them",
                        description="List the tables in the cache folder ($PERMGROUP_CACHE, "

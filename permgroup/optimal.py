@@ -1,13 +1,12 @@
 """Optimal solutions of positions of a puzzle defined piece by piece.
 
 Each position is given as the move sequence that makes it from solved (alg
-notation: ``R U2 R'``, ``[R, U]``, derived moves by name).  The answers come
-from the puzzle's God's-algorithm table (:mod:`permgroup.tables.orbit_table`) when it
-is cached or small enough to build on the spot, all positions walked down at
-once; otherwise from a bidirectional search (:mod:`permgroup.oracle`), one
-position at a time, each within ``time_limit`` seconds and ``memory`` bytes:
-a position the search gives up on is answered with :class:`Unanswered`,
-which says why and how many moves were ruled out.
+notation: ``R U2 R'``, ``[R, U]``, derived moves by name).  Each is answered
+by the one solve path (:func:`permgroup.solve`, its exact methods only: the
+puzzle's God's-algorithm table when it is cached or fits in the time, else an
+exact search), within ``time_limit`` seconds and ``memory`` bytes: a position
+the search gives up on is answered with :class:`Unanswered`, which says why
+and how many moves were ruled out.
 
 >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
 >>> from permgroup.formats.ksolve import read_ksolve
@@ -18,17 +17,13 @@ which says why and how many moves were ruled out.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from permgroup.errors import InputError, counted
-from permgroup.formats.definition import Definition, Position, apply_alg, named_positions
+from permgroup.formats.definition import Definition
 from permgroup.progress import Progress
-from permgroup.tables.registry import rotated
 
-#: the largest table (entries) built on the spot to answer a question
-MAX_BUILD = 300_000_000
 #: past this many positions (a bound) no table is tried at all
 MAX_TABLE = 10 ** 13
 #: seconds a search may take per position by default
@@ -72,44 +67,31 @@ def position_bound(definition: Definition) -> int:
     return bound
 
 
-def read_positions(definition: Definition, lines: Sequence[str]) -> tuple[list[Position],
-                                                                           InputError | None]:
-    """The positions the lines' move sequences make from solved, up to the first
-    bad line, and the error naming that line (``None`` if all are good)."""
-    named = named_positions(definition)
-    positions = []
+def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,
+                      progress: Progress | None = None, time_limit: float = TIME_LIMIT,
+                      memory: int | str | None = None) -> list[list[str] | Unanswered]:
+    """One optimal move list per line (see the module docstring), each from
+    :func:`permgroup.solve` with ``optimal=True``, or an :class:`Unanswered`
+    where it ran out of ``time_limit`` seconds (per line) or ``memory``.  A bad
+    line raises :class:`InputError` naming it, with the answers before it in
+    ``answered`` (one line each)."""
+    from permgroup.errors import Stopped
+    from permgroup.solution import door, solve
+
+    d = door(definition)
+    answers: list[list[str] | Unanswered] = []
     for number, line in enumerate(lines, 1):
         try:
-            positions.append(apply_alg(definition, line, named=named))
+            answers.append(solve(d, line, metric=metric, time_limit=time_limit, memory=memory,
+                                 optimal=True, progress=progress).word)
+        except Stopped as exc:
+            reason = (f"the time limit of {time_limit:g} s" if "time" in exc.reason
+                      else exc.reason)
+            answers.append(Unanswered(reason, exc.ruled_out))
         except InputError as exc:
-            return positions, InputError(f"line {number}: {exc}")
-    return positions, None
-
-
-def cached_table_exists(definition: Definition, metric: str) -> bool:
-    """Whether a table of this definition and metric is in the cache."""
-    from permgroup.tables.registry import cache_path
-
-    return cache_path(definition, metric).exists()
-
-
-def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,
-                      progress: Progress | None = None, max_build: int = MAX_BUILD,
-                      time_limit: float = TIME_LIMIT, memory: int | None = None
-                      ) -> list[list[str] | Unanswered]:
-    """One optimal move list per line (see the module docstring), or an
-    :class:`Unanswered` where the search ran out of ``time_limit`` seconds (per
-    line) or ``memory`` bytes (:data:`permgroup.oracle.MEMORY` by default).  A
-    bad line raises :class:`InputError` naming it, with the answers before it
-    in ``answered`` (one line each)."""
-    from permgroup.oracle import MEMORY
-
-    positions, error = read_positions(definition, lines)
-    answers = _solve(definition, positions, metric, progress, max_build, time_limit,
-                     MEMORY if memory is None else memory) if positions else []
-    if error is not None:
-        error.answered = "".join(answer_line(a, n) for n, a in enumerate(answers, 1))
-        raise error
+            error = InputError(f"line {number}: {exc}")
+            error.answered = "".join(answer_line(a, n) for n, a in enumerate(answers, 1))
+            raise error from None
     return answers
 
 
@@ -123,63 +105,3 @@ def answer_line(answer: list[str] | Unanswered, number: int) -> str:
     if isinstance(answer, Unanswered):
         return f"# line {number}: {answer}\n"
     return " ".join(answer) + "\n"
-
-
-def _solve(definition: Definition, positions: list[Position], metric: str,
-           progress: Progress | None, max_build: int, time_limit: float, memory: int
-           ) -> list[list[str] | Unanswered]:
-    from permgroup.budget import MemoryBudgetError
-
-    bound = position_bound(definition)
-    normalized = rotated(definition)
-    refused = None
-    if not normalized and (bound <= max_build or (bound <= MAX_TABLE and
-                                                  cached_table_exists(definition, metric))):
-        from permgroup.tables.registry import load_or_build
-
-        try:
-            return load_or_build(definition, metric, "byte", progress=progress,
-                                 memory=memory).solve_many(positions)
-        except MemoryBudgetError as exc:  # past the memory: a search may answer instead
-            refused = exc
-    identical = any(len(set(definition.solved[o.name].pieces)) < o.size
-                    for o in definition.orbits)
-    if identical and not normalized and refused is not None:
-        raise refused
-    if identical and not normalized:
-        raise InputError(f"{definition.name}: up to {bound:,} positions with identical pieces: "
-                         "too many for a table here, and the search needs distinct pieces")
-    from permgroup.tables import registry
-    from permgroup.elements import Element
-    from permgroup.formats.stickers import sticker_permutation, to_puzzle
-    from permgroup.metric import metric_moves
-    from permgroup.oracle import MAX_BUILD as ORACLE_BUILD, TimeUp, oracle
-    from permgroup.perm import compose, identity, inverse
-
-    puzzle = to_puzzle(definition)
-    # up to rotation, the table over the classes (as the built-in puzzles'), if it fits
-    way = oracle(puzzle, metric, max_build=ORACLE_BUILD if normalized else 0)
-    start = sticker_permutation(definition, definition.solved)
-    moves, model = metric_moves(puzzle, metric), registry.element_space(puzzle, metric)
-    solved = model.normalize(identity(puzzle.degree))
-    answers: list[list[str] | Unanswered] = []
-    for position in positions:
-        # the element taking solved to the position, as stickers
-        g = compose(inverse(start), sticker_permutation(definition, position))
-        try:
-            word = way.solve(Element(puzzle, g), Element.identity(puzzle),
-                             time.monotonic() + time_limit, memory)
-        except TimeUp as exc:
-            reason = (f"the time limit of {time_limit:g} s" if "time" in exc.reason
-                      else exc.reason)
-            answers.append(Unanswered(reason, exc.ruled_out))
-            continue
-        word = word or []
-        done = g
-        for m in word:
-            done = compose(done, moves[m])
-        if model.normalize(done) != solved:  # pragma: no cover - a word is checked
-            raise RuntimeError(f"{definition.name}: the {way.way}'s word {' '.join(word)} "
-                               "does not solve its position")
-        answers.append(word)
-    return answers

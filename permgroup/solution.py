@@ -54,6 +54,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
@@ -63,6 +64,7 @@ from permgroup.errors import InputError, Stopped, UnreachableError
 from permgroup.formats.alg import power_name
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.perm import Perm, act, compose, identity, inverse, order, power
+from permgroup.progress import Progress
 from permgroup.puzzle import Puzzle
 
 #: states (table entries times moves) a breadth-first search moves per second,
@@ -201,6 +203,7 @@ class Task:
     mismatches: int = 0
     moves: dict[str, Perm] = field(default_factory=dict)
     letters: dict[str, tuple[str, int]] = field(default_factory=dict)
+    progress: Progress | None = None
 
     @property
     def puzzle(self) -> Puzzle:
@@ -380,6 +383,16 @@ def _fits(entries: int, n_moves: int, budget: Budget, cached: bool) -> bool:
     return cached or entries * n_moves / BUILD_RATE <= TABLE_SHARE * budget.left()
 
 
+@contextmanager
+def _building(t: Task, budget: Budget, title: str):
+    """The progress callback of a table build: the caller's (``t.progress``),
+    else a bar of its own, the budget checked after each level."""
+    from permgroup.progress import building
+
+    with building(t.progress, title) as report:
+        yield budget.watch(report)
+
+
 def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
     """A word down a table: the module's own, the Cayley table of the elements,
     a definition's positions, or the colourings, whichever is cached or fits."""
@@ -398,8 +411,8 @@ def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
         if position is not None and size <= registry.MAX_ENTRIES:
             cached = registry.cache_path(d.definition, metric).exists()
             if cached or _fits(size, len(t.moves), budget, False):
-                table = registry.load_or_build(d.definition, metric, "byte",
-                                               progress=None if cached else budget.watch())
+                with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                    table = registry.load_or_build(d.definition, metric, "byte", progress=report)
                 return table.solve_many([position])[0]
     if t.position is not None and not by_colouring(puzzle):
         space = _element_space(puzzle, metric)
@@ -409,21 +422,25 @@ def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
                     _fits(space.size, space.n_moves, budget, False):
                 from permgroup.tables.table import CayleyTable
 
-                found = own(metric, progress=budget.watch())  # the puzzle's own, at its anchor
+                with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                    found = own(metric, progress=report)  # the puzzle's own, at its anchor
                 if isinstance(found, CayleyTable):
                     return found.word(inverse(t.position))
             cached = registry.table(puzzle, metric, build=False)
             if cached is not None or _fits(space.size, space.n_moves, budget, False):
-                table = cached or registry.table(puzzle, metric, progress=budget.watch())
-                return table.word(inverse(t.position))
+                if cached is None:
+                    with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                        cached = registry.table(puzzle, metric, progress=report)
+                return cached.word(inverse(t.position))
     if by_colouring(replace(puzzle, solved=t.goal)) or (t.position is None):
         space = _colouring_space(t)
         if space is not None and space.size <= registry.MAX_ENTRIES:
             working = replace(puzzle, solved=tuple(t.goal))
             table = registry.load_or_build(working, metric, states="colourings", build=False)
             if table is None and _fits(space.size, space.n_moves, budget, False):
-                table = registry.load_or_build(working, metric, states="colourings",
-                                               progress=budget.watch())
+                with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                    table = registry.load_or_build(working, metric, states="colourings",
+                                                   progress=report)
             if table is not None:
                 return table.path(t.start)
     return None
@@ -473,24 +490,24 @@ def _definition_position(d: Door, colours: Sequence):
 
 
 def _position_of(definition, g: Perm):
-    """The definition's position whose stickers the element ``g`` makes from
-    solved (the inverse of :func:`~permgroup.formats.stickers.sticker_permutation`
-    after the solved position's)."""
-    from permgroup.formats.definition import OrbitState
-    from permgroup.formats.stickers import sticker_offsets, sticker_permutation
+    """The definition's position that the element ``g`` (a permutation of its
+    stickers, :func:`~permgroup.formats.stickers.to_puzzle`) makes from solved:
+    ``g`` read back as a move (the inverse of
+    :func:`~permgroup.formats.stickers.sticker_permutation`), applied to the
+    solved position."""
+    from permgroup.formats.definition import OrbitState, compose as then
+    from permgroup.formats.stickers import sticker_offsets
 
-    q = compose(sticker_permutation(definition, definition.solved), g)
     offsets = sticker_offsets(definition)
-    position = {}
+    move = {}
     for o in definition.orbits:
         k, base = o.orientations, offsets[o.name]
-        labels = definition.solved[o.name].pieces
         pieces, twists = [0] * o.size, [0] * o.size
-        for j in range(o.size):
-            i, twist = divmod(q[base + k * j] - base, k)
-            pieces[i], twists[i] = labels[j], twist
-        position[o.name] = OrbitState(tuple(pieces), tuple(twists))
-    return position
+        for j in range(o.size):  # sticker (j, 0) goes to (i, t)
+            i, twist = divmod(g[base + k * j] - base, k)
+            pieces[i], twists[i] = j, twist
+        move[o.name] = OrbitState(tuple(pieces), tuple(twists))
+    return then(definition, definition.solved, move)
 
 
 def _colouring_space(t: Task):
@@ -670,7 +687,8 @@ def _wrong(t: Task, word: Sequence[str]) -> int:
 def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
           time_limit: float | None = 10, memory: int | str | None = None,
           mismatches: int = 0, optimal: bool = False, methods: Sequence[str] | None = None,
-          max_length: int | None = None, budget: Budget | None = None) -> Solution:
+          max_length: int | None = None, budget: Budget | None = None,
+          progress: Progress | None = None) -> Solution:
     """A checked word taking ``start`` to ``goal`` (default: solved) on
     ``puzzle`` (see the module docstring), within ``time_limit`` seconds
     (``None``: no limit) and ``memory`` (``"2GB"``; the default budget) or a
@@ -680,7 +698,8 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
     ``mismatches``: positions allowed to differ at the end (Santa's
     wildcards).  ``optimal``: only methods that prove their word shortest;
     ``methods``: only these of :data:`METHODS`; ``max_length``: a word this
-    short is enough (a chain stops at it).
+    short is enough (a chain stops at it); ``progress``: a callback for the
+    levels of a table built on the way (else a bar shows them).
 
     :class:`~permgroup.errors.UnreachableError` when the goal cannot be
     reached (the law named); :class:`~permgroup.errors.Stopped` when
@@ -698,6 +717,7 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
     if budget is None:
         budget = Budget.of(time_limit, memory)
     t = task(puzzle, start, goal, metric=metric, mismatches=mismatches)
+    t.progress = progress
     best: tuple[list[str], bool, str] | None = None
     if _wrong(t, []) <= mismatches:
         best = ([], True, "solved")
@@ -706,7 +726,7 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
         if spelled is not None:
             best = (spelled, False, "inverse")
     tried: list[str] = []
-    ruled_out = 0
+    ruled_out, stopped = 0, None
     chosen = [m for m in METHODS if (methods is None or m[0] in methods)
               and (not optimal or m[2])]
     if mismatches:
@@ -731,7 +751,7 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
             else:
                 word = method(t, part, bound)
         except Stopped as exc:
-            ruled_out = max(ruled_out, exc.ruled_out)
+            ruled_out, stopped = max(ruled_out, exc.ruled_out), exc.reason
             if best is not None and exc.ruled_out >= len(best[0]) - 1:
                 best = (best[0], True, best[2])  # nothing shorter exists
             tried.append(f"{name}: {exc} ({time.monotonic() - began:.2f} s)")
@@ -749,8 +769,7 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
             best = (word, proves, name)
     if best is None or (optimal and not best[1]):
         if optimal:
-            reason = budget.stop_reason() or (tried[-1] if tried else "no exact method applies")
-            raise Stopped(reason, ruled_out)
+            raise Stopped(budget.stop_reason() or stopped or "no exact method applies", ruled_out)
         raise NoWord(f"{t.door.name}: no word found (" + "; ".join(tried or ["no method applies"])
                      + ")")
     word, proven, how = best
