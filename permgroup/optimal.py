@@ -16,12 +16,11 @@ and how many moves were ruled out.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from permgroup.errors import InputError, counted
-from permgroup.formats.definition import Definition
+from permgroup.formats.definition import Definition, position_bound  # noqa: F401 (re-exported)
 from permgroup.progress import Progress
 
 #: past this many positions (a bound) no table is tried at all
@@ -46,25 +45,6 @@ class Unanswered:
     def __str__(self) -> str:
         return (f"no optimal solution within {self.reason} (every word of up to "
                 f"{counted(self.ruled_out, 'move')} ruled out)")
-
-
-def position_bound(definition: Definition) -> int:
-    """An upper bound on the number of positions: each orbit's arrangements of its
-    pieces (identical ones counted once) times its orientations.
-
-    >>> from permgroup.formats.definition import Orbit, OrbitState
-    >>> d = Definition("t", (Orbit("C", 4, 3),), {"C": OrbitState((0, 0, 1, 1), (0,) * 4)}, {})
-    >>> position_bound(d)  # 4!/(2! 2!) arrangements, 3^4 orientations
-    486
-    """
-    bound = 1
-    for o in definition.orbits:
-        pieces = definition.solved[o.name].pieces
-        arrangements = math.factorial(o.size)
-        for label in set(pieces):
-            arrangements //= math.factorial(pieces.count(label))
-        bound *= arrangements * o.orientations ** o.size
-    return bound
 
 
 def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,

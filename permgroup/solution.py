@@ -403,7 +403,7 @@ def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
     if d.definition is not None and not registry.rotated(d.definition) and \
             tuple(t.goal) == _solved(puzzle):
         # a definition's own table, over its positions (what permgroup table builds)
-        from permgroup.optimal import position_bound
+        from permgroup.formats.definition import position_bound
 
         position = (_definition_position(d, t.start) if t.position is None
                     else _position_of(d.definition, t.position))

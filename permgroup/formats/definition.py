@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 
 Position = dict[str, "OrbitState"]  # orbit name -> its pieces and orientations
@@ -119,6 +120,24 @@ class Definition:
         way (whatever their format) have the same fingerprint."""
         text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def position_bound(definition: Definition) -> int:
+    """An upper bound on the number of positions: each orbit's arrangements of its
+    pieces (identical ones counted once) times its orientations.
+
+    >>> d = Definition("t", (Orbit("C", 4, 3),), {"C": OrbitState((0, 0, 1, 1), (0,) * 4)}, {})
+    >>> position_bound(d)  # 4!/(2! 2!) arrangements, 3^4 orientations
+    486
+    """
+    bound = 1
+    for o in definition.orbits:
+        pieces = definition.solved[o.name].pieces
+        arrangements = math.factorial(o.size)
+        for label in set(pieces):
+            arrangements //= math.factorial(pieces.count(label))
+        bound *= arrangements * o.orientations ** o.size
+    return bound
 
 
 def identity(definition: Definition) -> Position:
