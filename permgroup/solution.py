@@ -70,8 +70,6 @@ from permgroup.puzzle import Puzzle
 #: states (table entries times moves) a breadth-first search moves per second,
 #: on two shared cores: what a table costs to build, known before building it
 BUILD_RATE = 5e7
-#: bytes a table build needs per entry at its peak (the entry and the search's work)
-BUILD_BYTES = 10
 #: the share of the time left within which a table may be built
 TABLE_SHARE = 0.5
 #: the share of the time left an exact search may take when other methods follow
@@ -377,8 +375,11 @@ def _check(t: Task) -> None:
 
 def _fits(entries: int, n_moves: int, budget: Budget, cached: bool) -> bool:
     """Whether a table of ``entries`` may be used (cached: it fits in memory) or
-    built (also: its search fits in the table's share of the time)."""
-    if not budget.fits(entries if cached else entries * BUILD_BYTES):
+    built (its breadth-first search, :func:`~permgroup.tables.bfs.bfs_memory`,
+    fits in memory, and in the table's share of the time)."""
+    from permgroup.tables.bfs import bfs_memory
+
+    if not budget.fits(entries if cached else bfs_memory(entries)):
         return False
     return cached or entries * n_moves / BUILD_RATE <= TABLE_SHARE * budget.left()
 
