@@ -171,13 +171,10 @@ def cmd_order(args: argparse.Namespace) -> int:
     elif definition is not None and len(set(puzzle.solved)) < puzzle.degree:
         from permgroup.optimal import position_bound
 
-        print(f"states are colourings (identical pieces): at most "
-              f"{position_bound(definition):,} of them, fewer than the order; "
-              "permgroup table counts the reachable ones")
+        print(_colourings_line("stickers share colours", position_bound(definition), order))
     elif by_colouring(puzzle):
-        print(f"states are colourings (pieces of one colour look alike): at most "
-              f"{_colourings(puzzle.solved):,} of them, fewer than the order; "
-              "permgroup table counts the reachable ones")
+        print(_colourings_line("pieces of one colour look alike", _colourings(puzzle.solved),
+                               order))
     if puzzle.symmetries:
         group = puzzle.group()
         symmetry = puzzle.symmetry_group()
@@ -190,6 +187,18 @@ def cmd_order(args: argparse.Namespace) -> int:
     utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
     print(f"structure: {found.description if utf8 else found.ascii()}")
     return 0
+
+
+def _colourings_line(why: str, bound: int, order: int) -> str:
+    """What ``order`` says of states that are colourings: there are at most
+    ``bound`` arrangements, and at most the order.
+
+    >>> _colourings_line("stickers share colours", 192, 48)
+    'states are colourings (stickers share colours): at most 48 of them (the order), maybe fewer; permgroup table counts the reachable ones'
+    """
+    most = (f"at most {bound:,} of them, fewer than the order" if bound < order
+            else f"at most {order:,} of them (the order), maybe fewer")
+    return f"states are colourings ({why}): {most}; permgroup table counts the reachable ones"
 
 
 def _colourings(colours) -> int:
@@ -486,7 +495,7 @@ def parser() -> argparse.ArgumentParser:
                    help="seconds per cube (cube3-facelets; default 1)")
     s.add_argument("--info", metavar="PUZZLE_INFO.csv", help="the moves of each type (santa2023)")
     s.add_argument("--time-limit", type=_seconds, metavar="S",
-                   help="seconds per row (santa2023; default 60)")
+                   help="seconds per row or case (santa2023, zoj2477; default 60)")
     s.add_argument("--only", nargs="+", metavar="TYPE|ID",
                    help="solve only the rows of these types or ids (santa2023)")
     s.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes (santa2023; default 1)")

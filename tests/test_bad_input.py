@@ -4,6 +4,8 @@ line naming what is wrong and exit status 2, never a traceback or a wrong
 answer; text with a byte-order mark (as Excel saves it) is read."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from permgroup.errors import InputError
@@ -284,3 +286,14 @@ def test_counts_of_one_are_singular(cli):
 ])
 def test_a_mistyped_name_gets_a_did_you_mean(cli, args, stdin, words):
     assert_usage_error(cli(*args, stdin=stdin), words)
+
+
+@pytest.mark.parametrize("puzzle", [str(DATA / "gap" / "ring.gap"), "cube-2"])
+def test_order_never_says_a_bound_above_the_order_is_fewer(cli, puzzle):
+    # ring.gap's order is 48: "at most 192 of them, fewer than the order" was false
+    out = cli("order", puzzle).stdout
+    order = int(out.splitlines()[0].removeprefix("order: "))
+    bound = re.search(r"at most ([\d,]+) of them", out)
+    assert bound and int(bound.group(1).replace(",", "")) <= order
+    if "fewer than the order" in out:
+        assert int(bound.group(1).replace(",", "")) < order
