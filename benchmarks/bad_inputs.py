@@ -44,7 +44,7 @@ NO_LIMIT = 60.0  # the time limit of a command that takes none
 DATA = ROOT / "tests" / "data"
 SANTA_INFO = (DATA / "santa2023" / "puzzle_info.csv").read_text(encoding="utf-8")
 SANTA_PUZZLES = (DATA / "santa2023" / "puzzles.csv").read_text(encoding="utf-8")
-CUBE2 = ";".join(c * 4 for c in "ABCDEF")
+CUBE2 = ";".join(c for c in "ABCDEF" for _ in range(4))
 
 
 @dataclass
@@ -168,7 +168,8 @@ def cases(f: dict[str, Path]) -> list[Case]:
         Case("word cube3 R10^20", ["word", "cube3", "--time-limit", "10"],
              stdin=f"R{huge}\n", limit=10, check=contains("# 1 line")),
         Case("optimal minicube R10^20", ["optimal", "minicube", "--time-limit", "5"],
-             stdin=f"R{huge}\n", limit=5, check=contains("R")),
+             stdin=f"R{huge}\n", limit=5,  # 10^20 quarter turns: solved, an empty line
+             check=lambda out, err: None if out == "\n" else f"{out!r}, not an empty line"),
         Case("word skewb URF10^20", ["word", "skewb", "--time-limit", "10"],
              stdin=f"URF{huge}\n", limit=10, check=contains("# 1 line")),
         Case("table skewb --memory 0", ["table", "skewb", "--memory", "0"], accept=("error",)),

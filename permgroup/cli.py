@@ -23,6 +23,7 @@ import argparse
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import sys
 import warnings
@@ -58,6 +59,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     permgroup.errors.InputError: format rubiksrevenge takes no --max-depth (it takes no options)
     """
     module = _format_module(args.format)
+    cores = os.cpu_count() or 1
+    if (getattr(args, "jobs", None) or 0) > cores:  # more processes only cost memory
+        warnings.warn(f"--jobs {args.jobs}: this machine has {counted(cores, 'core')}; "
+                      f"using {cores}")
+        args.jobs = cores
     accepted = inspect.signature(module.solve_text).parameters
     options = {}
     for option in SOLVE_OPTIONS:

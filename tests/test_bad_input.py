@@ -297,3 +297,10 @@ def test_order_never_says_a_bound_above_the_order_is_fewer(cli, puzzle):
     assert bound and int(bound.group(1).replace(",", "")) <= order
     if "fewer than the order" in out:
         assert int(bound.group(1).replace(",", "")) < order
+
+
+def test_more_jobs_than_cores_are_cut_to_the_cores_with_a_warning(cli, monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    result = cli("solve", "uva11007", str(ROOT / "examples" / "uva11007.txt"), "--jobs", "64")
+    assert "permgroup: warning: --jobs 64: this machine has 2 cores; using 2" in result.stderr
+    assert_usage_error(result, "uva11007 takes no --jobs")
