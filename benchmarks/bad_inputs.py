@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.set_int_max_str_digits(0)  # the order of S2000 has 5,736 digits
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
