@@ -23,9 +23,6 @@ The way (see ``docs/solving.md``):
    or the puzzle's colourings few, a bidirectional search given the rest of
    the time for a shorter one (:mod:`~permgroup.solver.exact`).
 
-Orbits where no commutator of two moves is a 3-cycle get theirs from
-commutators of commutators (:mod:`~permgroup.solver.descent`).
-
 Every word is applied to the start and compared with the goal before it is
 returned.
 
@@ -65,8 +62,6 @@ MAX_BUILT_ROWS = 150_000
 SHORT_WORD_LETTERS = 3
 #: seconds for 3-cycles with setups of two letters, for orbits that have none with one
 LONG_SETUP_TIME = 3.0
-#: seconds for 3-cycles from commutators of commutators, for orbits that still have none
-DESCENT_TIME = 10.0
 #: greedy runs tried while time allows, the shortest word kept: (backward, compete)
 #: (a backward run solves from the goal to the start and inverts the word)
 VARIANTS = ((False, False), (True, True), (True, False), (False, True))
@@ -97,6 +92,9 @@ class Model:
     cycles: OrbitCycles
     #: False when the build was cut short by its deadline (tools or 3-cycles may lack)
     complete: bool = True
+    #: the last-resort 3-cycles of the orbits ``cycles`` lacks, made when first needed
+    #: (permgroup.solver.finish)
+    rescue: OrbitCycles | None = None
 
 
 _MODELS: dict[str, Model] = {}
@@ -150,18 +148,7 @@ def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
     for k in lacking:
         wanted[pieces.orbits[k]] = True
     more = [t for t in longer if wanted[pieces.block_of[t.pos]].all()]
-    cycles = OrbitCycles.of(ms, pieces, position_orbit, tools + more)
-    lacking = [k for k in lacking if k not in cycles.orbits]
-    if lacking:
-        # no commutator of two moves meets in one piece (rings sharing two cells):
-        # commutators of commutators (permgroup.solver.descent)
-        from permgroup.solver.descent import descent_cycles
-
-        until = time.monotonic() + DESCENT_TIME
-        more = more + descent_cycles(ms, pieces, lacking, deadline=until if deadline is None
-                                     else min(deadline, until))
-        cycles = OrbitCycles.of(ms, pieces, position_orbit, tools + more)
-    return cycles, more
+    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), more
 
 
 def colourings(state: np.ndarray) -> int:

@@ -158,6 +158,10 @@ class OrbitCycles:
         """The piece orbits that are solved here."""
         return sorted(self._slots)
 
+    def slots(self, k: int) -> np.ndarray:
+        """Orbit ``k``'s piece slots: row ``i`` holds the positions of slot ``i``."""
+        return self._slots[k]
+
     def orbit(self, k: int) -> Orbit:
         """Orbit ``k`` with every triple's setup (a breadth-first search)."""
         if k not in self._built:
