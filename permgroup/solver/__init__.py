@@ -70,6 +70,12 @@ VARIANT_SHARE = 0.5
 #: the share of the time limit after which the greedy stops choosing and the
 #: 3-cycles finish at once (the rest of the limit is for that)
 GREEDY_SHARE = 0.7
+#: the greedy runs after the reduction's word only while the time left is at least
+#: this many times what the reduction took (it takes several times as long)
+GREEDY_AFTER = 2.0
+#: the reduction's word is shortened while its states hold at most this many positions
+#: (each state met is kept: a 33x33x33's word would need gigabytes)
+SHORTEN_STATES = 20_000_000
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -187,8 +193,17 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         word = chain_word(moves, start, goal, time_limit=time_limit, deadline=deadline, ms=ms)
         if word is not None:
             return word
-    m = model(ms, deadline)
     word, wrong = None, 0
+    # the small orbits by search, the big ones by commutators that keep them
+    # (permgroup.solver.reduction): quick where it applies, and on a big cube
+    # the greedy's model alone would take the time limit
+    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, began, time_limit)
+    if reduced_in is not None:
+        word, took = reduced_in
+        wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+        if deadline - time.monotonic() < GREEDY_AFTER * took:
+            return _checked(moves, start, goal, ms.names(word), mismatches)
+    m = model(ms, deadline)
     for backward, compete in VARIANTS:
         began_variant = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
@@ -237,9 +252,37 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         raise InputError(f"no word found: {counted(wrong, 'position')} still wrong after "
                          f"{counted(ms.cost(word), 'move')} and no tool helps (the position may "
                          "be unreachable)")
+    return _checked(moves, start, goal, best, mismatches)
+
+
+def _checked(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
+             word: list[str], mismatches: int) -> list[str]:
+    """``word``, once it is applied to ``start`` and found within ``mismatches``
+    positions of ``goal``."""
     final = start
-    for name in best:
+    for name in word:
         final = final[moves[name]]
     if np.count_nonzero(final != goal) > mismatches:
         raise AssertionError("the solver's word does not solve the position")
-    return best
+    return word
+
+
+def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarray,
+                  goal: np.ndarray, mismatches: int, began: float, time_limit: float
+                  ) -> tuple[list, float] | None:
+    """The word of :func:`~permgroup.solver.reduction.reduction_word` (letters,
+    shortened) and the seconds it took, when the puzzle has small orbits for it
+    to solve first; ``None`` otherwise or when it finds none."""
+    from permgroup.solver.reduction import reduction_model, reduction_word
+
+    t = time.monotonic()
+    red = reduction_model(ms, began + time_limit)
+    if red is None or not red.small:
+        return None
+    found = reduction_word(moves, ms, red, start, goal, mismatches=mismatches,
+                           deadline=began + GREEDY_SHARE * time_limit)
+    if found is None:
+        return None
+    if len(found) * ms.degree <= SHORTEN_STATES:
+        found = shorten(ms, start, found)
+    return found, time.monotonic() - t

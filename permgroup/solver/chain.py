@@ -242,8 +242,8 @@ def chain_plan(moves: Mapping[str, np.ndarray], ms: MoveSet | None = None
     key = ms.fingerprint()
     if key not in _PLANS:
         plan = _plan(ms) if 0 < ms.degree <= MAX_DEGREE else None
-        if plan is not None:  # one chain's tables in memory at a time
-            for other in [k for k, p in _PLANS.items() if p is not None]:
+        if plan is not None:  # two chains' tables in memory at a time, the newest
+            for other in [k for k, p in _PLANS.items() if p is not None][:-1]:
                 del _PLANS[other]
         _PLANS[key] = plan
     return _PLANS[key]
@@ -360,11 +360,19 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     puzzle's chain (see the module docstring), checked; ``None`` when the chain
     does not apply, its tables do not fit in the time, or no answer comes in
     ``time_limit`` seconds (or by ``deadline``, a :func:`time.monotonic` time).
-    ``ms`` is the moves' :class:`MoveSet` when the caller has it."""
+    (``ms``, the moves' :class:`MoveSet`, is not needed: the chain names the
+    moves by their order.)"""
     began = time.monotonic()
     end = began + time_limit if deadline is None else min(deadline, began + time_limit)
     start, goal = np.asarray(start), np.asarray(goal)
-    plan = chain_plan(moves, ms)
+    if not 0 < len(start) <= MAX_DEGREE:
+        return None
+    # the moves named by their order (c0, c1, ...): puzzles whose moves are the
+    # same but named otherwise (the 3x3x3 and the corners, middle edges and
+    # centres of every odd cube) share one chain and its tables
+    names = list(moves)
+    canonical = {f"c{i}": np.asarray(moves[name]) for i, name in enumerate(names)}
+    plan = chain_plan(canonical)
     if plan is None:
         return None
     element = plan.element(start, goal)
@@ -383,7 +391,7 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
         return None
     if found is None:
         return None
-    word = [name for m in found for name in plan.spelled[m]]
+    word = [names[int(name[1:])] for m in found for name in plan.spelled[m]]
     state = start
     for name in word:
         state = state[moves[name]]

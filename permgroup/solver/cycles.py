@@ -162,6 +162,12 @@ class OrbitCycles:
         """Orbit ``k``'s piece slots: row ``i`` holds the positions of slot ``i``."""
         return self._slots[k]
 
+    def most(self, turning: bool = True) -> float:
+        """The most positions per move that one of these 3-cycles can fix (three
+        pieces, for the cheapest base 3-cycle): a bound on :meth:`best`'s score."""
+        return max((3 * self._slots[k].shape[1] / max(self.ms.cost(self._base[k][0][0]), 1)
+                    for k in self._slots if turning or k not in self.turning), default=0.0)
+
     def orbit(self, k: int) -> Orbit:
         """Orbit ``k`` with every triple's setup (a breadth-first search)."""
         if k not in self._built:

@@ -22,6 +22,7 @@ needs two 3-cycles); a state that still does not move is given back as it is.
 from __future__ import annotations
 
 import itertools
+from math import comb
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,19 +36,24 @@ from permgroup.solver.pieces import Pieces
 
 
 def fix_parities(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, state: np.ndarray,
-                 goal: np.ndarray, max_moves: int = 3) -> list[Letter] | None:
-    """Single letters (each class at most once) after which every orbit of
-    distinct pieces has the goal's parity: the fewest when up to ``max_moves``
-    do, else a solution of the GF(2) system by elimination; ``None`` when the
-    system has none (the position is not reachable)."""
+                 goal: np.ndarray, max_moves: int = 3, classes: Sequence[int] | None = None
+                 ) -> list[Letter] | None:
+    """Single letters (each class at most once; of ``classes`` only, when
+    given) after which every orbit of distinct pieces has the goal's parity:
+    the fewest when up to ``max_moves`` do, else a solution of the GF(2) system
+    by elimination; ``None`` when the system has none (the position is not
+    reachable with those classes)."""
     now = pieces.piece_parities(state, goal, position_orbit)
     fixed = [k for k, p in enumerate(now) if p is not None]
     need = np.array([now[k] for k in fixed], dtype=np.uint8)
     if not need.any():
         return []
     matrix = pieces.parity_matrix()[:, fixed]
-    odd = [c for c in range(len(ms.classes)) if matrix[c].any()]
+    allowed = range(len(ms.classes)) if classes is None else classes
+    odd = [c for c in allowed if matrix[c].any()]
     for size in range(1, max_moves + 1):
+        if comb(len(odd), size) > MAX_COMBINATIONS:
+            break  # a big cube's slices: the elimination below
         best = None
         for combo in itertools.combinations(odd, size):
             if np.array_equal(np.bitwise_xor.reduce(matrix[list(combo)], axis=0), need):
@@ -58,6 +64,10 @@ def fix_parities(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, state:
             return best
     chosen = gf2_solve(matrix[odd].T, need)
     return None if chosen is None else [(odd[i], 1) for i in chosen]
+
+
+#: sets of single moves tried for the fewest that make the parities right, at most
+MAX_COMBINATIONS = 20_000
 
 
 def gf2_solve(a: np.ndarray, b: np.ndarray) -> list[int] | None:

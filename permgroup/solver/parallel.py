@@ -272,8 +272,17 @@ class Shapes:
         ``min_pairs`` pairs, by the pairs' gains added up, among the
         ``max_kinds`` kinds (under any outer letter) whose gaining pairs add up
         to most; ``None`` when none gains."""
+        found = self.ranked(state, goal, min_pairs=min_pairs, max_kinds=max_kinds)
+        return found[0] if found else None
+
+    def ranked(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 1,
+               max_kinds: int = 48) -> list[tuple[float, tuple[int, int], list[tuple[int, int]],
+                                                  list[tuple[int, int]]]]:
+        """What :meth:`best` chooses from: the best commutator of each of the
+        ``max_kinds`` most promising kinds (under an outer letter), the best
+        first."""
         if not self.size:
-            return None
+            return []
         starts = self._starts
         all_gains, candidates = [], []
         for o in range(len(self.outer)):
@@ -288,7 +297,7 @@ class Shapes:
             candidates += [(potential[k], o, int(k)) for k in np.unique(self._kind_of[top > 0])]
         candidates.sort(key=lambda c: -c[0])
         ms = self.ms
-        best = None
+        out = []
         for _, o, k in candidates[:max_kinds]:
             lay = self._layouts[k]
             grid = np.full((len(lay.row_cost), len(lay.col_cost)), -np.inf)
@@ -301,11 +310,11 @@ class Shapes:
             value, rows, cols = found
             if len(rows) * len(cols) < min_pairs:
                 continue
-            if best is None or value > best[0]:
-                best = (value, (o, k),
+            out.append((value, (o, k),
                         [(r % lay.n_rows, lay.row_exps[r // lay.n_rows]) for r in rows],
-                        [(c % lay.n_cols, lay.col_exps[c // lay.n_cols]) for c in cols])
-        return best
+                        [(c % lay.n_cols, lay.col_exps[c // lay.n_cols]) for c in cols]))
+        # the first best kept first among equals, as a plain maximum would
+        return sorted(out, key=lambda f: -f[0])
 
     def _layout(self, members: list[int]) -> "_Layout":
         """Where the pairs of a kind's shapes sit in its grid: option ``i*n + r``

@@ -95,12 +95,24 @@ class Pieces:
 
     def parity_matrix(self) -> np.ndarray:
         """``[c, k]``: 1 when class ``c``'s base move is an odd permutation of the
-        pieces of orbit ``k``."""
+        pieces of orbit ``k`` (made once: a big cube's takes seconds)."""
+        if getattr(self, "_parity", None) is None:
+            self._parity = self._parity_matrix()
+        return self._parity.copy()
+
+    def _parity_matrix(self) -> np.ndarray:
         out = np.zeros((len(self.block_moves), len(self.orbits)), dtype=np.uint8)
+        local = np.zeros(len(self.blocks), dtype=np.int64)
         for k, orbit in enumerate(self.orbits):
-            where = {b: i for i, b in enumerate(orbit)}
-            for c, row in enumerate(self.block_moves):
-                out[c, k] = permutation_parity([where[int(row[b])] for b in orbit])
+            local[orbit] = np.arange(len(orbit))
+            perms = local[self.block_moves[:, orbit]]        # classes x pieces
+            if len(orbit) <= 256:
+                # the parity of the inversions, every class at once
+                inversions = (perms[:, :, None] > perms[:, None, :]) & np.triu(
+                    np.ones((len(orbit), len(orbit)), dtype=bool), 1)
+                out[:, k] = inversions.sum((1, 2)) % 2
+            else:
+                out[:, k] = [permutation_parity(p) for p in perms.tolist()]
         return out
 
     def piece_keys(self, colours: np.ndarray, position_orbit: np.ndarray) -> list[list[tuple]]:

@@ -1,0 +1,194 @@
+"""Solving by orbits: the small orbits by search, the big ones by commutators.
+
+For a puzzle whose pieces fall into a few small orbits that turn in place
+(corners, middle edges) and many big ones that never turn (a big cube's wings
+and centres), :func:`reduction_word` solves in three steps:
+
+1. the small orbits by a search on their projection
+   (:mod:`~permgroup.solver.small_orbits`);
+2. the parities of the big orbits of distinct pieces made right with moves
+   that leave the small orbits alone (a GF(2) system over the parity matrix,
+   :func:`~permgroup.solver.greedy.fix_parities`);
+3. the big orbits by the commutator that fixes the most positions per move,
+   again and again: a parallel commutator of commuting moves
+   (:class:`~permgroup.solver.parallel.Shapes`, pairs meeting in one or two
+   pieces, none moving a small orbit's position), or one 3-cycle conjugated
+   into place (:class:`~permgroup.solver.cycles.OrbitCycles`); the 3-cycles
+   finish what is left.
+
+Every step of 3. keeps the small orbits solved, so nothing found early is
+undone.  The model (pieces, 3-cycles, commutators) is built once per puzzle.
+
+>>> import numpy as np
+>>> from permgroup.moves import MoveSet
+>>> t = np.array([1, 2, 3, 4, 0]); u = np.array([1, 0, 2, 3, 4])
+>>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t), "u": u})
+>>> red = reduction_model(ms)
+>>> start, goal = np.array([3, 0, 4, 1, 2]), np.arange(5)
+>>> word = reduction_word({"t": t, "-t": np.argsort(t), "u": u}, ms, red, start, goal)
+>>> ms.apply(start, word).tolist()
+[0, 1, 2, 3, 4]
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from permgroup.moves import Letter, MoveSet
+from permgroup.solver.cycles import OrbitCycles
+from permgroup.solver.greedy import fix_parities
+from permgroup.solver.parallel import Shapes
+from permgroup.solver.pieces import Pieces, position_orbits
+from permgroup.solver.small_orbits import (keeping_classes, orbit_positions, small_orbits,
+                                           solve_small_orbits)
+
+
+@dataclass
+class Reduction:
+    """What :func:`reduction_word` knows of a puzzle (see the module docstring)."""
+
+    pieces: Pieces
+    position_orbit: np.ndarray
+    cycles: OrbitCycles
+    #: the small orbits and their positions
+    small: list[int]
+    frozen: np.ndarray
+    #: the classes whose moves leave the small orbits alone
+    keeping: list[int]
+    shapes: Shapes
+
+
+_MODELS: dict[str, Reduction | None] = {}
+
+
+def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | None:
+    """The model of ``ms`` for :func:`reduction_word`, built once per process
+    and puzzle; ``None`` when the way does not apply: an orbit that is not
+    small has no 3-cycle, or its pieces turn in place."""
+    key = ms.fingerprint()
+    if key in _MODELS:
+        return _MODELS[key]
+    from permgroup.solver import orbit_cycles
+
+    pieces = Pieces.of(ms)
+    position_orbit = np.full(ms.degree, -1, dtype=np.int64)
+    for k, orbit in enumerate(position_orbits(ms)):
+        position_orbit[orbit] = k
+    cycles, _ = orbit_cycles(ms, pieces, position_orbit, deadline)
+    small = small_orbits(pieces, cycles)
+    built = None
+    if len(small) < len(pieces.orbits):
+        frozen = np.zeros(ms.degree, dtype=bool)
+        frozen[orbit_positions(pieces, small)] = True
+        shapes = Shapes.find(ms, pieces, max_meet=2, frozen=frozen)
+        built = Reduction(pieces, position_orbit, cycles, small, frozen,
+                          keeping_classes(ms, np.flatnonzero(frozen)), shapes)
+    _MODELS.clear()  # one puzzle at a time: its tables can be large
+    _MODELS[key] = built
+    return built
+
+
+def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
+                   start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
+                   deadline: float | None = None) -> list[Letter] | None:
+    """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
+    positions of ``goal`` by the three steps of the module docstring, or
+    ``None`` when a step cannot be done (the small orbits' search does not
+    apply or finds nothing in time; no parity fix keeps them).  Past
+    ``deadline`` the 3-cycles finish at once."""
+    end = time.monotonic() + 60 if deadline is None else deadline
+    found = solve_small_orbits(moves, start, goal, np.flatnonzero(red.frozen), deadline=end)
+    if found is None:
+        return None
+    word = ms.letters(found)
+    state = ms.apply(start, word)
+    # moves that leave the small orbits alone, while one fixes positions (before
+    # the parities are made right: they change them)
+    state, word = _free_moves(ms, red, state, goal, word, end)
+    fix = fix_parities(ms, red.pieces, red.position_orbit, state, goal, classes=red.keeping)
+    if fix is None:
+        return None
+    word, state = ms.extend(word, fix), ms.apply(state, fix)
+    wrong = int(np.count_nonzero(state != goal))
+    while wrong > mismatches and time.monotonic() < end:
+        steps = _best_steps(ms, red, state, goal)
+        if not steps:
+            break
+        state, word = ms.apply(state, steps), ms.extend(word, steps)
+        wrong = int(np.count_nonzero(state != goal))
+    if wrong > mismatches:
+        more = red.cycles.solve(state, goal)
+        word, state = ms.extend(word, more), ms.apply(state, more)
+    if np.count_nonzero(state != goal) > mismatches:
+        return None
+    return word
+
+
+def _free_moves(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray,
+                word: list[Letter], end: float) -> tuple[np.ndarray, list[Letter]]:
+    """The state and word after single moves of classes that keep the small
+    orbits, the one fixing the most positions per move each time, while one
+    fixes more than :data:`FREE_GAIN` a move."""
+    letters = [(c, e) for c in red.keeping for e in range(1, ms.orders[c])
+               if ms.letter_cost((c, e)) <= 2]
+    if not letters:
+        return state, word
+    perms = np.array([ms.powers[c][e] for c, e in letters])
+    cost = np.array([ms.letter_cost(x) for x in letters], dtype=np.float64)
+    while time.monotonic() < end:
+        right = int(np.count_nonzero(state == goal))
+        gain = (state[perms] == goal).sum(1) - right
+        score = gain / cost
+        i = int(np.argmax(score))
+        if score[i] <= FREE_GAIN:
+            break
+        state, word = state[perms[i]], ms.extend(word, [letters[i]])
+    return state, word
+
+
+#: a free move is made while it fixes more than this many positions a move
+FREE_GAIN = 1.5
+
+
+#: parallel commutators scored a round (the most promising kinds)
+ROUND_KINDS = 400
+#: after the best step of a round, the next ones are taken while they still fix
+#: this share of the positions per move that the best did
+ROUND_SHARE = 0.6
+
+
+def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray
+                ) -> list[Letter]:
+    """One round: the parallel commutator or 3-cycle fixing the most positions
+    per move (the next one when its word does not fix what its score said),
+    then the round's other candidates, scored again on the state they meet,
+    while they fix nearly as much a move (scoring every commutator again
+    after each would cost a round each)."""
+    options = [(f[0], lambda f=f: red.shapes.word(f[1], f[2], f[3]))
+               for f in red.shapes.ranked(state, goal, max_kinds=ROUND_KINDS)]
+    # a 3-cycle is looked for only when it may beat the commutators (building
+    # every orbit's setups takes long on a big puzzle)
+    if not options or options[0][0] < red.cycles.most(turning=False):
+        cycle = red.cycles.best(state, goal, state != goal, turning=False)
+        if cycle is not None:
+            options.append((cycle[0], lambda c=cycle: c[1]))
+    options.sort(key=lambda o: -o[0])
+    wrong = int(np.count_nonzero(state != goal))
+    done: list[Letter] = []
+    top = None
+    for value, make in options:
+        if top is not None and value < ROUND_SHARE * top:
+            break
+        step = make()
+        after = ms.apply(state, step)
+        now = int(np.count_nonzero(after != goal))
+        if now >= wrong:
+            continue
+        if top is not None and (wrong - now) / max(ms.cost(step), 1) < ROUND_SHARE * top:
+            continue
+        top = value if top is None else top
+        state, wrong, done = after, now, done + list(step)
+    return done

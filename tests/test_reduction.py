@@ -1,0 +1,92 @@
+"""Solving by orbits (permgroup.solver.small_orbits and reduction): the small
+orbits of a big cube found from its moves, their projection (the 4x4x4's
+corners are the 2x2x2, move for move), solved first and kept solved; the
+parities made right with moves that keep them; every word checked by the
+applier of tests/test_santa.py (the competition's rules)."""
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
+from permgroup.formats.text import read_text
+from permgroup.moves import MoveSet
+from permgroup.solver.greedy import fix_parities
+from permgroup.solver.reduction import reduction_model, reduction_word
+from permgroup.solver.small_orbits import keeping_classes, projection, solve_small_orbits
+from tests.test_santa import INFO, PUZZLES, allowed_moves, read_csv, wrong_positions
+
+SANTA = read_puzzle_info(read_text(INFO))
+
+
+def test_small_orbits_of_the_4x4x4_are_its_corners_and_project_onto_the_2x2x2():
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    assert red is not None and len(red.small) == 1
+    corners = red.pieces.orbits[red.small[0]]
+    assert len(corners) == 8 and all(len(red.pieces.blocks[b]) == 3 for b in corners)
+    assert red.frozen.sum() == 24
+    # the projection is the 2x2x2's moves, in the same order (so the chain of
+    # subgroups, which names moves by their order, shares its tables)
+    projected = projection(moves, np.flatnonzero(red.frozen))
+    small = with_inverses(SANTA["cube_2/2/2"])
+    assert [p.tolist() for p in projected.values()] == [np.asarray(p).tolist()
+                                                        for p in small.values()]
+    # the moves keeping the corners are the inner slices: 6 of the 12 classes
+    keeping = keeping_classes(ms, np.flatnonzero(red.frozen))
+    assert len(keeping) == 6
+    assert all(not red.frozen[ms.support[c]].any() for c in keeping)
+    # no parallel commutator moves a corner
+    assert not np.append(red.frozen, False)[red.shapes.pos].any()
+
+
+def test_parities_made_right_with_the_classes_given():
+    """Once the corners are home, the wings' parity is made right by inner
+    slices alone (a scramble of 51 quarter turns: an odd one)."""
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    goal = np.arange(ms.degree) // 16
+    rng = random.Random(3)
+    fixes = []
+    for _ in range(5):
+        state = ms.apply(goal, [(rng.randrange(len(ms.classes)), 1) for _ in range(51)])
+        word = solve_small_orbits(moves, state, goal, np.flatnonzero(red.frozen),
+                                  deadline=time.monotonic() + 60)
+        state = ms.apply(state, ms.letters(word))
+        fix = fix_parities(ms, red.pieces, red.position_orbit, state, goal,
+                           classes=red.keeping)
+        assert fix is not None and all(c in red.keeping for c, _ in fix)
+        fixes.append(fix)
+        after = ms.apply(state, fix)
+        assert all(p in (0, None)
+                   for p in red.pieces.piece_parities(after, goal, red.position_orbit))
+    assert any(fixes), "no scramble needed a parity fix"
+
+
+def test_santa_4x4x4_rows_solved_corners_first():
+    rows = [r for r in read_csv(PUZZLES) if r["puzzle_type"] == "cube_4/4/4"]
+    parsed = {r.id: r for r in read_puzzles(read_text(PUZZLES), SANTA)}
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    corners = np.flatnonzero(red.frozen)
+    for row in rows:
+        r = parsed[row["id"]]
+        word = reduction_word(moves, ms, red, r.start, r.goal, mismatches=r.wildcards)
+        assert word is not None
+        names = ms.names(word)
+        assert wrong_positions(row, ".".join(names), allowed_moves()) <= r.wildcards
+        # the corners are solved by the first moves (a 2x2x2 needs at most 14)
+        state = r.start.copy()
+        solved_at = None
+        for i, name in enumerate(names):
+            state = state[moves[name]]
+            home = (state[corners] == r.goal[corners]).all()
+            if solved_at is None and home:
+                solved_at = i
+        assert solved_at is not None and solved_at < 30
+        assert (state == r.goal).sum() >= len(state) - r.wildcards
