@@ -48,7 +48,7 @@ import numpy as np
 from permgroup.errors import InputError, counted
 from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
-from permgroup.solver.cycles import MAX_PIECES, OrbitCycles
+from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import greedy
 from permgroup.moves import MoveSet
 from permgroup.solver.parallel import Shapes
@@ -60,8 +60,6 @@ from permgroup.solver.shorten import short_words, shorten
 MAX_BUILT_ROWS = 150_000
 #: windows of the word are compared with the words of up to this many letters
 SHORT_WORD_LETTERS = 3
-#: seconds for 3-cycles with setups of two letters, for orbits that have none with one
-LONG_SETUP_TIME = 3.0
 #: greedy runs tried while time allows, the shortest word kept: (backward, compete)
 #: (a backward run solves from the goal to the start and inverts the word)
 VARIANTS = ((False, False), (True, True), (True, False), (False, True))
@@ -133,28 +131,6 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
                                  short_words(ms, SHORT_WORD_LETTERS), cycles, complete)
     return built
-
-
-def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
-                 deadline: float | None = None) -> tuple[OrbitCycles, list[Tool]]:
-    """The 3-cycles of every orbit of pieces (:class:`OrbitCycles`), from
-    commutators whose parts meet in one piece, with a setup of one letter, or of
-    two where one is not enough (a Megaminx's edges); and the tools of two-letter
-    setups found, which the greedy's table lacks."""
-    tools = base_commutators(ms, pieces, max_meet=1, deadline=deadline)
-    cycles = OrbitCycles.of(ms, pieces, position_orbit, tools)
-    lacking = [k for k, orbit in enumerate(pieces.orbits)
-               if 3 <= len(orbit) <= MAX_PIECES and k not in cycles.orbits]
-    if not lacking:
-        return cycles, []
-    until = time.monotonic() + LONG_SETUP_TIME
-    longer = base_commutators(ms, pieces, max_meet=1, setup_length=2,
-                              deadline=until if deadline is None else min(deadline, until))
-    wanted = np.zeros(len(pieces.blocks) + 1, dtype=bool)
-    for k in lacking:
-        wanted[pieces.orbits[k]] = True
-    more = [t for t in longer if wanted[pieces.block_of[t.pos]].all()]
-    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), more
 
 
 def colourings(state: np.ndarray) -> int:

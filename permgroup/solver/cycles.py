@@ -37,16 +37,19 @@ twists.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.solver.commutators import Tool
+from permgroup.solver.commutators import Tool, base_commutators
 from permgroup.levels import DenseKeys, by_moves, levels
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
+#: seconds for 3-cycles with setups of two letters, for orbits that have none with one
+LONG_SETUP_TIME = 3.0
 #: orbits of more pieces are left to the greedy (a search over n³ triples: about
 #: 14 bytes each, 110 MB for the 198 cells of Santa's largest wreath)
 MAX_PIECES = 200
@@ -343,3 +346,25 @@ def _keys(now: np.ndarray, want: np.ndarray, groups: list[slice]) -> tuple[np.nd
     _, inverse = np.unique(both, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     return inverse[:len(now)], inverse[len(now):]
+
+
+def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
+                 deadline: float | None = None) -> tuple[OrbitCycles, list[Tool]]:
+    """The 3-cycles of every orbit of pieces (:class:`OrbitCycles`), from
+    commutators whose parts meet in one piece, with a setup of one letter, or of
+    two where one is not enough (a Megaminx's edges); and the tools of two-letter
+    setups found, which the greedy's table lacks."""
+    tools = base_commutators(ms, pieces, max_meet=1, deadline=deadline)
+    cycles = OrbitCycles.of(ms, pieces, position_orbit, tools)
+    lacking = [k for k, orbit in enumerate(pieces.orbits)
+               if 3 <= len(orbit) <= MAX_PIECES and k not in cycles.orbits]
+    if not lacking:
+        return cycles, []
+    until = time.monotonic() + LONG_SETUP_TIME
+    longer = base_commutators(ms, pieces, max_meet=1, setup_length=2,
+                              deadline=until if deadline is None else min(deadline, until))
+    wanted = np.zeros(len(pieces.blocks) + 1, dtype=bool)
+    for k in lacking:
+        wanted[pieces.orbits[k]] = True
+    more = [t for t in longer if wanted[pieces.block_of[t.pos]].all()]
+    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), more

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.moves import Letter, MoveSet
-from permgroup.solver.cycles import OrbitCycles
+from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import fix_parities
 from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, position_orbits
@@ -71,8 +71,6 @@ def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | N
     key = ms.fingerprint()
     if key in _MODELS:
         return _MODELS[key]
-    from permgroup.solver import orbit_cycles
-
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
