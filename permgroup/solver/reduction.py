@@ -21,13 +21,18 @@ undone.  The model (pieces, 3-cycles, commutators) is built once per puzzle.
 
 >>> import numpy as np
 >>> from permgroup.moves import MoveSet
->>> t = np.array([1, 2, 3, 4, 0]); u = np.array([1, 0, 2, 3, 4])
->>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t), "u": u})
+>>> # two 3-cycles of cells 0..4 meeting in cell 2, and a piece of two stickers flipped by v
+>>> u = np.array([1, 2, 0, 3, 4, 5, 6]); w = np.array([0, 1, 3, 4, 2, 5, 6])
+>>> v = np.array([0, 1, 2, 3, 4, 6, 5])
+>>> moves = {"u": u, "-u": np.argsort(u), "w": w, "-w": np.argsort(w), "v": v}
+>>> ms = MoveSet.from_moves(moves)
 >>> red = reduction_model(ms)
->>> start, goal = np.array([3, 0, 4, 1, 2]), np.arange(5)
->>> word = reduction_word({"t": t, "-t": np.argsort(t), "u": u}, ms, red, start, goal)
+>>> [red.pieces.orbits[k] for k in red.small]    # the piece that turns: solved first
+[[5]]
+>>> start, goal = np.array([4, 0, 1, 2, 3, 6, 5]), np.arange(7)
+>>> word = reduction_word(moves, ms, red, start, goal)
 >>> ms.apply(start, word).tolist()
-[0, 1, 2, 3, 4]
+[0, 1, 2, 3, 4, 5, 6]
 """
 from __future__ import annotations
 

@@ -34,6 +34,10 @@ from permgroup.solver.cycles import OrbitCycles
 from permgroup.solver.pieces import Pieces
 
 
+#: states the search of a projection with no chain may hold
+EXACT_STATES = 1_000_000
+
+
 def small_orbits(pieces: Pieces, cycles: OrbitCycles) -> list[int]:
     """The orbits solved first: those whose pieces may turn in place, or that
     have no 3-cycle in ``cycles`` (see the module docstring)."""
@@ -89,9 +93,9 @@ def keeping_classes(ms: MoveSet, positions: np.ndarray) -> list[int]:
 def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
                        positions: np.ndarray, *, deadline: float) -> list[str] | None:
     """Move names bringing every piece at ``positions`` home (the rest goes
-    where it goes), by the chain of subgroups on the projection, checked;
-    ``None`` when the chain does not apply (alike pieces, tables too large for
-    the time left) or finds nothing by ``deadline``."""
+    where it goes), by the chain of subgroups on the projection, or a
+    bidirectional search where the chain does not apply and the projection is
+    small; checked; ``None`` when neither finds a word by ``deadline``."""
     from permgroup.solver.chain import chain_word
 
     a, b = start[positions], goal[positions]
@@ -100,9 +104,19 @@ def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal:
     left = deadline - time.monotonic()
     if left <= 0:
         return None
-    word = chain_word(projection(moves, positions), a, b, time_limit=left, deadline=deadline)
+    projected = projection(moves, positions)
+    word = chain_word(projected, a, b, time_limit=left, deadline=deadline)
     if word is None:
-        return None
+        # no chain (alike pieces, too small a puzzle for one): a bidirectional
+        # search of the projection, while its states stay few
+        from permgroup.errors import InputError
+        from permgroup.solver.exact import exact_word
+
+        try:
+            word = exact_word(projected, a, b, time_limit=max(deadline - time.monotonic(), 0.0),
+                              max_states=EXACT_STATES)
+        except InputError:
+            return None
     state = start
     for name in word:
         state = state[moves[name]]
