@@ -7,9 +7,9 @@ Where to start:
   distance tables, shortest words, a widget to turn it in Jupyter)::
 
       from permgroup import explore
-      from puzzles import minicube
-      explore.order(minicube.PUZZLE)          # 88179840
-      explore.distribution(minicube.PUZZLE)   # states at each distance (a bar chart in Jupyter)
+      cube = explore.load_puzzle("minicube")  # any name, family member or file
+      explore.order(cube)                     # 88179840
+      explore.distribution(cube)              # states at each distance (a bar chart in Jupyter)
 
 * :mod:`permgroup.puzzle` (a puzzle: moves as sympy permutations of stickers),
   :mod:`permgroup.elements` (group elements and states), :mod:`permgroup.words`
@@ -22,8 +22,11 @@ Where to start:
   :mod:`permgroup.widget` (the Jupyter widget);
 * ``formats/`` (puzzle definition files), ``tables/`` (ranked spaces and their
   BFS tables), ``search/`` (past what a table holds);
-* the ``puzzles`` package: the 2x2x2, 3x3x3, torus, cubic eight-puzzle and a
-  library of definition files (Skewb, Pyraminx, Dino, Megaminx...);
+* :mod:`permgroup.catalog`: every puzzle name, family, contest format and
+  picture, filled by plugins (the ``puzzles`` package of this repository: the
+  2x2x2, 3x3x3, torus, cubic eight-puzzle, families and a library of
+  definition files: Skewb, Pyraminx, Dino, Megaminx...), and ``resolve``,
+  the one door from a PUZZLE argument to its definition;
 * the command line: ``permgroup --help``.
 
 Modules are imported when first used (``permgroup.explore`` works after

@@ -9,10 +9,13 @@
 * ``permgroup word PUZZLE [FILE]``: one solving word per line of moves, optimal
   when an exact method answers in time.
 
-PUZZLE is a name :func:`puzzles.resolve` knows (built-in puzzles, the library
-of definitions: ``skewb``, ``pyraminx``...), or the path of a
-``.tws``/``.def``/``.kpuzzle.json`` definition file; ``--help`` of each
-command lists the names and formats with one line each.
+PUZZLE is anything :func:`permgroup.formats.resolve` takes to a definition: a
+name of the catalog (built-in puzzles, the library of definitions: ``skewb``,
+``pyraminx``...), a family member (``lrx-11``, ``cube-4``), the path of a
+``.tws``/``.def``/``.kpuzzle.json``/``.gap`` definition file, or
+``PUZZLE_INFO.csv#TYPE``; ``--help`` of each command lists the names and
+formats with one line each.  The puzzles and formats come from the catalog's
+plugins (:mod:`permgroup.catalog`); the command line names none itself.
 
 Bad input and bad arguments get one ``permgroup: error: ...`` line on stderr
 and exit status 2.
@@ -20,25 +23,18 @@ and exit status 2.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import inspect
 import os
 import re
 import sys
 import warnings
 from collections.abc import Callable
-from types import ModuleType
 
 from permgroup.budget import parse_memory, parse_time_limit
 from permgroup.errors import InputError, counted, did_you_mean
 from permgroup.formats.text import read_text
 
 
-def _format_module(name: str) -> ModuleType:
-    from puzzles.formats import FORMATS
-
-    return importlib.import_module(FORMATS[name])
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -58,7 +54,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     ...
     permgroup.errors.InputError: format rubiksrevenge takes no --max-depth (it takes no options)
     """
-    module = _format_module(args.format)
+    from permgroup.catalog import format_module
+
+    module = format_module(args.format)
     cores = os.cpu_count() or 1
     if (getattr(args, "jobs", None) or 0) > cores:  # more processes only cost memory
         warnings.warn(f"--jobs {args.jobs}: this machine has {counted(cores, 'core')}; "
@@ -88,8 +86,9 @@ SOLVE_OPTIONS = ("max_depth", "max_length", "timeout", "info", "time_limit", "on
 def cmd_table(args: argparse.Namespace) -> int:
     """``permgroup table``: build or load the distance table of ``args.puzzle``
     in ``args.metric`` and print its distribution, one ``depth<TAB>count`` line
-    per depth (progress on stderr).  Names are checked against
-    :data:`puzzles.PUZZLES` first:
+    per depth (progress on stderr): the puzzle's own table when it brings one
+    (a built-in's, up to rotation or a ball), else its God's-algorithm table
+    (:func:`_definition_table`).  Unknown names are refused:
 
     >>> cmd_table(argparse.Namespace(puzzle="gigaminx", metric="qtm"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -100,32 +99,37 @@ def cmd_table(args: argparse.Namespace) -> int:
     ...
     permgroup.errors.InputError: megaminx: up to 2.42e+69 positions, too many for a table (permgroup optimal searches instead)
     """
+    from permgroup.formats import resolve
     from permgroup.progress import Bar, print_loaded
 
-    module, definition = _puzzle(args.puzzle)
+    definition = resolve(args.puzzle)
     description = f"{args.puzzle} ({args.metric})"
     tight = [getattr(args, option, None) for option in ("packed", "memory", "dask")]
     for option in ("workers", "scheduler"):
         if getattr(args, option, None) is not None and not getattr(args, "dask", False):
             raise InputError(f"--{option} is for a build on Dask: add --dask")
-    if args.metric == "gens" and (definition is None or any(tight)):
+    own = definition.hooks.get("table")
+    if args.metric == "gens" and (own is not None or any(tight)):
         raise InputError("--metric gens (the generators alone, a directed graph) is for "
                          "definition files, the library and families, in one-byte tables")
+    if any(tight) and definition.partial is not None:
+        raise InputError(f"{args.puzzle}'s moves depend on the position: its own table only "
+                         "(without --packed, --memory or --dask)")
     with Bar(description) as bar:
         if any(tight):
-            from permgroup.tables.registry import load_or_build
+            from permgroup.tables.registry import load_or_build, rotated
 
-            if definition is not None:
+            if not rotated(definition):
                 _check_table_size(definition)
-            table = load_or_build(module.PUZZLE if definition is None else definition,
-                                  args.metric, "2bit" if tight[0] and not any(tight[1:]) else None,
+            table = load_or_build(definition, args.metric,
+                                  "2bit" if tight[0] and not any(tight[1:]) else None,
                                   memory=args.memory, dask=args.dask, scheduler=args.scheduler,
                                   progress=bar,
                                   **({"workers": args.workers} if args.workers else {}))
-        elif definition is not None:
-            table = _definition_table(definition, args.metric, bar)
+        elif own is not None:
+            table = own(args.metric, progress=bar)
         else:
-            table = module.table(args.metric, progress=bar)
+            table = _definition_table(definition, args.metric, bar)
     print_loaded(description, bar)
     counts = table.distribution()
     for depth, count in enumerate(counts):
@@ -156,30 +160,27 @@ def cmd_order(args: argparse.Namespace) -> int:
     structure: S16
     0
     """
-    from permgroup.formats.stickers import to_puzzle
-    from permgroup.oracle import by_colouring
+    from permgroup.formats import resolve
+    from permgroup.optimal import position_bound
     from permgroup.progress import Bar, working
     from permgroup.structure import structure
 
-    module, definition = _puzzle(args.puzzle)
-    puzzle = module.PUZZLE if definition is None else to_puzzle(definition)
+    definition = resolve(args.puzzle)
+    puzzle = definition.puzzle
     with working(f"{args.puzzle}: the group's structure and order"):
         found = structure(puzzle)
     order = found.order
     print(f"order: {order}")
-    if module is not None and hasattr(module, "PARTIAL"):
+    if definition.partial is not None:
         print(f"  (the group of the {len(puzzle.generators)} moves as permutations of "
               f"{puzzle.degree} positions, ignoring the conditions under which a move may be "
               "made: an upper bound's group, not a count of positions)")
-        with Bar(f"{args.puzzle}: positions reachable from the start") as bar:
-            reached = sum(module.table("qtm", progress=bar).distribution())
-        print(f"reachable positions: {reached} (breadth-first search from the start)")
-    elif definition is not None and len(set(puzzle.solved)) < puzzle.degree:
-        from permgroup.optimal import position_bound
-
-        print(_colourings_line("stickers share colours", position_bound(definition), order))
-    elif by_colouring(puzzle):
-        print(_colourings_line("pieces of one colour look alike", _colourings(puzzle.solved),
+        if "table" in definition.hooks:
+            with Bar(f"{args.puzzle}: positions reachable from the start") as bar:
+                reached = sum(definition.hooks["table"]("qtm", progress=bar).distribution())
+            print(f"reachable positions: {reached} (breadth-first search from the start)")
+    elif any(len(set(definition.solved[o.name].pieces)) < o.size for o in definition.orbits):
+        print(_colourings_line("pieces of one colour look alike", position_bound(definition),
                                order))
     if puzzle.symmetries:
         group = puzzle.group()
@@ -205,29 +206,6 @@ def _colourings_line(why: str, bound: int, order: int) -> str:
     most = (f"at most {bound:,} of them, fewer than the order" if bound < order
             else f"at most {order:,} of them (the order), maybe fewer")
     return f"states are colourings ({why}): {most}; permgroup table counts the reachable ones"
-
-
-def _colourings(colours) -> int:
-    """How many ways the colours can be arranged: n! / (n_1! n_2! ...).
-
-    >>> _colourings("aabb")
-    6
-    """
-    from collections import Counter
-    from math import factorial
-
-    count = factorial(len(colours))
-    for repeats in Counter(colours).values():
-        count //= factorial(repeats)
-    return count
-
-
-def _puzzle(name: str) -> tuple[ModuleType | None, object]:
-    """A built-in puzzle's module, or the definition of a library name or file."""
-    from puzzles import resolve
-
-    found = resolve(name)
-    return (found, None) if isinstance(found, ModuleType) else (None, found)
 
 
 def _check_table_size(definition) -> None:
@@ -389,10 +367,9 @@ def _listing(title: str, lines: dict[str, str]) -> str:
 
 
 def _format_listing() -> str:
-    from puzzles import module_summary
-    from puzzles.formats import FORMATS
+    from permgroup.catalog import format_names
 
-    return (_listing("formats", {name: module_summary(module) for name, module in FORMATS.items()})
+    return (_listing("formats", format_names())
             + "\nexamples:\n"
               "  permgroup solve uva11007 examples/uva11007.txt\n"
               "  permgroup solve zoj2477 examples/zoj2477.txt --max-depth 14\n"
@@ -402,7 +379,7 @@ def _format_listing() -> str:
 
 def _puzzle_listing(*examples: str) -> Callable[[], str]:
     def listing() -> str:
-        from puzzles import FILE_HINT, puzzle_names
+        from permgroup.catalog import FILE_HINT, puzzle_names
 
         return (_listing("PUZZLE names", puzzle_names()) + f"  ({FILE_HINT})\n"
                 + "\nexamples:\n" + "".join(f"  {e}\n" for e in examples))
@@ -481,7 +458,7 @@ def parser() -> argparse.ArgumentParser:
     ('cube3', 'qtm', True)
     """
     from permgroup import __version__
-    from puzzles.formats import FORMATS
+    from permgroup.catalog import catalog
 
     p = _Parser(prog="permgroup", description=__doc__.split("\n\n")[0].split(": ", 1)[1].capitalize(),
                 epilog=EXAMPLES)
@@ -490,7 +467,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="answer a contest input (FORMAT: see solve --help)",
                        description="Answer a contest input in FORMAT: the contest's exact "
                                    "output on stdout.", epilog_of=_format_listing)
-    s.add_argument("format", choices=list(FORMATS), metavar="FORMAT",
+    s.add_argument("format", choices=list(catalog().formats), metavar="FORMAT",
                    help="the contest format (listed below)")
     s.add_argument("file", nargs="?", help=FILE_HELP)
     s.add_argument("--max-depth", type=_at_least(0), metavar="N",
@@ -626,15 +603,17 @@ def cmd_cache(args: argparse.Namespace) -> int:
 def _cache_names(name: str) -> list[str]:
     """The names the cache files of a PUZZLE argument carry: the name itself
     (as ``permgroup cache`` lists it) and its puzzle's name when it resolves."""
-    from permgroup.formats.stickers import puzzle_name
+    from permgroup.cache import label_of
+    from permgroup.formats import resolve
 
     names = [name]
     try:
-        module, definition = _puzzle(name)
+        definition = resolve(name)
     except InputError:
         return names
-    names.append(puzzle_name(definition.name) if definition is not None else module.PUZZLE.name)
-    return names
+    # a table of the definition's positions, or of its sticker view's elements
+    return list(dict.fromkeys([*names, label_of(definition.name),
+                               label_of(definition.puzzle.name)]))
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:

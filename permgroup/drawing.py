@@ -13,8 +13,9 @@ spread over faces), take palette colours, one per label.
 Where a drawing comes from: :attr:`permgroup.puzzle.Puzzle.renderer` names a
 function returning the puzzle's :class:`Drawing` (``"module:function"``, or
 ``"module:function(arguments)"`` with Python literals); it is built once per
-process.  A puzzle without one whose moves show a shape the ``puzzles``
-package knows (a library solid's, a Santa type's) takes that shape's; any
+process.  A puzzle without one whose moves show a shape a plugin of the
+catalog knows (:func:`permgroup.catalog.renderer_for`: a library solid's, a
+Santa type's) takes that shape's; any
 other is drawn as strips of numbered squares, one row of pieces per kind,
 wrapped to a width (:func:`strips`).
 
@@ -353,17 +354,15 @@ def _made(renderer: str) -> Drawing:
 @lru_cache(maxsize=64)
 def _recognised(puzzle: Puzzle) -> str:
     """The renderer of a puzzle made without one (a definition read by hand,
-    a puzzle of your own) whose shape the ``puzzles`` package knows, else ``""``."""
-    try:
-        from puzzles.pictures import renderer_for
-    except ImportError:  # pragma: no cover - the engine without its puzzles
-        return ""
+    a puzzle of your own) whose shape a plugin of the catalog knows, else ``""``."""
+    from permgroup.catalog import renderer_for
+
     return renderer_for(puzzle)
 
 
 def drawing_of(puzzle: Puzzle) -> Drawing:
     """The puzzle's drawing: its renderer's (or, without one, that of the
-    shape its moves show, :func:`puzzles.pictures.renderer_for`) when it has
+    shape its moves show, :func:`permgroup.catalog.renderer_for`) when it has
     one for its number of positions, else :func:`strips`.
 
     >>> from permgroup.puzzle import Puzzle

@@ -81,43 +81,37 @@ def define_puzzle(name: str, moves: Mapping[str, Permutation | Sequence[int]], *
 
 
 def load_definition(name_or_path: str) -> Definition:
-    """The definition in a ``.tws``/``.def``/``.kpuzzle.json`` file, or of a puzzle in
-    the library (``puzzles.LIBRARY``: ``skewb``, ``pyraminx``, ``dino``...).
+    """The one model of a puzzle (:func:`permgroup.formats.resolve`): the
+    :class:`~permgroup.formats.definition.Definition` of a name (a built-in
+    puzzle, the library: ``skewb``, ``pyraminx``, ``dino``...), a family member
+    (``lrx-11``, ``cube-4``), a definition file or ``PATH#TYPE``; its sticker
+    view is its ``.puzzle``.
 
     >>> d = load_definition("skewb")
     >>> [(o.name, o.size, o.orientations) for o in d.orbits], list(d.moves)
     ([('corner', 8, 3), ('centre', 6, 1)], ['URF', 'URB', 'DRF', 'ULF'])
+    >>> [(o.name, o.size) for o in load_definition("cube3").orbits]
+    [('corner', 8), ('edge', 12)]
     """
-    from permgroup.formats.definition import Definition
-    from puzzles import FILE_HINT, LIBRARY, resolve
+    from permgroup.formats import resolve
 
-    found = resolve(_name(name_or_path, "load_definition"))
-    if not isinstance(found, Definition):
-        raise InputError(f"{name_or_path!r} is a built-in puzzle, not a definition: use "
-                         f"load_puzzle; definitions are {', '.join(LIBRARY)}, {FILE_HINT}")
-    return found
+    return resolve(_name(name_or_path, "load_definition"))
 
 
 def load_puzzle(name_or_path: str) -> Puzzle:
-    """A puzzle by name (``puzzles.PUZZLES``: ``minicube``, ``cube3``...; the
-    library: ``skewb``...) or from a definition file, as the engine's
-    :class:`~permgroup.puzzle.Puzzle` (moves over sticker indices), drawn from
-    its geometry where it is a known shape (:mod:`puzzles.pictures`).
+    """A puzzle by name (a built-in: ``minicube``, ``cube3``...; the library:
+    ``skewb``...; a family member) or from a definition file, as the engine's
+    :class:`~permgroup.puzzle.Puzzle` (moves over sticker indices): the
+    sticker view of its one model (:func:`load_definition`), drawn from its
+    geometry where a plugin of the catalog knows its shape.
 
     >>> order(load_puzzle("pyraminx-notips")), load_puzzle("minicube").degree
     (933120, 24)
     """
-    from permgroup.formats.definition import Definition
-    from permgroup.formats.stickers import to_puzzle
-    from puzzles import resolve
+    from permgroup.catalog import renderer_for
 
-    found = resolve(_name(name_or_path, "load_puzzle"))
-    if not isinstance(found, Definition):
-        return found.PUZZLE
-    from puzzles.pictures import renderer_for
-
-    puzzle = to_puzzle(found)
-    return replace(puzzle, renderer=renderer_for(puzzle))
+    puzzle = load_definition(_name(name_or_path, "load_puzzle")).puzzle
+    return puzzle if puzzle.renderer else replace(puzzle, renderer=renderer_for(puzzle))
 
 
 def _name(name_or_path: object, function: str) -> str:

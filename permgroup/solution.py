@@ -7,7 +7,7 @@ and ``distance``, the widget's read-outs):
 
 1. the puzzle is resolved once (:func:`door`): a name (built-in, library,
    family member such as ``lrx-11``, a definition file, ``PATH#TYPE``) or a
-   puzzle, definition or puzzle module already at hand;
+   definition or puzzle already at hand;
 2. the start and goal are read (:func:`task`): a word (``"R U R'"``), an
    :class:`~permgroup.elements.Element`, a :class:`~permgroup.elements.State`
    or a colouring (a sequence, or stickers separated by ``;`` as in Santa
@@ -31,9 +31,9 @@ and ``distance``, the widget's read-outs):
    move names keep the puzzle's own spelling (``X'``, or ``-X`` in Santa's
    files).
 
-A puzzle module may lend the path its own means (``solve_exact`` and
-``solve_chain``, see :func:`door`); adding a method is one entry in
-:data:`METHODS`.
+A built-in puzzle's definition may lend the path its own means (its
+``hooks``: ``solve_exact`` and ``solve_chain``, see :class:`Door`); adding a
+method is one entry in :data:`METHODS`.
 
 >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
 >>> from permgroup.puzzle import Puzzle
@@ -56,7 +56,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from types import ModuleType
 
 from permgroup.budget import Budget, MemoryBudgetError
 from permgroup.elements import Element, State
@@ -113,24 +112,23 @@ class Solution:
 @dataclass(frozen=True, eq=False)
 class Door:
     """What a puzzle argument stands for, as the solve path needs it: the
-    sticker ``puzzle`` the engine works on, the ``definition`` it was read
-    from (when there is one: its derived names keep the input's spelling),
-    and a built-in puzzle's ``module`` (its own table, exact search
-    ``solve_exact(position, metric, max_depth, budget)`` and chain
-    ``solve_chain(position, metric, max_length, budget)``, each taking the
-    element that makes the start from the goal)."""
+    sticker ``puzzle`` the engine works on and the one model, the
+    ``definition``, whose view it is (none for a bare puzzle): its derived
+    names keep the input's spelling, and its ``hooks`` lend a built-in's own
+    table, exact search ``solve_exact(position, metric, max_depth, budget)``
+    and chain ``solve_chain(position, metric, max_length, budget)``, each
+    taking the element that makes the start from the goal."""
 
     puzzle: Puzzle
     definition: object = None
-    module: ModuleType | None = None
 
     @property
     def name(self) -> str:
         return self.puzzle.name
 
     def hook(self, name: str) -> Callable | None:
-        """The module's own ``name`` function, if it lends one."""
-        return getattr(self.module, name, None) if self.module is not None else None
+        """The definition's own ``name`` function, if it lends one."""
+        return self.definition.hooks.get(name) if self.definition is not None else None
 
     def spelling(self) -> dict[str, str]:
         """Engine move names printed otherwise: a definition's derived move that
@@ -145,13 +143,13 @@ _DOORS: dict[str, Door] = {}
 
 
 def door(puzzle) -> Door:
-    """The :class:`Door` of a puzzle argument: a name or path that
-    :func:`puzzles.resolve` knows (the one place names are turned into
-    puzzles), a puzzle module, a :class:`~permgroup.formats.definition.Definition`
-    or a :class:`~permgroup.puzzle.Puzzle`.
+    """The :class:`Door` of a puzzle argument: a name or path
+    (:func:`permgroup.formats.resolve`, the one door from a name to its
+    :class:`~permgroup.formats.definition.Definition`), a definition, or a
+    bare :class:`~permgroup.puzzle.Puzzle`.
 
-    >>> door("skewb").definition.name, door("minicube").module.__name__
-    ('skewb', 'puzzles.minicube')
+    >>> door("skewb").definition.name, sorted(door("cube3").definition.hooks)
+    ('skewb', ['solve_chain', 'solve_exact', 'table'])
     """
     from permgroup.formats.definition import Definition
 
@@ -160,23 +158,18 @@ def door(puzzle) -> Door:
     if isinstance(puzzle, Puzzle):
         return Door(puzzle)
     if isinstance(puzzle, Definition):
-        from permgroup.formats.stickers import to_puzzle
-
-        return Door(to_puzzle(puzzle), puzzle)
-    if isinstance(puzzle, ModuleType) or hasattr(puzzle, "PUZZLE"):
-        if hasattr(puzzle, "PARTIAL"):
-            raise InputError(f"{puzzle.PUZZLE.name}'s moves depend on the position; "
+        if puzzle.partial is not None:
+            raise InputError(f"{puzzle.name}'s moves depend on the position; "
                              "use permgroup solve for it")
-        return Door(puzzle.PUZZLE, None, puzzle)
+        return Door(puzzle.puzzle, puzzle)
     if isinstance(puzzle, (str, os.PathLike)):
         name = os.fspath(puzzle)
         if name not in _DOORS:
-            from puzzles import resolve  # the catalog of names, until the engine owns one
+            from permgroup.formats import resolve
 
             _DOORS[name] = door(resolve(name))
         return _DOORS[name]
-    raise TypeError(f"a puzzle is a name, a Puzzle, a Definition or a puzzle module, "
-                    f"not {type(puzzle).__name__}")
+    raise TypeError(f"a puzzle is a name, a Puzzle or a Definition, not {type(puzzle).__name__}")
 
 
 # --- the start and the goal ---------------------------------------------------
@@ -395,7 +388,7 @@ def _building(t: Task, budget: Budget, title: str):
 
 
 def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
-    """A word down a table: the module's own, the Cayley table of the elements,
+    """A word down a table: the puzzle's own (its hooks), the Cayley table of the elements,
     a definition's positions, or the colourings, whichever is cached or fits."""
     from permgroup.oracle import by_colouring
     from permgroup.tables import registry
@@ -468,47 +461,19 @@ def _element_space(puzzle: Puzzle, metric: Metric):
 
 def _definition_position(d: Door, colours: Sequence):
     """The definition's position whose sticker colouring is ``colours``
-    (:func:`permgroup.formats.stickers.sticker_colours`), ``None`` when the
+    (:func:`permgroup.formats.definition.sticker_colours`), ``None`` when the
     colours are not in that form."""
-    from permgroup.formats.definition import OrbitState
-    from permgroup.formats.stickers import sticker_colours
+    from permgroup.formats.definition import colouring_position
 
-    position, at = {}, 0
-    for o in d.definition.orbits:
-        pieces, twists = [], []
-        for _ in range(o.size):
-            first = str(colours[at])
-            label, _, facelet = first[len(o.name):].partition(".")
-            if not first.startswith(o.name) or not label.isdigit():
-                return None
-            pieces.append(int(label))
-            twists.append((-int(facelet)) % o.orientations if facelet.isdigit() else 0)
-            at += o.orientations
-        position[o.name] = OrbitState(tuple(pieces), tuple(twists))
-    if tuple(sticker_colours(d.definition, position)) != tuple(map(str, colours)):
-        return None
-    return position
+    return colouring_position(d.definition, colours)
 
 
 def _position_of(definition, g: Perm):
-    """The definition's position that the element ``g`` (a permutation of its
-    stickers, :func:`~permgroup.formats.stickers.to_puzzle`) makes from solved:
-    ``g`` read back as a move (the inverse of
-    :func:`~permgroup.formats.stickers.sticker_permutation`), applied to the
-    solved position."""
-    from permgroup.formats.definition import OrbitState, compose as then
-    from permgroup.formats.stickers import sticker_offsets
+    """The definition's position whose stickers the element ``g`` makes from
+    solved."""
+    from permgroup.formats.definition import element_position
 
-    offsets = sticker_offsets(definition)
-    move = {}
-    for o in definition.orbits:
-        k, base = o.orientations, offsets[o.name]
-        pieces, twists = [0] * o.size, [0] * o.size
-        for j in range(o.size):  # sticker (j, 0) goes to (i, t)
-            i, twist = divmod(g[base + k * j] - base, k)
-            pieces[i], twists[i] = j, twist
-        move[o.name] = OrbitState(tuple(pieces), tuple(twists))
-    return then(definition, definition.solved, move)
+    return element_position(definition, g)
 
 
 def _colouring_space(t: Task):
@@ -523,7 +488,7 @@ def _colouring_space(t: Task):
 
 
 def _by_search(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
-    """An optimal word by exact search: the module's own (a cube's IDA*), else
+    """An optimal word by exact search: the puzzle's own (its hooks: a cube's IDA*), else
     bidirectional over elements, colourings in a word, or any colourings.
     :class:`Stopped` with what it ruled out when the budget ends or no word
     shorter than ``bound`` exists."""
@@ -560,7 +525,7 @@ def _by_search(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
 
 def _by_chain(t: Task, budget: Budget, bound: int | None, max_length: int | None = None
               ) -> list[str] | None:
-    """A word through a chain of subgroups: the module's own (a cube's
+    """A word through a chain of subgroups: the puzzle's own (its hooks: a cube's
     two-phase), else the one :mod:`permgroup.solver.chain` finds."""
     own = t.door.hook("solve_chain")
     if own is not None and t.position is not None:

@@ -12,10 +12,11 @@ move, undo, reset, typed text) as custom messages, and Python computes the
 state, its picture and the read-outs and syncs them back as traits.  So the
 whole behaviour can be driven and tested from Python:
 
->>> from puzzles import minicube
->>> w = PuzzleWidget(minicube.PUZZLE)
+>>> from permgroup.formats import resolve
+>>> mini = resolve("minicube").puzzle
+>>> w = PuzzleWidget(mini)
 >>> w.history = "R U"
->>> w.state == minicube.apply_moves("UUUURRRRFFFFDDDDLLLLBBBB", "R U")
+>>> w.state == "".join(Element.from_word(mini, "R U").state().colours)
 True
 >>> _ = w.wait(); w.distance
 2
@@ -109,8 +110,8 @@ def _cycle_type_text(e: Element) -> str:
     """``order``-style text: cycle lengths with their counts as powers, then
     the piece cycles of each kind.
 
-    >>> from puzzles import minicube
-    >>> _cycle_type_text(Element.from_word(minicube.PUZZLE, "R U R' U'"))
+    >>> from permgroup.formats import resolve
+    >>> _cycle_type_text(Element.from_word(resolve("minicube").puzzle, "R U R' U'"))
     '1¹² 6² · corner: 2-cycle twisted 1, 2-cycle twisted 2'
     """
     parts = [f"{length}{str(count).translate(SUPERSCRIPTS)}"
@@ -404,8 +405,8 @@ def widget(puzzle_or_state: Puzzle | State | Element, metric: Metric = "qtm", **
            ) -> PuzzleWidget:
     """A :class:`PuzzleWidget` for a puzzle (starting solved), a state or an element.
 
-    >>> from puzzles import minicube
-    >>> widget(minicube.PUZZLE).history
+    >>> from permgroup.formats import resolve
+    >>> widget(resolve("minicube").puzzle).history
     ''
     """
     if isinstance(puzzle_or_state, Puzzle):

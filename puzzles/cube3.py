@@ -31,7 +31,6 @@ True
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -46,6 +45,8 @@ from permgroup.errors import (InputError, InputTypeError, Stopped, UnreachableEr
 from permgroup.metric import metric_moves
 from permgroup.perm import Perm, act, parity
 from permgroup.puzzle import Puzzle
+from permgroup.formats.definition import Definition
+from permgroup.formats.stickers import definition_of
 from puzzles.cube_geometry import FACES, CubeGeometry
 
 GEOMETRY = CubeGeometry(3)
@@ -540,7 +541,7 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
         return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm",
                               time_limit=time_limit)[0]
     # the one solve path, its chain alone: this module's two-phase (solve_chain)
-    return solve_path(sys.modules[__name__], Element(PUZZLE, g), metric="htm",
+    return solve_path(definition(), Element(PUZZLE, g), metric="htm",
                       time_limit=timeout, methods=("chain",), max_length=max_length).word
 
 
@@ -667,3 +668,17 @@ def random_element(rng) -> Perm:
             for u in range(len(slot)):
                 image[home[u]] = slot[(u + tw[j]) % len(slot)]
     return tuple(image)
+
+
+@lru_cache(maxsize=1)
+def definition() -> Definition:
+    """The one model of the 3x3x3 (what the PUZZLE name ``cube3`` resolves
+    to): its corners and edges, this module's sticker view, and what it lends
+    the solve path: as its own table the ball :func:`table`, its exact search
+    (:func:`solve_exact`) and its two-phase chain (:func:`solve_chain`).
+
+    >>> [(o.name, o.size) for o in definition().orbits], sorted(definition().hooks)
+    ([('corner', 8), ('edge', 12)], ['solve_chain', 'solve_exact', 'table'])
+    """
+    return definition_of(PUZZLE, hooks={"table": table, "solve_exact": solve_exact,
+                                        "solve_chain": solve_chain})

@@ -20,9 +20,10 @@ True
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 
-from permgroup.perm import Perm
+from permgroup.perm import Perm, inverse
 
 FACES = "URFDLB"
 # outward normal of each face
@@ -170,3 +171,37 @@ def net_faces(n: int) -> dict[str, tuple[int, int]]:
     """
     return {"U": (0, n), "L": (n, 0), "F": (n, n), "R": (n, 2 * n), "B": (n, 3 * n),
             "D": (2 * n, n)}
+
+
+# --- Kaggle Santa 2023 cubes ------------------------------------------------------
+
+#: the faces of a Santa cube in sticker order
+SANTA_FACES = "UFRBLD"
+
+
+@lru_cache(maxsize=None)
+def santa_cube_stickers(n: int) -> tuple[int, ...]:
+    """For each sticker of a Santa ``cube_n/n/n``, the same sticker of
+    :class:`~puzzles.cube_geometry.CubeGeometry` (faces U F R B L D instead of
+    U R F D L B, each face laid out alike).
+
+    >>> santa_cube_stickers(2)[4:8]  # Santa's F face is the geometry's third
+    (8, 9, 10, 11)
+    """
+    return tuple(FACES.index(face) * n * n + k for face in SANTA_FACES for k in range(n * n))
+
+
+@lru_cache(maxsize=None)
+def santa_cube_moves(n: int) -> dict[str, Perm]:
+    """The moves of a Santa ``cube_n/n/n`` from the cube's geometry, as the
+    engine's permutations over Santa's sticker numbers."""
+    geometry = CubeGeometry(n)
+    to_geometry = santa_cube_stickers(n)
+    to_santa = inverse(to_geometry)
+    moves = {}
+    for letter, face in (("f", "F"), ("r", "R"), ("d", "D")):
+        for layer in range(n):
+            turn = geometry._turn(NORMALS[face], {n - 1 - 2 * layer} | ({n} if layer == 0 else set())
+                                  | ({-n} if layer == n - 1 else set()))
+            moves[f"{letter}{layer}"] = tuple(to_santa[turn[to_geometry[k]]] for k in range(6 * n * n))
+    return moves

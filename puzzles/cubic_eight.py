@@ -34,6 +34,7 @@ answer is one byte read from a file.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from permgroup.cache import cached_array
@@ -45,6 +46,8 @@ from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
 from permgroup.progress import Progress
 from permgroup.tables.store import UNSEEN, DepthTable, table_cache
+from permgroup.formats.definition import Definition
+from permgroup.formats.stickers import definition_of
 from puzzles.cube_geometry import FACES, NORMALS, CubeGeometry
 
 SIDE = 3
@@ -391,3 +394,16 @@ def solve(empty: int, pattern: str) -> list[str]:
     if t.depths[best] == UNSEEN:
         raise UnreachableError(f"no sequence of rolls reaches {pattern}")
     return [SPACE.move_names[m] for m in t.path(best)]
+
+
+@lru_cache(maxsize=1)
+def definition() -> Definition:
+    """The one model of the cubic eight-puzzle (what the PUZZLE names
+    ``cubic-eight`` and ``poj3131`` resolve to): the rolls as permutations,
+    their guards (``partial``: a roll needs the empty cell), and its own table
+    of the states reachable from the start.
+
+    >>> definition().partial is PARTIAL
+    True
+    """
+    return definition_of(PUZZLE, hooks={"table": table}, partial=PARTIAL)

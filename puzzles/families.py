@@ -1,7 +1,8 @@
 """The Cayley graphs the literature studies beside puzzles, by name.
 
 Every family member is a :class:`~permgroup.formats.definition.Definition`
-(one orbit of ``n`` pieces; signed pieces for the burnt pancakes), so it works
+(one orbit of ``n`` pieces; signed pieces for the burnt pancakes; the pieces
+its moves show for the cube), so it works
 wherever a puzzle name does: ``permgroup table lrx-11``, ``permgroup order
 pancake-9``, ``explore.load_puzzle("coxeter-6")``.  A move says, for each
 position ``i``, which position the piece now at ``i`` came from.  In ``qtm``
@@ -32,8 +33,8 @@ name                       generators
 ``wreath-N``               ``l``, ``r`` turn two rings of ``N`` cells that
                            share two (Santa's ``wreath_N/N``)
 ``cube-N``                 ``fi``, ``ri``, ``di`` turn layer ``i`` of the
-                           ``N x N x N`` cube (every slice), its stickers
-                           coloured by face
+                           ``N x N x N`` cube (every slice): Santa 2023's
+                           ``cube_N/N/N``, sticker for sticker
 =========================  ==================================================
 
 >>> d = family_definition("pancake-4")
@@ -338,48 +339,43 @@ def wreath(n: int) -> Definition:
 
 
 def cube_moves(n: int) -> dict[str, list[int]]:
-    """The moves of :func:`cube` (gather form, no size limit).
+    """The moves of :func:`cube`, Santa's ``cube_n/n/n`` (gather form, as in
+    ``puzzle_info.csv``: ``new[i] = old[p[i]]``; no size limit).
 
-    >>> len(cube_moves(2)), len(cube_moves(2)["f0"])
-    (6, 24)
+    >>> len(cube_moves(2)), cube_moves(2)["f0"][:4]
+    (6, [0, 1, 19, 17])
     """
-    from puzzles.cube_geometry import CubeGeometry
+    from permgroup.perm import inverse
+    from puzzles.cube_geometry import santa_cube_moves
 
-    g = CubeGeometry(n)
-    moves = {}
-    for letter, face in (("f", "F"), ("r", "R"), ("d", "D")):
-        for layer in range(n):
-            goes = g.layer_turn(face, layer)   # sticker i goes to goes[i]
-            came = [0] * g.degree
-            for i, j in enumerate(goes):
-                came[j] = i
-            moves[f"{letter}{layer}"] = came
-    return moves
+    return {name: list(inverse(p)) for name, p in santa_cube_moves(n).items()}
 
 
 @_whole_numbers
 def cube(n: int) -> Definition:
-    """The ``n x n x n`` cube with every layer turned (Kaggle Santa 2023's
-    ``cube_n/n/n``): ``fi``, ``ri``, ``di`` turn the layer ``i`` deep from F, R
-    and D a quarter clockwise, seen from that face.  Its points are the
-    ``6 n²`` stickers (URFDLB, each face row by row), coloured by face: pieces
-    that look alike (a big cube's centres) are alike.
+    """The ``n x n x n`` cube with every layer turned, Kaggle Santa 2023's
+    ``cube_n/n/n`` move for move and sticker for sticker: ``fi``, ``ri``,
+    ``di`` turn the layer ``i`` deep from F, R and D a quarter clockwise, seen
+    from that face; the ``6 n²`` stickers are numbered face by face in Santa's
+    order U F R B L D, each face row by row.  Its pieces are found from the
+    moves (corners, edges or wings, centres), every sticker distinct, as in
+    Santa's ``puzzle_info.csv``; the faces' colours are its picture's.
 
-    >>> from permgroup.formats.stickers import to_puzzle
-    >>> to_puzzle(cube(2)).group().order()   # 3,674,160 positions times 24 rotations
-    88179840
+    >>> d = cube(2)
+    >>> [(o.size, o.orientations) for o in d.orbits], d.puzzle.group().order()
+    ([(8, 3)], 88179840)
     """
-    from puzzles.cube_geometry import FACES, CubeGeometry
+    from permgroup.formats.stickers import definition_of
+    from permgroup.puzzle import Puzzle
+    from puzzles.cube_geometry import santa_cube_moves
 
     name = f"cube-{n}"
     _need(name, n >= 2, "cube-N needs N >= 2")
-    g = CubeGeometry(n)
-    _need(name, g.degree <= MAX_POINTS, f"{g.degree} stickers; families here have at most "
+    degree = 6 * n * n
+    _need(name, degree <= MAX_POINTS, f"{degree} stickers; families here have at most "
           f"{MAX_POINTS} points")
-    colours = tuple(FACES.index(g.face_of(i)) for i in range(g.degree))
-    d = _definition(name, g.degree, cube_moves(n), piece="sticker")
-    return Definition(d.name, d.orbits, {"sticker": OrbitState(colours, (0,) * g.degree)},
-                      d.moves, derived=d.derived)
+    return definition_of(Puzzle(name, degree, dict(santa_cube_moves(n)),
+                                solved=tuple(range(degree))))
 
 
 #: family name -> (the function, its parameter count range, usage)
@@ -417,7 +413,20 @@ def family_definition(name: str) -> Definition | None:
     match = _NAME.fullmatch(name)
     if match is None or match.group(1) not in FAMILIES:
         return None
-    make, (low, high), usage = FAMILIES[match.group(1)]
+    return family_member(match.group(1), name)
+
+
+def family_member(family: str, name: str) -> Definition | None:
+    """The definition of ``name`` if it names a member of ``family`` (a key of
+    :data:`FAMILIES`), else ``None``; :class:`InputError` for wrong parameters.
+
+    >>> family_member("lrx", "lrx-4").name, family_member("lrx", "lx-4")
+    ('lrx-4', None)
+    """
+    match = _NAME.fullmatch(name)
+    if match is None or match.group(1) != family:
+        return None
+    make, (low, high), usage = FAMILIES[family]
     numbers = [int(x) for x in match.group(2).split("-")]
     if not low <= len(numbers) <= high:
         raise InputError(f"{name}: write {usage}")

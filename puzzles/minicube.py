@@ -26,6 +26,8 @@ from permgroup.metric import Metric
 from permgroup.perm import Perm, act
 from permgroup.puzzle import Puzzle
 from permgroup.tables.table import CayleyTable, load_table
+from permgroup.formats.definition import Definition
+from permgroup.formats.stickers import definition_of
 from puzzles.cube_geometry import FACES, CubeGeometry
 
 GEOMETRY = CubeGeometry(2)
@@ -377,3 +379,15 @@ def scramble(rng, length: int = 40, solved: str = "UUUURRRRFFFFDDDDLLLLBBBB") ->
              for _ in range(require_whole(length, "length"))]
     rotation = rng.choice(PUZZLE.symmetry_elements())
     return "".join(act(apply_moves(solved, turns), rotation))
+
+
+@lru_cache(maxsize=1)
+def definition() -> Definition:
+    """The one model of the mini cube (what the PUZZLE name ``minicube``
+    resolves to): its eight corners, this module's sticker view and its own
+    table over the classes up to rotation.
+
+    >>> definition().puzzle is PUZZLE, [(o.size, o.orientations) for o in definition().orbits]
+    (True, [(8, 3)])
+    """
+    return definition_of(PUZZLE, hooks={"table": table})

@@ -39,43 +39,11 @@ from permgroup.drawing import Circle, Drawing
 from permgroup.elements import cycles_of
 from permgroup.perm import Perm, inverse, power
 from permgroup.puzzle import Puzzle
+from puzzles.cube_geometry import santa_cube_moves, santa_cube_stickers
 
 
 # --- Kaggle Santa 2023 shapes ----------------------------------------------------
 
-#: the faces of a Santa cube in sticker order
-SANTA_FACES = "UFRBLD"
-
-
-@lru_cache(maxsize=None)
-def santa_cube_stickers(n: int) -> tuple[int, ...]:
-    """For each sticker of a Santa ``cube_n/n/n``, the same sticker of
-    :class:`~puzzles.cube_geometry.CubeGeometry` (faces U F R B L D instead of
-    U R F D L B, each face laid out alike).
-
-    >>> santa_cube_stickers(2)[4:8]  # Santa's F face is the geometry's third
-    (8, 9, 10, 11)
-    """
-    from puzzles.cube_geometry import FACES
-
-    return tuple(FACES.index(face) * n * n + k for face in SANTA_FACES for k in range(n * n))
-
-
-def santa_cube_moves(n: int) -> dict[str, Perm]:
-    """The moves of a Santa ``cube_n/n/n`` from the cube's geometry, as the
-    engine's permutations over Santa's sticker numbers."""
-    from puzzles.cube_geometry import NORMALS, CubeGeometry
-
-    geometry = CubeGeometry(n)
-    to_geometry = santa_cube_stickers(n)
-    to_santa = inverse(to_geometry)
-    moves = {}
-    for letter, face in (("f", "F"), ("r", "R"), ("d", "D")):
-        for layer in range(n):
-            turn = geometry._turn(NORMALS[face], {n - 1 - 2 * layer} | ({n} if layer == 0 else set())
-                                  | ({-n} if layer == n - 1 else set()))
-            moves[f"{letter}{layer}"] = tuple(to_santa[turn[to_geometry[k]]] for k in range(6 * n * n))
-    return moves
 
 
 def santa_cube(n: int) -> Drawing:

@@ -3,8 +3,8 @@
 gives for the sizes it has (checked move for move in the tests) and the same
 rules for every other size; and fresh rows of them for ``puzzles.csv``.
 
-The moves come from the families (:mod:`puzzles.families`: ``cube-N`` with
-its faces in Santa's order U, F, R, B, L, D; ``globe-A-B``; ``wreath-N``),
+The moves come from the families (:mod:`puzzles.families`: ``cube-N``, which
+is Santa's cube sticker for sticker; ``globe-A-B``; ``wreath-N``),
 without the families' size limit.  Colours: a cube's faces ``A..F``; a
 wreath's shared cells ``C``, the rest of the first ring ``A``, of the second
 ``B`` (as Santa's); a globe's upper rows, middle row (an even ``A``) and lower
@@ -31,9 +31,6 @@ from permgroup.errors import InputError
 from puzzles.families import cube_moves, globe_moves, wreath_moves
 
 _KIND = re.compile(r"(cube)_(\d+)/\2/\2|(globe)_(\d+)/(\d+)|(wreath)_(\d+)/\7")
-#: Santa's face order against the families' URFDLB
-_SANTA_FACES = "UFRBLD"
-_FAMILY_FACES = "URFDLB"
 
 
 def _parse(kind: str) -> tuple[str, tuple[int, ...]]:
@@ -68,14 +65,7 @@ def moves(kind: str) -> dict[str, list[int]]:
         return globe_moves(*size)
     if family == "wreath":
         return wreath_moves(*size)
-    n = size[0]
-    face = n * n
-    # Santa's sticker s is the families' sticker at the same place of the same face
-    where = [_FAMILY_FACES.index(_SANTA_FACES[s // face]) * face + s % face
-             for s in range(6 * face)]
-    back = {x: s for s, x in enumerate(where)}
-    return {name: [back[p[where[s]]] for s in range(6 * face)]
-            for name, p in cube_moves(n).items()}
+    return cube_moves(*size)   # cube-N numbers its stickers as Santa does
 
 
 def solved_colours(kind: str, distinct: bool = False) -> list[str]:

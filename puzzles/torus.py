@@ -40,6 +40,8 @@ from permgroup.metric import metric_moves
 from permgroup.perm import act, compose_all, from_cycles
 from permgroup.puzzle import Puzzle
 from permgroup.words import word_text
+from permgroup.formats.definition import Definition
+from permgroup.formats.stickers import definition_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.progress import Progress
@@ -280,3 +282,16 @@ def grid(state: str, cols: int = 4) -> str:
     YYYY
     """
     return "\n".join(state[k:k + cols] for k in range(0, len(state), cols))
+
+
+@cache
+def definition() -> Definition:
+    """The one model of the 4x4 torus (what the PUZZLE names ``torus`` and
+    ``rubiksrevenge`` resolve to): sixteen cells, four of each colour alike,
+    and its own colouring table (built when first asked: finding the pieces
+    takes numpy, which a cached lookup does without).
+
+    >>> definition().puzzle is PUZZLE, definition().solved["P1"].pieces[:6]
+    (True, (0, 0, 0, 0, 1, 1))
+    """
+    return definition_of(PUZZLE, hooks={"table": table})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -82,18 +83,79 @@ def _assert_acyclic(graph: dict[str, set[str]]) -> None:
 
 
 def test_no_import_cycles():
-    """No permgroup module imports, even inside a function, one that imports it
-    back; with the puzzles package, none at load time."""
-    _assert_acyclic(_import_graph())
-    _assert_acyclic(_import_graph(("permgroup", "puzzles"), inside_functions=False))
+    """No module of permgroup and puzzles together imports, even inside a
+    function, one that imports it back."""
+    _assert_acyclic(_import_graph(("permgroup", "puzzles")))
+
+
+#: a module path of the puzzles package (``puzzles.csv`` is a Santa file's name)
+PUZZLES_MODULE = re.compile(r"\bpuzzles\.(?!csv\b)[A-Za-z_]")
+
+
+def test_the_engine_knows_no_puzzle():
+    """permgroup imports nothing of the puzzles package, even inside a function,
+    names none of its modules in a string (a docstring included), and no
+    example in it imports it: puzzles come to the engine only through the
+    catalog's plugins (permgroup/catalog.py)."""
+    found = []
+    for path in sorted((ROOT / "permgroup").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                names = []
+            found += [f"{path.name}:{node.lineno} imports {n}" for n in names
+                      if n.split(".")[0] == "puzzles"]
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+                if PUZZLES_MODULE.search(text) or re.search(r"(from|import) puzzles\b", text):
+                    found.append(f"{path.name}:{node.lineno} names puzzles in a string")
+    assert not found, "\n".join(found)
+
+
+def test_the_catalog_is_declared_as_an_entry_point_and_found():
+    """The puzzles package is the engine's plugin: pyproject.toml declares it in
+    the group permgroup.catalog, the installed metadata has it (the package
+    is installed, as CI installs it), and a checkout that is not installed
+    finds it in pyproject.toml alone."""
+    from permgroup import catalog
+
+    declared = catalog.declared_plugins(ROOT)
+    assert declared == [("puzzles", "puzzles.catalog:register")]
+    assert set(declared) <= set(catalog.installed_plugins())
+    alone = catalog.Catalog().load(declared)
+    assert {"minicube", "skewb"} <= set(alone.puzzles) and "lrx-N" in alone.families
+    assert "santa2023" in alone.formats and alone.recognisers
+
+
+def test_a_checkout_without_installing_finds_its_puzzles(tmp_path):
+    """python -m permgroup from a copy of the source tree, the installed
+    distribution's metadata hidden: the catalog comes from pyproject.toml."""
+    import shutil
+
+    for name in ("permgroup", "puzzles"):
+        shutil.copytree(ROOT / name, tmp_path / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    code = ("import importlib.metadata as m, sys; m.entry_points = lambda **k: []; "
+            "sys.argv = ['permgroup', 'order', 'skewb']; import runpy; "
+            "runpy.run_module('permgroup', run_name='__main__')")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), PERMGROUP_CACHE=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=env, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "order: 3149280"
 
 
 #: the layers of ``permgroup``, lowest first; a module imports only its own
 #: layer and those below (``docs/architecture.md``)
 LAYERS = {
-    "group algebra": ("perm", "moves", "levels", "puzzle", "metric", "words", "errors", "budget", "cache", "progress",
-                      "pieces", "normalize", "elements", "export", "drawing", "formats",
-                      "perm_arrays", "stabilizer_chain", "orbit_chain"),
+    "group algebra": ("perm", "moves", "levels", "puzzle", "metric", "words", "errors", "budget",
+                      "cache", "progress", "pieces", "normalize", "elements", "export", "drawing",
+                      "formats", "perm_arrays", "stabilizer_chain", "orbit_chain", "catalog"),
     "spaces": ("spaces",),
     "tables": ("tables",),
     "search": ("search",),
@@ -121,11 +183,10 @@ def test_layers_import_only_downwards():
 
 def test_the_widget_names_the_command_that_installs_it_from_a_clone(monkeypatch):
     from permgroup import explore
-    from puzzles import minicube
 
     monkeypatch.setitem(sys.modules, "anywidget", None)  # as if it were not installed
     monkeypatch.delitem(sys.modules, "permgroup.widget", raising=False)
     with pytest.raises(ImportError) as caught:
-        explore.widget(minicube.PUZZLE)
+        explore.widget(explore.load_puzzle("minicube"))
     assert "pip install '.[widget]'" in str(caught.value)
     assert "permgroup[widget]" not in str(caught.value)  # not on PyPI

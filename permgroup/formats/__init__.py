@@ -8,6 +8,10 @@ share is :mod:`permgroup.formats.definition`, the engine's sticker view of it
 A Kaggle Santa 2023 ``puzzle_info.csv`` is one too, one type at a time:
 ``PATH#TYPE`` (:mod:`permgroup.formats.santa`).
 
+:func:`resolve` is the one door from a PUZZLE argument to its definition: a
+definition file or ``PATH#TYPE`` read here, a name or family member of the
+catalog (:mod:`permgroup.catalog`) made by its plugin.
+
 >>> is_definition_path("skewb.tws"), is_definition_path("x.kpuzzle.json"), is_definition_path("minicube")
 (True, True, False)
 >>> is_definition_path("megaminx.gap")
@@ -60,3 +64,50 @@ def read_definition(path: str | os.PathLike) -> Definition:
     if source.lower().endswith((".gap", ".g")):
         return read_gap(text, source)
     return read_ksolve(text, source)
+
+
+def resolve(name: str) -> Definition:
+    """The one door: what a PUZZLE argument stands for, as one
+    :class:`~permgroup.formats.definition.Definition` (its sticker view is its
+    ``.puzzle``; what a built-in adds, its ``hooks`` and ``partial``): the
+    definition of a definition file's path or of ``PATH#TYPE`` (one type of a
+    Santa 2023 ``puzzle_info.csv``), of a name of the catalog (a built-in puzzle,
+    the library), or of a family member (``lrx-11``, ``cube-4``);
+    :class:`~permgroup.errors.InputError` naming the choices for anything else.
+
+    >>> resolve("minicube").puzzle.degree, resolve("skewb").name, resolve("pancake-4").name
+    (24, 'skewb', 'pancake-4')
+    >>> resolve("gigaminx")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., a family (lrx-N, ...), or the path of a definition file (.tws, .def, .kpuzzle.json, .gap) or PUZZLE_INFO.csv#TYPE (a Santa 2023 type)
+    >>> resolve("Skewb")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: unknown puzzle 'Skewb' (did you mean 'skewb'?); choose from ...
+    """
+    from permgroup.catalog import FILE_HINT, catalog
+    from permgroup.errors import InputError, did_you_mean
+
+    if is_definition_path(name):
+        return read_definition(name)
+    found = catalog()
+    if name in found.puzzles:
+        return found.puzzles[name].make()
+
+    def member(name: str) -> Definition | None:
+        for family in found.families.values():
+            definition = family.member(name)
+            if definition is not None:
+                return definition
+        return None
+
+    definition = member(name)
+    if definition is not None:
+        return definition
+    hint = did_you_mean(name, found.puzzles)
+    if not hint and name != name.lower() and member(name.lower()) is not None:
+        hint = did_you_mean(name, [name.lower()])
+    raise InputError(f"unknown puzzle {name!r}{hint}; choose from {', '.join(found.puzzles)} "
+                     f"(permgroup table --help says what each is), a family "
+                     f"({', '.join(found.families)}), {FILE_HINT}")

@@ -13,9 +13,14 @@ so a move says, for each slot, where the piece that ends up there came from and
 what orientation it gains.  Repeated numbers in ``solved`` mean identical
 pieces: the states are then colourings of the slots, not group elements.
 
-The readers and writers of the two file formats live beside this module; the
-engine's sticker view of a definition (piece ``p`` in orientation ``r`` is
-sticker ``k*p + r``) is built from it.
+The readers and writers of the file formats live beside this module.  The
+engine works on a definition's *sticker view*, :attr:`Definition.puzzle` (a
+:class:`~permgroup.puzzle.Puzzle`, computed once): every move a permutation of
+sticker indices.  A definition read from a file numbers its stickers orbit
+after orbit, ``k`` a slot (slot ``p`` in orientation ``r`` is sticker
+``offset + k*p + r``); a puzzle built in code brings its own view and
+numbering (:func:`permgroup.formats.stickers.definition_of`), and
+:func:`sticker_permutation` and :func:`sticker_colours` speak that numbering.
 
 >>> swap = Definition(
 ...     "swap2", (Orbit("P", 2, 3),),
@@ -32,7 +37,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from permgroup.puzzle import Puzzle
 
 Position = dict[str, "OrbitState"]  # orbit name -> its pieces and orientations
 
@@ -79,6 +90,26 @@ class Definition:
     rotations:
         Whole-puzzle rotations (twsearch and cubing.js name them ``x``, ``y``,
         ``z``): positions, like moves, that are not counted as moves.
+
+    What a puzzle built in code adds to its model (none of it is part of
+    :meth:`data` or :meth:`fingerprint`; a file never holds it):
+
+    view:
+        Its own sticker view (numbering, colours, symmetries, renderer), which
+        :attr:`puzzle` then is; ``layout`` says where each slot's stickers
+        are in it (stickers of no slot are fixed by every move).
+    hooks:
+        What it lends the engine by name, each used instead of the generic
+        way: ``table(metric, progress=None)``, its own distance table (over
+        its classes up to rotation, or a ball); ``solve_exact(position,
+        metric, max_depth, budget)`` and ``solve_chain(position, metric,
+        max_length, budget)``, its own exact search and chain of subgroups
+        (:mod:`permgroup.solution`), each given the element that makes the
+        start from the goal.
+    partial:
+        Moves with guards (:class:`permgroup.spaces.partial.PartialPuzzle`): a
+        move may be made only in some positions, so the group of the moves
+        bounds the positions from above.
     """
 
     name: str
@@ -87,6 +118,31 @@ class Definition:
     moves: dict[str, Position]
     derived: dict[str, str] = field(default_factory=dict)
     rotations: dict[str, Position] = field(default_factory=dict)
+    view: Puzzle | None = field(default=None, repr=False)
+    layout: Mapping[str, tuple[tuple[int, ...], ...]] | None = field(default=None, repr=False)
+    hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
+    partial: Any = field(default=None, repr=False)
+
+    @cached_property
+    def puzzle(self) -> Puzzle:
+        """The sticker view, computed once: the view the definition brings, else
+        its moves as permutations of the stickers numbered orbit after orbit,
+        one kind of piece per orbit, the solved colouring, its rotations as
+        the symmetries (so that states are normalized by them).
+
+        >>> d = Definition("t", (Orbit("P", 2, 3),), {"P": OrbitState((0, 1), (0, 0))},
+        ...                {"A": {"P": OrbitState((1, 0), (1, 0))}})
+        >>> d.puzzle.generators["A"], d.puzzle.pieces, d.puzzle is d.puzzle
+        ((3, 4, 5, 1, 2, 0), {'P': ((0, 1, 2), (3, 4, 5))}, True)
+        """
+        if self.view is not None:
+            return self.view
+        return Puzzle(
+            puzzle_name(self.name), sticker_count(self),
+            {m: sticker_permutation(self, p) for m, p in self.moves.items()},
+            solved=sticker_colours(self, self.solved),
+            symmetries={r: sticker_permutation(self, p) for r, p in self.rotations.items()},
+            pieces=sticker_layout(self))
 
     def orbit(self, name: str) -> Orbit:
         """The orbit called ``name``.
@@ -138,6 +194,155 @@ def position_bound(definition: Definition) -> int:
             arrangements //= math.factorial(pieces.count(label))
         bound *= arrangements * o.orientations ** o.size
     return bound
+
+
+def puzzle_name(name: str) -> str:
+    """A name fit for cache file names.
+
+    >>> puzzle_name("Jing's pyraminx")
+    'Jing-s-pyraminx'
+    """
+    return re.sub(r"[^A-Za-z0-9_.+-]+", "-", name).strip("-") or "puzzle"
+
+
+def sticker_layout(definition: Definition) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """For each orbit, each slot's stickers in the sticker view (orientation 0,
+    1, ...): the definition's own layout, else orbit after orbit, ``k``
+    stickers a slot.
+
+    >>> sticker_layout(Definition("t", (Orbit("C", 2, 3), Orbit("E", 1, 2)), {}, {}))
+    {'C': ((0, 1, 2), (3, 4, 5)), 'E': ((6, 7),)}
+    """
+    if definition.layout is not None:
+        return {o.name: tuple(definition.layout[o.name]) for o in definition.orbits}
+    layout, at = {}, 0
+    for o in definition.orbits:
+        k = o.orientations
+        layout[o.name] = tuple(tuple(range(at + k * p, at + k * p + k)) for p in range(o.size))
+        at += o.size * k
+    return layout
+
+
+def sticker_count(definition: Definition) -> int:
+    """The number of stickers of the sticker view."""
+    if definition.view is not None:
+        return definition.view.degree
+    return sum(o.size * o.orientations for o in definition.orbits)
+
+
+def sticker_permutation(definition: Definition, move: Position) -> tuple[int, ...]:
+    """A move (or any position of distinct pieces) as a permutation of the
+    sticker view's stickers: the move that brings the piece of slot ``j`` to
+    slot ``i`` with a twist ``t`` sends sticker ``(j, r)`` to ``(i, r + t)``.
+
+    >>> d = Definition("t", (Orbit("P", 2, 3),), {}, {})
+    >>> sticker_permutation(d, {"P": OrbitState((1, 0), (1, 0))})
+    (3, 4, 5, 1, 2, 0)
+    """
+    layout = sticker_layout(definition)
+    image = list(range(sticker_count(definition)))
+    for o in definition.orbits:
+        k, slots, state = o.orientations, layout[o.name], move[o.name]
+        for i, (j, t) in enumerate(zip(state.pieces, state.orientation)):
+            for r in range(k):
+                image[slots[j][r]] = slots[i][(r + t) % k]
+    return tuple(image)
+
+
+def sticker_colours(definition: Definition, position: Position) -> tuple:
+    """The colour at each sticker of ``position``: the colour its facelet shows
+    when solved.  Without a view of its own, that is the orbit, the piece's
+    label and, for oriented pieces, which of its facelets shows there (alike
+    pieces show alike colours, so their states are colourings).
+
+    >>> d = Definition("t", (Orbit("E", 2, 2),), {}, {})
+    >>> sticker_colours(d, {"E": OrbitState((0, 0), (0, 1))})
+    ('E0.0', 'E0.1', 'E0.1', 'E0.0')
+    """
+    if definition.view is None:
+        colours = []
+        for o in definition.orbits:
+            k, state = o.orientations, position[o.name]
+            for label, twist in zip(state.pieces, state.orientation):
+                for r in range(k):
+                    colours.append(f"{o.name}{label}" + (f".{(r - twist) % k}" if k > 1 else ""))
+        return tuple(colours)
+    view, layout = definition.view, sticker_layout(definition)
+    home_colours = tuple(view.solved or range(view.degree))
+    shown = list(home_colours)  # stickers of no slot never move
+    for o in definition.orbits:
+        k, slots, solved, state = (o.orientations, layout[o.name], definition.solved[o.name],
+                                   position[o.name])
+        home = {}  # piece label -> a slot it is solved in, and its orientation there
+        for s, (label, twist) in enumerate(zip(solved.pieces, solved.orientation)):
+            home.setdefault(label, (s, twist))
+        for i, (label, twist) in enumerate(zip(state.pieces, state.orientation)):
+            s, solved_twist = home[label]
+            for r in range(k):  # facelet r - twist of the piece, shown at home
+                shown[slots[i][r]] = home_colours[slots[s][(r - twist + solved_twist) % k]]
+    return tuple(shown)
+
+
+def element_position(definition: Definition, g: tuple[int, ...]) -> Position:
+    """The position the element ``g`` (a permutation of the sticker view's
+    stickers, :mod:`permgroup.perm`'s convention) makes from solved: the
+    inverse of :func:`sticker_permutation` after the solved position.
+
+    >>> d = Definition("t", (Orbit("P", 2, 3),), {"P": OrbitState((0, 0), (0, 0))},
+    ...                {"A": {"P": OrbitState((1, 0), (1, 0))}})
+    >>> element_position(d, d.puzzle.generators["A"]) == apply_alg(d, "A")
+    True
+    """
+    layout = sticker_layout(definition)
+    position = {}
+    for o in definition.orbits:
+        k, slots, solved = o.orientations, layout[o.name], definition.solved[o.name]
+        where = {s[0]: j for j, s in enumerate(slots)}
+        turned = {x: (i, r) for i, s in enumerate(slots) for r, x in enumerate(s)}
+        pieces, twists = [0] * o.size, [0] * o.size
+        for x, j in where.items():  # the piece of slot j goes to slot i, turned by r
+            i, r = turned[g[x]]
+            pieces[i], twists[i] = solved.pieces[j], (solved.orientation[j] + r) % k
+        position[o.name] = OrbitState(tuple(pieces), tuple(twists))
+    return position
+
+
+def colouring_position(definition: Definition, colours) -> Position | None:
+    """The position whose sticker colouring (:func:`sticker_colours`) is
+    ``colours``, ``None`` when no position shows them.
+
+    >>> d = Definition("t", (Orbit("P", 2, 3),), {"P": OrbitState((0, 1), (0, 0))},
+    ...                {"A": {"P": OrbitState((1, 0), (1, 0))}})
+    >>> p = apply_alg(d, "A")
+    >>> colouring_position(d, sticker_colours(d, p)) == p, colouring_position(d, "abcdef")
+    (True, None)
+    """
+    colours = tuple(map(str, colours))
+    if len(colours) != sticker_count(definition):
+        return None
+    layout = sticker_layout(definition)
+    home = tuple(map(str, sticker_colours(definition, definition.solved)))
+    position = {}
+    for o in definition.orbits:
+        k, slots, solved = o.orientations, layout[o.name], definition.solved[o.name]
+        shows = {}  # what a slot shows -> the piece label and its twist there
+        for s, (label, turn) in enumerate(zip(solved.pieces, solved.orientation)):
+            for t in range(k):
+                seen = tuple(home[slots[s][(r - t + turn) % k]] for r in range(k))
+                shows.setdefault(seen, (label, t))
+        pieces, twists = [], []
+        for stickers in slots:
+            found = shows.get(tuple(colours[x] for x in stickers))
+            if found is None:
+                return None
+            pieces.append(found[0])
+            twists.append(found[1])
+        if sorted(pieces) != sorted(solved.pieces):
+            return None  # a piece shown more often than there are of it
+        position[o.name] = OrbitState(tuple(pieces), tuple(twists))
+    if tuple(map(str, sticker_colours(definition, position))) != colours:
+        return None  # a sticker of no slot differs
+    return position
 
 
 def identity(definition: Definition) -> Position:

@@ -267,23 +267,26 @@ def read_puzzle_info_types(text: str, source: str = "puzzle_info.csv") -> list[s
 
 def santa_definition(path: str | os.PathLike, kind: str):
     """The :class:`~permgroup.formats.definition.Definition` of type ``kind`` of a
-    ``puzzle_info.csv``: one orbit over the positions, every position distinct in
-    the solved state, the moves named as in the file, ``-name`` their inverses.
+    ``puzzle_info.csv``: its pieces found from the moves
+    (:func:`~permgroup.formats.stickers.definition_of`), every position
+    distinct in the solved state, the moves named as in the file, ``-name``
+    their inverses; its sticker view numbers the positions as the file does.
 
     >>> import os
     >>> d = santa_definition(os.path.join("tests", "data", "santa2023", "puzzle_info.csv"),
-    ...                      "wreath_6/6")
-    >>> d.name, [(o.name, o.size) for o in d.orbits], list(d.moves), d.derived
-    ('wreath_6/6', [('positions', 10)], ['l', 'r'], {'-l': "l'", '-r': "r'"})
+    ...                      "cube_2/2/2")
+    >>> d.name, [(o.size, o.orientations) for o in d.orbits], list(d.moves)[:3], d.derived["-f0"]
+    ('cube_2/2/2', [(8, 3)], ['f0', 'f1', 'r0'], "f0'")
+    >>> d.puzzle.degree, d.puzzle.name
+    (24, 'cube_2-2-2')
     """
-    from permgroup.formats.definition import Definition, Orbit, OrbitState
+    from permgroup.formats.stickers import definition_of, puzzle_name
+    from permgroup.puzzle import Puzzle
 
     moves = read_type(path, kind)
     degree = len(next(iter(moves.values())))
-    unturned = (0,) * degree
-    return Definition(
-        kind, (Orbit("positions", degree),),
-        {"positions": OrbitState(tuple(range(degree)), unturned)},
-        {name: {"positions": OrbitState(tuple(int(x) for x in p), unturned)}
-         for name, p in moves.items()},
-        derived={"-" + name: f"{name}'" for name in moves})
+    # the file's moves gather (new[i] = old[p[i]]); the engine's send sticker i to p⁻¹[i]
+    view = Puzzle(puzzle_name(kind), degree,
+                  {name: tuple(int(x) for x in np.argsort(p)) for name, p in moves.items()},
+                  solved=tuple(range(degree)))
+    return definition_of(view, name=kind, derived={"-" + name: f"{name}'" for name in moves})

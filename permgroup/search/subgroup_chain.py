@@ -31,9 +31,10 @@ of the seven corners, then their permutation.
 
 >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
 >>> from permgroup.perm import compose
->>> from puzzles import minicube
->>> moves = {m: minicube.PUZZLE.move_array(m) for m in "U U2 U' R R2 R' F F2 F'".split()}
->>> chain = SubgroupChain("mini", moves, {"corner": minicube.CORNERS},
+>>> from permgroup.formats import resolve
+>>> mini = resolve("minicube").puzzle
+>>> moves = {m: mini.move_array(m) for m in "U U2 U' R R2 R' F F2 F'".split()}
+>>> chain = SubgroupChain("mini", moves, {"corner": mini.pieces["corner"]},
 ...                       [["U", "U2", "U'", "R2", "F2"]])
 >>> [stage.space.sizes for stage in chain.stages]
 [[729], [5040]]
@@ -336,9 +337,10 @@ class SubgroupChain:
         byte each in memory), whether built yet or not.
 
         >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-        >>> from puzzles import minicube
-        >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "R", "F", "R2", "F2")}
-        >>> SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U", "R2", "F2"]],
+        >>> from permgroup.formats import resolve
+        >>> mini = resolve("minicube").puzzle
+        >>> moves = {m: mini.move_array(m) for m in ("U", "R", "F", "R2", "F2")}
+        >>> SubgroupChain("mini", moves, {"corner": mini.pieces["corner"]}, [["U", "R2", "F2"]],
         ...               tables=False).table_entries()
         [729, 5040]
         """
@@ -351,9 +353,10 @@ class SubgroupChain:
         no more together make it (a half turn that costs two quarter turns).
 
         >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-        >>> from puzzles import minicube
-        >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "U'", "R", "R'", "U2")}
-        >>> chain = SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U", "U'"]],
+        >>> from permgroup.formats import resolve
+        >>> mini = resolve("minicube").puzzle
+        >>> moves = {m: mini.move_array(m) for m in ("U", "U'", "R", "R'", "U2")}
+        >>> chain = SubgroupChain("mini", moves, {"corner": mini.pieces["corner"]}, [["U", "U'"]],
         ...                       costs={"U2": 2}, tables=False)
         >>> [chain.bfs_moves(stage) for stage in chain.stages]   # U2 is U U
         [[0, 1, 2, 3], [0, 1]]
@@ -407,9 +410,10 @@ class SubgroupChain:
         apart (it keeps the four down corners and their twists):
 
         >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-        >>> from puzzles import minicube
-        >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "R", "F", "R2", "F2")}
-        >>> SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U"]]).indices()
+        >>> from permgroup.formats import resolve
+        >>> mini = resolve("minicube").puzzle
+        >>> moves = {m: mini.move_array(m) for m in ("U", "R", "F", "R2", "F2")}
+        >>> SubgroupChain("mini", moves, {"corner": mini.pieces["corner"]}, [["U"]]).indices()
         [(918540, 153090), (4, 24)]
         """
         return [(o // p, s.size) for o, p, s in zip(self.orders(), self.orders()[1:],
@@ -467,9 +471,10 @@ class SubgroupChain:
         shortest total among them is found sooner.
 
         >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-        >>> from puzzles import minicube
-        >>> moves = {m: minicube.PUZZLE.move_array(m) for m in ("U", "U'", "R", "R'")}
-        >>> chain = SubgroupChain("mini", moves, {"corner": minicube.CORNERS}, [["U", "U'"]])
+        >>> from permgroup.formats import resolve
+        >>> mini = resolve("minicube").puzzle
+        >>> moves = {m: mini.move_array(m) for m in ("U", "U'", "R", "R'")}
+        >>> chain = SubgroupChain("mini", moves, {"corner": mini.pieces["corner"]}, [["U", "U'"]])
         >>> [(e.tolist() == list(moves["R"]), back([0])) for e, back in
         ...  chain.directions(moves["R"])]  # R, then R' whose answer R becomes R'
         [(True, [0]), (False, [1])]

@@ -483,7 +483,7 @@ class OrbitSpace:
         they are built (``OrbitSpace(definition, tables=False)``): a table's
         build asks its budget for them first.
 
-        >>> from puzzles import resolve
+        >>> from permgroup.formats import resolve
         >>> space = OrbitSpace(resolve("lrx-13"), tables=False)   # nothing large built yet
         >>> space.size, space.nbytes > 6 * 8_648_640   # 13!/6! placements, 3 moves
         (6227020800, True)

@@ -140,9 +140,7 @@ def rotated(definition: Definition) -> bool:
     """
     if not definition.rotations:
         return False
-    from permgroup.formats.stickers import to_puzzle
-
-    return symmetries_inside(to_puzzle(definition)) > 1
+    return symmetries_inside(definition.puzzle) > 1
 
 
 def _states(puzzle: Puzzle | Definition) -> str:
@@ -310,7 +308,7 @@ def require_table(budget: Budget, name: str, metric: str, space, form: str, *,
     naming the size and what would work instead); ``default`` says the budget
     is ``--memory``'s default.
 
-    >>> from puzzles import resolve
+    >>> from permgroup.formats import resolve
     >>> space = _planned_space(resolve("lrx-13"), "qtm", "positions")[0]  # no tables built
     >>> require_table(Budget.of(memory="2GB"), "lrx-13", "qtm", space, "byte", default=True)
     Traceback (most recent call last):
@@ -359,8 +357,9 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
                   max_entries: int = MAX_ENTRIES, dask: bool = False, workers: int = 2,
                   scheduler: str | None = None):
     """The table of ``puzzle`` (a :class:`~permgroup.puzzle.Puzzle`, or a
-    :class:`~permgroup.formats.definition.Definition`; ``puzzles.resolve`` turns
-    a name, a family member or a file into one) in ``metric``, from the cache
+    :class:`~permgroup.formats.definition.Definition`, the one model
+    :func:`permgroup.formats.resolve` turns every PUZZLE argument into) in
+    ``metric``, from the cache
     (:func:`~permgroup.tables.store.puzzle_cache_file`) or built and cached
     there; ``None`` when it is not cached and ``build`` is false.  Its states
     are ``states`` (``"elements"``, ``"colourings"``, ``"positions"``), else as
@@ -368,8 +367,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
 
     ``form`` is ``"byte"`` (a :class:`~permgroup.tables.table.CayleyTable`,
     :class:`~permgroup.tables.orbit_table.OrbitTable` or
-    :class:`~permgroup.tables.colouring_table.ColouringTable`; a definition
-    whose moves make its rotations is taken up to them), ``"nibble"`` (4 bits,
+    :class:`~permgroup.tables.colouring_table.ColouringTable`), ``"nibble"`` (4 bits,
     elements only), ``"2bit"`` or ``"shards"`` (a
     :class:`~permgroup.tables.packed.PackedTable`, out of core in a folder of
     the cache, resumed there after an interruption), else chosen from
@@ -394,10 +392,10 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     """
     one_byte = form in (None, "byte", "nibble") and memory is None and not dask
     budget = Budget.of(memory=memory)
-    if one_byte and isinstance(puzzle, Definition) and rotated(puzzle):
-        from permgroup.formats.stickers import to_puzzle
-
-        puzzle = to_puzzle(puzzle)
+    if isinstance(puzzle, Definition) and rotated(puzzle):
+        # a definition whose moves make its rotations: its sticker view's elements
+        # up to them (a built-in's classes), in every form
+        puzzle = puzzle.puzzle
     states = states or _states(puzzle)
     if one_byte and states == "elements":
         return _element_table(puzzle, metric, 4 if form == "nibble" else 8, max_entries,
