@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from sympy.combinatorics import Permutation, PermutationGroup
 
-from permgroup.formats.stickers import to_puzzle
 from permgroup.orbit_chain import orbit_chain
 from permgroup.perm_arrays import parity
 from permgroup.stabilizer_chain import contains, schreier_sims
@@ -33,8 +32,7 @@ def _sympy(gens, n):
 
 
 def _moves(name):
-    found = resolve(name)
-    puzzle = found.PUZZLE if hasattr(found, "PUZZLE") else to_puzzle(found)
+    puzzle = resolve(name).puzzle
     return np.array(list(puzzle.generators.values())), puzzle.degree
 
 
