@@ -405,9 +405,14 @@ def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
         if position is not None and size <= registry.MAX_ENTRIES:
             cached = registry.cache_path(d.definition, metric).exists()
             if cached or _fits(size, len(t.moves), budget, False):
-                with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
-                    table = registry.load_or_build(d.definition, metric, "byte", progress=report)
-                return table.solve_many([position])[0]
+                try:
+                    with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                        table = registry.load_or_build(d.definition, metric, "byte",
+                                                       progress=report)
+                except InputError:  # positions it cannot rank (the torus's alike cells)
+                    table = None   # its colourings below
+                if table is not None:
+                    return table.solve_many([position])[0]
     if t.position is not None and not by_colouring(puzzle):
         space = _element_space(puzzle, metric)
         if space is not None and space.size <= registry.MAX_ENTRIES:

@@ -112,3 +112,24 @@ def test_order_says_nothing_false_about_colourings(capsys, door):
         assert bound <= order and bool(found.group(2)) == (bound < order)
     assert ("colourings" in out) == (door in ("torus", str(DATA / "gap" / "ring.gap"),
                                                "2x2x2-layers"))
+
+
+def test_alike_pieces_too_many_to_rank_are_solved_by_their_colourings(tmp_path, monkeypatch):
+    """The torus's model is one orbit of sixteen cells, four of each colour
+    alike: too many arrangements for a table of positions, so the optimal
+    word comes from the table of its colourings (here a smaller such puzzle:
+    sixteen cells in colours of 8, 4, 2 and 2 cells, 5,405,400 colourings)."""
+    import permgroup
+    from permgroup.formats.stickers import definition_of
+    from permgroup.puzzle import Puzzle
+    from permgroup.spaces.orbit import LIST_LIMIT
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    ring = Puzzle("ring16", 16, {"T": tuple((i + 1) % 16 for i in range(16)),
+                                 "S": (1, 0, *range(2, 16))},
+                  solved=tuple("a" * 8 + "b" * 4 + "cc" + "dd"))
+    definition = definition_of(ring)
+    assert definition.solved["P1"].pieces == (0,) * 8 + (1,) * 4 + (2, 2, 3, 3)
+    found = permgroup.solve(definition, "T S T T", time_limit=60, optimal=True)
+    assert found.method == "table" and found.optimal and len(found.word) <= 4
+    assert 5_405_400 > LIST_LIMIT   # too many to list: the orbit space refuses its positions
