@@ -101,7 +101,7 @@ def search_rows(start: np.ndarray, steps: Sequence[RowStep], move_names: list[st
         count += len(level.states)
         if count > limit:
             within = "reachable" if radius is None else f"within {radius} moves"
-            raise ValueError(
+            raise InputError(
                 f"the {what} {within} number more than limit={limit:,} "
                 f"({count:,} found by depth {level.depth}); pass a "
                 "smaller radius or a larger limit")
@@ -164,12 +164,12 @@ def cayley_graph(puzzle: Puzzle, metric: Metric = "qtm", limit: int = 100_000,
     >>> cayley_graph(cycle, limit=3)
     Traceback (most recent call last):
     ...
-    ValueError: the group of c5 has 5 elements (up to symmetry), more than limit=3; pass radius=r for the ball of radius r around the identity, or a larger limit
+    permgroup.errors.InputError: the group of c5 has 5 elements (up to symmetry), more than limit=3; pass radius=r for the ball of radius r around the identity, or a larger limit
     """
     if radius is None:
         size = state_count(puzzle)
         if size > limit:
-            raise ValueError(
+            raise InputError(
                 f"the group of {puzzle.name} has {size:,} elements (up to symmetry), more "
                 f"than limit={limit:,}; pass radius=r for the ball of radius r around the "
                 "identity, or a larger limit")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from permgroup.budget import Budget, parse_memory
 from permgroup.cache import cached_array, load_bytes, save_array, size_text
+from permgroup.errors import InputError
 from permgroup.formats.definition import Definition
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.normalize import Normalizer
@@ -488,7 +489,7 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
             advice = ("no table of it fits anywhere, even at 2 bits a state; search instead "
                       "(explore.solve, permgroup optimal and permgroup word, within a time "
                       "limit), or explore a ball with cayley_graph(..., radius=r)")
-        raise ValueError(
+        raise InputError(
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({size_text(size)} at one byte each), more than max_entries="
             f"{max_entries:,}; {advice}")
