@@ -44,8 +44,14 @@ def _library_summary(name: str) -> str:
 
 
 def _family_summary(make) -> str:
-    """The family function's docstring up to its first ``;``."""
-    return " ".join((make.__doc__ or "").split(";")[0].split()).replace("``", "").rstrip(".") + "."
+    """The first sentence of the family function's docstring, up to a ``;``.
+
+    >>> from puzzles.families import cube
+    >>> _family_summary(cube)
+    "The n x n x n cube with every layer turned (Kaggle Santa 2023's cube_n/n/n, sticker for sticker)."
+    """
+    paragraph = (make.__doc__ or "").split("\n\n")[0].split(";")[0]
+    return " ".join(paragraph.split(". ")[0].split()).replace("``", "").rstrip(".") + "."
 
 
 def _renderer(puzzle) -> str:

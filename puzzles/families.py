@@ -353,11 +353,11 @@ def cube_moves(n: int) -> dict[str, list[int]]:
 
 @_whole_numbers
 def cube(n: int) -> Definition:
-    """The ``n x n x n`` cube with every layer turned, Kaggle Santa 2023's
-    ``cube_n/n/n`` move for move and sticker for sticker: ``fi``, ``ri``,
-    ``di`` turn the layer ``i`` deep from F, R and D a quarter clockwise, seen
-    from that face; the ``6 n²`` stickers are numbered face by face in Santa's
-    order U F R B L D, each face row by row.  Its pieces are found from the
+    """The ``n x n x n`` cube with every layer turned (Kaggle Santa 2023's
+    ``cube_n/n/n``, sticker for sticker).  ``fi``, ``ri``, ``di`` turn the
+    layer ``i`` deep from F, R and D a quarter clockwise, seen from that face;
+    the ``6 n²`` stickers are numbered face by face in Santa's order U F R B L
+    D, each face row by row.  Its pieces are found from the
     moves (corners, edges or wings, centres), every sticker distinct, as in
     Santa's ``puzzle_info.csv``; the faces' colours are its picture's.
 
