@@ -150,3 +150,27 @@ def test_unseen_marker_is_shared():
     from permgroup.tables import bfs, colouring_table, store, table
 
     assert table.UNSEEN is bfs.UNSEEN is colouring_table.UNSEEN is store.UNSEEN
+
+
+def test_colourings_of_more_than_32_bits_rank_and_unrank():
+    """A 17-cell ring in 3 colours packs into 34 bits (uint64 words): unrank
+    inverts rank, and a move's images rank inside the space (its chunks once
+    made float indices and an IndexError)."""
+    import math
+
+    import numpy as np
+
+    from permgroup.spaces.colouring import ColouringSpace
+
+    solved = "a" * 6 + "b" * 6 + "c" * 5
+    ring = ColouringSpace(solved, {"T": tuple((i + 1) % 17 for i in range(17))})
+    assert ring.size == math.factorial(17) // (math.factorial(6) ** 2 * math.factorial(5))
+    ranks = np.array([0, 1, 2, ring.size // 3, ring.size - 2, ring.size - 1])
+    words = ring.unrank(ranks)
+    assert ring.rank(words).tolist() == ranks.tolist()
+    decoded = ["".join(ring.decode(int(w))) for w in words]
+    assert all(sorted(d) == sorted(solved) for d in decoded) and len(set(decoded)) == 6
+    turned = ring.step(ranks, 0)
+    assert ((0 <= turned) & (turned < ring.size)).all()
+    assert ["".join(ring.decode(int(w))) for w in ring.unrank(turned)] == \
+        [d[-1] + d[:-1] for d in decoded]

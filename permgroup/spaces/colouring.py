@@ -169,7 +169,9 @@ class MultisetRanking:
     def rank(self, words: np.ndarray) -> np.ndarray:
         """Ranks of valid words (the result is meaningless for other words)."""
         words = np.asarray(words)
-        chunk = words >> self.shifts[0]
+        # chunks as int64: a uint64 word's chunk mixed with int64 tables would
+        # make float indices (more than 32 bits of cells: a 17-cell ring in 3 colours)
+        chunk = (words >> self.shifts[0]).astype(np.int64)
         ranks = self.first_table[chunk]
         if len(self.widths) == 1:
             return ranks
@@ -185,8 +187,8 @@ class MultisetRanking:
     def _chunk(self, words: np.ndarray, j: int) -> np.ndarray:
         mask = (1 << (self.bits * self.widths[j])) - 1
         if self.shifts[j] == 0:
-            return words & mask
-        return (words >> self.shifts[j]) & mask
+            return (words & mask).astype(np.int64)
+        return ((words >> self.shifts[j]) & mask).astype(np.int64)
 
     def unrank(self, ranks: np.ndarray) -> np.ndarray:
         """Words of ranks in ``0..size-1`` (inverse of :meth:`rank`)."""
