@@ -61,17 +61,17 @@ def perm_order(p: np.ndarray) -> int:
     """
     from math import lcm
 
-    seen = np.zeros(len(p), dtype=bool)
-    out = 1
-    for start in range(len(p)):
-        if seen[start]:
-            continue
-        length, at = 0, start
-        while not seen[at]:
-            seen[at] = True
-            at = int(p[at])
-            length += 1
-        out = lcm(out, length)
+    p = np.asarray(p)
+    # every position followed at once: a cycle's length is the first step that
+    # brings its positions back (a few steps for a big cube's moves)
+    start = np.flatnonzero(p != np.arange(len(p)))
+    at, out, step = p[start], 1, 1
+    while len(start):
+        back = at == start
+        if back.any():
+            out = lcm(out, step)
+            start, at = start[~back], at[~back]
+        at, step = p[at], step + 1
     return out
 
 
@@ -147,12 +147,15 @@ class MoveSet:
             spelling.append([best.get(e) for e in range(order)])
         k = len(classes)
         base = np.array([p[1] for p in powers], dtype=np.int32) if k else np.zeros((0, n), np.int32)
+        support = [np.flatnonzero(base[c] != np.arange(n)) for c in range(k)]
         commute = np.ones((k, k), dtype=bool)
         for a in range(k):
             for b in range(a + 1, k):
-                commute[a, b] = commute[b, a] = bool(np.array_equal(base[a][base[b]],
-                                                                     base[b][base[a]]))
-        support = [np.flatnonzero(base[c] != np.arange(n)) for c in range(k)]
+                # both products move only the two supports: compared there
+                # (a big cube's slices move a few hundred of its positions)
+                where = np.concatenate([support[a], support[b]])
+                commute[a, b] = commute[b, a] = bool(np.array_equal(base[a][base[b][where]],
+                                                                     base[b][base[a][where]]))
         return cls(names, gather, classes, orders, powers, spelling, commute, support)
 
     @classmethod

@@ -256,7 +256,8 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     if red is None or not red.small:
         return None
     found = reduction_word(moves, ms, red, start, goal, mismatches=mismatches,
-                           deadline=began + GREEDY_SHARE * time_limit)
+                           deadline=began + GREEDY_SHARE * time_limit,
+                           finish_by=began + time_limit)
     if found is None:
         return None
     if len(found) * ms.degree <= SHORTEN_STATES:

@@ -95,6 +95,8 @@ class OrbitCycles:
         #: the orbits whose pieces may turn in place (placed here, turned by the greedy's tools)
         self.turning = turning
         self._built: dict[int, Orbit] = {}
+        # the searches made, by the orbit's letter maps and base triples
+        self._searches: dict[bytes, tuple] = {}
         # each orbit's best 3-cycle, kept while the orbit's stickers stay as they were
         self._plans: dict[int, tuple] = {}
         # setups of letters costing one or two moves: a ring's longer turns are
@@ -187,9 +189,18 @@ class OrbitCycles:
             if (image != np.arange(n)).any():
                 maps.append(image)
                 names.append(i)
+        # orbits whose letters move their slots alike, from the same base
+        # triples, have the same search (a big cube's centre orbits of one
+        # kind): it is made once
+        letters = np.array(names, dtype=np.int32)
+        key = np.array(maps).tobytes() + np.array([t for _, t in self._base[k]]).tobytes()
+        if key in self._searches:
+            depth, move, parent, root, least = self._searches[key]
+            letter = np.where(move >= 0, letters[np.maximum(move, 0)], -1).astype(np.int32)
+            return Orbit(slots, self._base[k], depth, letter, parent, root, least)
         size = n ** 3
         depth = np.full(size, -1, dtype=np.int16)
-        letter = np.full(size, -1, dtype=np.int32)
+        move = np.full(size, -1, dtype=np.int32)
         parent = np.full(size, -1, dtype=np.int32)
         root = np.full(size, -1, dtype=np.int16)
         frontier = []
@@ -209,11 +220,10 @@ class OrbitCycles:
             image = maps[j]
             return (image[x] * n + image[y]) * n + image[z]
 
-        letters = np.array(names, dtype=np.int32)
         for level in levels(frontier, by_moves(step, len(maps)), seen=DenseKeys(size, frontier)):
             child, src = level.states, frontier[level.parent]
             depth[child] = level.depth
-            letter[child] = letters[level.move]
+            move[child] = level.move
             parent[child] = src
             root[child] = root[src]
             frontier = child
@@ -226,6 +236,8 @@ class OrbitCycles:
             d = depth[(a * n + b) * n + c]
             least = np.minimum(least, np.where(d >= 0, d, unseen))
         least[least == unseen] = -1
+        self._searches[key] = (depth, move, parent, root, least)
+        letter = np.where(move >= 0, letters[np.maximum(move, 0)], -1).astype(np.int32)
         return Orbit(slots, self._base[k], depth, letter, parent, root, least)
 
     def cycle_word(self, k: int, x: int, y: int, z: int) -> list[Letter] | None:

@@ -276,18 +276,19 @@ class Shapes:
         return found[0] if found else None
 
     def ranked(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 1,
-               max_kinds: int = 48) -> list[tuple[float, tuple[int, int], list[tuple[int, int]],
-                                                  list[tuple[int, int]]]]:
+               max_kinds: int = 48, outers: int | None = None
+               ) -> list[tuple[float, tuple[int, int], list[tuple[int, int]],
+                               list[tuple[int, int]]]]:
         """What :meth:`best` chooses from: the best commutator of each of the
-        ``max_kinds`` most promising kinds (under an outer letter), the best
-        first."""
+        ``max_kinds`` most promising kinds (under an outer letter: the first
+        ``outers`` of them only, when given), the best first."""
         if not self.size:
             return []
         starts = self._starts
-        all_gains, candidates = [], []
-        for o in range(len(self.outer)):
+        all_gains, candidates = {}, []
+        for o in range(len(self.outer) if outers is None else min(outers, len(self.outer))):
             gains = self.gains(state, goal, o)
-            all_gains.append(gains)
+            all_gains[o] = gains
             # the pairs lie shape by shape: one slice each
             top = np.maximum.reduceat(gains, starts[:-1])
             # a kind's bound: all its gaining pairs at once
@@ -374,24 +375,29 @@ def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixe
     row_taken = np.arange(grid.shape[0]) % n_rows == r % n_rows
     col_taken = np.arange(grid.shape[1]) % n_cols == c % n_cols
     gain, cost = float(grid[r, c]), float(cell_cost[r, c])
+    # what each row adds with the chosen columns, and each column with the
+    # chosen rows: kept up to date as they are chosen (a new row must be valid
+    # against every chosen column, and so on)
+    with_cols = grid[:, c].copy()
+    with_rows = grid[r, :].copy()
+    row_index, col_index = np.arange(grid.shape[0]) % n_rows, np.arange(grid.shape[1]) % n_cols
     while True:
-        # a new row must be valid against every chosen column, and so on
-        row_gain = grid[:, cols].sum(1)
-        row_gain[row_taken] = -np.inf
-        col_gain = grid[rows, :].sum(0)
-        col_gain[col_taken] = -np.inf
+        row_gain = np.where(row_taken, -np.inf, with_cols)
+        col_gain = np.where(col_taken, -np.inf, with_rows)
         row_ratio = (gain + row_gain) / (cost + row_cost)
         col_ratio = (gain + col_gain) / (cost + col_cost)
         br, bc = int(np.argmax(row_ratio)), int(np.argmax(col_ratio))
         current = gain / cost
         if row_ratio[br] >= col_ratio[bc] and row_ratio[br] > current:
             rows.append(br)
-            row_taken |= np.arange(grid.shape[0]) % n_rows == br % n_rows
+            row_taken |= row_index == br % n_rows
             gain, cost = gain + float(row_gain[br]), cost + float(row_cost[br])
+            with_rows += grid[br, :]
         elif col_ratio[bc] > current:
             cols.append(bc)
-            col_taken |= np.arange(grid.shape[1]) % n_cols == bc % n_cols
+            col_taken |= col_index == bc % n_cols
             gain, cost = gain + float(col_gain[bc]), cost + float(col_cost[bc])
+            with_cols += grid[:, bc]
         else:
             return gain / cost, rows, cols
 

@@ -96,13 +96,16 @@ def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | N
 
 def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
-                   deadline: float | None = None) -> list[Letter] | None:
+                   deadline: float | None = None, finish_by: float | None = None
+                   ) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
     ``None`` when a step cannot be done (the small orbits' search does not
     apply or finds nothing in time; no parity fix keeps them).  Past
-    ``deadline`` the 3-cycles finish at once."""
+    ``deadline`` the rounds look at fewer commutators and take more of them
+    (a longer word, sooner); past ``finish_by`` the 3-cycles finish at once."""
     end = time.monotonic() + 60 if deadline is None else deadline
+    last = end if finish_by is None else max(finish_by, end)
     found = solve_small_orbits(moves, start, goal, np.flatnonzero(red.frozen), deadline=end)
     if found is None:
         return None
@@ -116,8 +119,11 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
         return None
     word, state = ms.extend(word, fix), ms.apply(state, fix)
     wrong = int(np.count_nonzero(state != goal))
-    while wrong > mismatches and time.monotonic() < end:
-        steps = _best_steps(ms, red, state, goal)
+    while wrong > mismatches and time.monotonic() < last:
+        hurry = time.monotonic() > end
+        steps = _best_steps(ms, red, state, goal, hurry=hurry)
+        if not steps and hurry:  # the few commutators looked at do not help: all of them
+            steps = _best_steps(ms, red, state, goal)
         if not steps:
             break
         state, word = ms.apply(state, steps), ms.extend(word, steps)
@@ -161,37 +167,49 @@ ROUND_KINDS = 400
 #: after the best step of a round, the next ones are taken while they still fix
 #: this share of the positions per move that the best did
 ROUND_SHARE = 0.6
+#: past the deadline: kinds scored a round, the share taken, the outer letters tried
+HURRIED = (24, 0.3, 5)
 
 
-def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray
-                ) -> list[Letter]:
+def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray,
+                hurry: bool = False) -> list[Letter]:
     """One round: the parallel commutator or 3-cycle fixing the most positions
     per move (the next one when its word does not fix what its score said),
     then the round's other candidates, scored again on the state they meet,
     while they fix nearly as much a move (scoring every commutator again
     after each would cost a round each)."""
+    kinds, share, outers = HURRIED if hurry else (ROUND_KINDS, ROUND_SHARE, None)
     options = [(f[0], lambda f=f: red.shapes.word(f[1], f[2], f[3]))
-               for f in red.shapes.ranked(state, goal, max_kinds=ROUND_KINDS)]
+               for f in red.shapes.ranked(state, goal, max_kinds=kinds, outers=outers)]
     # a 3-cycle is looked for only when it may beat the commutators (building
-    # every orbit's setups takes long on a big puzzle)
+    # every orbit's setups takes long on a big puzzle), or when none of them
+    # fixes what its score said
+    cycled = False
     if not options or options[0][0] < red.cycles.most(turning=False):
-        cycle = red.cycles.best(state, goal, state != goal, turning=False)
-        if cycle is not None:
-            options.append((cycle[0], lambda c=cycle: c[1]))
+        options, cycled = options + _cycle_option(red, state, goal), True
     options.sort(key=lambda o: -o[0])
     wrong = int(np.count_nonzero(state != goal))
     done: list[Letter] = []
     top = None
-    for value, make in options:
-        if top is not None and value < ROUND_SHARE * top:
-            break
-        step = make()
-        after = ms.apply(state, step)
-        now = int(np.count_nonzero(after != goal))
-        if now >= wrong:
-            continue
-        if top is not None and (wrong - now) / max(ms.cost(step), 1) < ROUND_SHARE * top:
-            continue
-        top = value if top is None else top
-        state, wrong, done = after, now, done + list(step)
-    return done
+    while True:
+        for value, make in options:
+            if top is not None and value < share * top:
+                break
+            step = make()
+            after = ms.apply(state, step)
+            now = int(np.count_nonzero(after != goal))
+            if now >= wrong:
+                continue
+            if top is not None and (wrong - now) / max(ms.cost(step), 1) < share * top:
+                continue
+            top = value if top is None else top
+            state, wrong, done = after, now, done + list(step)
+        if done or cycled:
+            return done
+        options, cycled = _cycle_option(red, state, goal), True
+
+
+def _cycle_option(red: Reduction, state: np.ndarray, goal: np.ndarray) -> list:
+    """The best 3-cycle as a round's option (score, word maker), if there is one."""
+    cycle = red.cycles.best(state, goal, state != goal, turning=False)
+    return [] if cycle is None else [(cycle[0], lambda c=cycle: c[1])]
