@@ -117,6 +117,26 @@ class PieceForm:
                 if len(c) > 1 or self.twist[c[0]]]
 
 
+_INDEX: tuple = (None, None)  # the last pieces indexed (a tuple) and their index
+
+
+def _piece_index(pieces: Sequence[Sequence[int]]) -> tuple[dict, dict, set]:
+    """The slot and place of each sticker of ``pieces``, and their sizes; kept
+    for the last tuple of pieces (callers take the form of every move in turn)."""
+    global _INDEX
+    last = _INDEX
+    if last[0] is pieces:
+        return last[1]
+    slot_of, place_of = {}, {}
+    for j, piece in enumerate(pieces):
+        for u, x in enumerate(piece):
+            slot_of[x], place_of[x] = j, u
+    index = slot_of, place_of, {len(piece) for piece in pieces}
+    if isinstance(pieces, tuple):
+        _INDEX = (pieces, index)
+    return index
+
+
 def piece_form(pieces: Sequence[Sequence[int]], p: Sequence[int], kind: str = "piece") -> PieceForm:
     """The :class:`PieceForm` of ``p`` for ``pieces`` (tuples of stickers in an
     order every move keeps cyclically).
@@ -124,11 +144,17 @@ def piece_form(pieces: Sequence[Sequence[int]], p: Sequence[int], kind: str = "p
     >>> form = piece_form([(0, 1), (2, 3)], (3, 2, 0, 1))
     >>> form.where, form.twist
     ((1, 0), (1, 0))
+    >>> piece_form(((0,), (2,), (1,)), (2, 0, 1)).where   # one sticker a piece
+    (1, 2, 0)
     """
-    slot_of, place_of = {}, {}
-    for j, piece in enumerate(pieces):
-        for u, x in enumerate(piece):
-            slot_of[x], place_of[x] = j, u
+    slot_of, place_of, sizes = _piece_index(pieces)
+    if sizes == {1}:  # pieces of one sticker (a family's points): no turn, one lookup each
+        where = [slot_of.get(p[x], -1) for (x,) in pieces]
+        if -1 in where:
+            k = where.index(-1)
+            raise ValueError(f"the permutation does not carry {kind} {tuple(pieces[k])} onto a "
+                             f"{kind} with its stickers in the same cyclic order")
+        return PieceForm(kind, 1, tuple(where), (0,) * len(where))
     where, twist = [], []
     for k, piece in enumerate(pieces):
         m = len(piece)

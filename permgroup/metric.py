@@ -41,12 +41,34 @@ def metric_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict[str, Perm]:
         moves: dict[str, Perm] = {}
         for name, g in puzzle.generators.items():
             n = order(g)
-            powers = range(1, n) if metric == "htm" else sorted({1, n - 1})
+            powers = htm_powers(name, n) if metric == "htm" else sorted({1, n - 1})
             for k in powers:
                 if n > 1:
                     moves[power_name(name, k, n)] = power(g, k)
         return moves
     return {name: puzzle.move_array(name) for name in metric}
+
+
+#: the most powers of one move counted as moves in htm (a move of order n has
+#: n - 1 of them; a move's order may be astronomically large)
+MAX_POWERS = 10_000
+
+
+def htm_powers(name: str, n: int) -> range:
+    """The powers ``1..n-1`` of move ``name`` of order ``n``, each one move in
+    htm; :class:`InputError` past :data:`MAX_POWERS` of them.
+
+    >>> htm_powers("S", 6)
+    range(1, 6)
+    >>> htm_powers("T", 10 ** 20)
+    Traceback (most recent call last):
+    ...
+    permgroup.errors.InputError: htm counts each power of a move as one move, and move T has order 100000000000000000000: too many powers (at most 10,000); use qtm
+    """
+    if n - 1 > MAX_POWERS:
+        raise InputError(f"htm counts each power of a move as one move, and move {name} has "
+                         f"order {n}: too many powers (at most {MAX_POWERS:,}); use qtm")
+    return range(1, n)
 
 
 def metric_label(metric: Metric) -> str:

@@ -85,6 +85,48 @@ def scatter_of(gather) -> tuple[int, ...]:
     return tuple(int(v) for v in gather_of(gather))
 
 
+def commuting(base: np.ndarray) -> np.ndarray:
+    """``[a, b]``: whether moves ``a`` and ``b`` (rows of gather arrays) commute.
+    Moves whose supports are disjoint do; a pair sharing a point is compared on
+    the points either moves, in blocks: thousands of moves (a transposition of
+    every pair of 200 points) take seconds, not hours.
+
+    >>> commuting(np.array([[1, 0, 2, 3], [0, 1, 3, 2], [0, 2, 1, 3]])).astype(int).tolist()
+    [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
+    """
+    from permgroup.budget import Budget
+
+    k, n = base.shape
+    Budget.of().require(k * k, f"the table of which of {k:,} moves commute",
+                        "a puzzle of fewer moves (a subgroup)")
+    moved = base != np.arange(n)
+    # each move's support, padded with point n, which every move fixes
+    width = max(1, int(moved.sum(axis=1).max(initial=0)))
+    support = np.full((k, width), n, dtype=np.int64)
+    rows, cols = np.nonzero(moved)
+    support[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = cols
+    extended = np.concatenate([base, np.full((k, 1), n, dtype=base.dtype)], axis=1)
+    points, movers = np.nonzero(moved.T)
+    starts = np.searchsorted(points, np.arange(n + 1))
+    meet = np.zeros((k, k), dtype=bool)  # a pair meeting in several points is compared once
+    for x in range(n):
+        who = movers[starts[x]:starts[x + 1]]
+        if len(who) > 1:
+            meet[np.ix_(who, who)] = True
+    a_all, b_all = np.nonzero(meet)
+    del meet
+    a_all, b_all = a_all[a_all < b_all], b_all[a_all < b_all]
+    commute = np.ones((k, k), dtype=bool)
+    step = max(1, (1 << 20) // width)
+    for lo in range(0, len(a_all), step):
+        a, b = a_all[lo:lo + step], b_all[lo:lo + step]
+        at = np.concatenate([support[a], support[b]], axis=1)  # where either moves
+        ab = np.take_along_axis(extended[a], np.take_along_axis(extended[b], at, 1), 1)
+        ba = np.take_along_axis(extended[b], np.take_along_axis(extended[a], at, 1), 1)
+        commute[a, b] = commute[b, a] = (ab == ba).all(axis=1)
+    return commute
+
+
 @dataclass
 class MoveSet:
     """The moves of one puzzle (see the module docstring).
@@ -106,7 +148,16 @@ class MoveSet:
 
     @classmethod
     def from_moves(cls, moves: Mapping[str, Sequence[int] | np.ndarray]) -> "MoveSet":
-        """Group ``moves`` (name -> gather array) into cyclic classes."""
+        """Group ``moves`` (name -> gather array) into cyclic classes.
+
+        >>> MoveSet.from_moves({"t": np.array([*range(1, 10007), 0])})   # a 10,007-cycle
+        Traceback (most recent call last):
+        ...
+        permgroup.errors.InputError: move t has order 10007: too many powers to keep (at most 10,000)
+        """
+        from permgroup.errors import InputError
+        from permgroup.metric import MAX_POWERS
+
         names = list(moves)
         gather = np.array([np.asarray(moves[n]) for n in names], dtype=np.int32)
         n = gather.shape[1]
@@ -119,6 +170,9 @@ class MoveSet:
                 continue
             c = len(classes)
             order = perm_order(gather[i])
+            if order > MAX_POWERS:  # every power is kept: memory and time grow with the order
+                raise InputError(f"move {name} has order {order}: too many powers to keep "
+                                 f"(at most {MAX_POWERS:,})")
             pw = [np.arange(n, dtype=np.int32), gather[i]]
             for _ in range(order - 2):
                 pw.append(pw[-1][gather[i]])
@@ -147,15 +201,8 @@ class MoveSet:
             spelling.append([best.get(e) for e in range(order)])
         k = len(classes)
         base = np.array([p[1] for p in powers], dtype=np.int32) if k else np.zeros((0, n), np.int32)
+        commute = commuting(base)
         support = [np.flatnonzero(base[c] != np.arange(n)) for c in range(k)]
-        commute = np.ones((k, k), dtype=bool)
-        for a in range(k):
-            for b in range(a + 1, k):
-                # both products move only the two supports: compared there
-                # (a big cube's slices move a few hundred of its positions)
-                where = np.concatenate([support[a], support[b]])
-                commute[a, b] = commute[b, a] = bool(np.array_equal(base[a][base[b][where]],
-                                                                     base[b][base[a][where]]))
         return cls(names, gather, classes, orders, powers, spelling, commute, support)
 
     @classmethod

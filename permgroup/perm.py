@@ -50,6 +50,7 @@ move to change its form.  Move names are read and written by one reader,
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 Perm = tuple[int, ...]
 
@@ -106,44 +107,54 @@ def power(p: Sequence[int], k: int) -> Perm:
     (1, 2, 0, 3, 4)
     """
     result = list(range(len(p)))
-    seen = [False] * len(p)
-    for start in range(len(p)):
-        if seen[start]:
+    seen = bytearray(len(p))
+    for start, image in enumerate(p):
+        if seen[start] or image == start:  # most points of a move stay
             continue
         cycle = [start]
-        seen[start] = True
-        i = p[start]
-        while i != start:
-            seen[i] = True
-            cycle.append(i)
-            i = p[i]
+        seen[start] = 1
+        while image != start:
+            seen[image] = 1
+            cycle.append(image)
+            image = p[image]
         shift = k % len(cycle)
         if shift:
-            for j, point in enumerate(cycle):
-                result[point] = cycle[(j + shift) % len(cycle)]
+            for point, moved in zip(cycle, cycle[shift:] + cycle[:shift]):
+                result[point] = moved
     return tuple(result)
 
 
 def order(p: Sequence[int]) -> int:
-    """The order of ``p`` (least ``k > 0`` with ``p**k`` the identity).
+    """The order of ``p`` (least ``k > 0`` with ``p**k`` the identity); a
+    tuple's is remembered (a puzzle's moves are asked for theirs again and again).
 
     >>> order((1, 2, 0, 4, 3))
     6
     """
+    return _order_of_tuple(p) if isinstance(p, tuple) else _order(p)
+
+
+@lru_cache(maxsize=1 << 16)
+def _order_of_tuple(p: Perm) -> int:
+    return _order(p)
+
+
+def _order(p: Sequence[int]) -> int:
     from math import lcm
 
-    seen = [False] * len(p)
-    result = 1
-    for start in range(len(p)):
-        length = 0
-        i = start
-        while not seen[i]:
-            seen[i] = True
-            i = p[i]
+    seen = bytearray(len(p))
+    lengths = set()
+    for start, image in enumerate(p):
+        if seen[start] or image == start:
+            continue
+        length = 1
+        seen[start] = 1
+        while image != start:
+            seen[image] = 1
+            image = p[image]
             length += 1
-        if length:
-            result = lcm(result, length)
-    return result
+        lengths.add(length)
+    return lcm(*lengths) if lengths else 1
 
 
 def parity(p: Sequence[int]) -> int:
@@ -152,15 +163,16 @@ def parity(p: Sequence[int]) -> int:
     >>> parity((1, 0, 2)), parity((1, 2, 0))
     (1, 0)
     """
-    seen = [False] * len(p)
+    seen = bytearray(len(p))
     result = 0
-    for start in range(len(p)):
-        i = start
-        while not seen[i]:
-            seen[i] = True
-            i = p[i]
-            if i != start:
-                result ^= 1
+    for start, image in enumerate(p):
+        if seen[start] or image == start:
+            continue
+        seen[start] = 1
+        while image != start:  # a cycle of length L is L - 1 transpositions
+            seen[image] = 1
+            image = p[image]
+            result ^= 1
     return result
 
 

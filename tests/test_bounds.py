@@ -287,3 +287,48 @@ def test_a_picture_too_large_is_refused_before_it_is_drawn():
                                          r"at most 2\d\d moves at a time"):
         explore.draw(lrx, "L " * 10000)      # once 543 MB of SVG
     assert str(explore.draw(lrx, "L " * 100)).count("<g ") == 101
+
+
+# --- many moves: transpositions of every pair of points ----------------------------------
+
+def test_which_moves_commute_is_found_from_the_points_they_share():
+    import numpy as np
+
+    from permgroup.moves import commuting
+
+    rng = np.random.default_rng(36)
+    base = []
+    for _ in range(40):   # moves of small supports on 12 points, some disjoint
+        p = np.arange(12)
+        points = rng.choice(12, size=rng.integers(2, 5), replace=False)
+        p[points] = rng.permutation(points)
+        base.append(p)
+    base = np.array(base, dtype=np.int32)
+    brute = np.array([[np.array_equal(a[b], b[a]) for b in base] for a in base])
+    assert (commuting(base) == brute).all()
+    assert not brute.all() and brute.sum() > len(base)     # both kinds of pair occur
+
+
+def test_a_solver_model_past_the_memory_budget_is_refused_before_it_is_built(monkeypatch):
+    from permgroup import budget, explore
+    from permgroup.budget import MemoryBudgetError
+
+    monkeypatch.setattr(budget, "default_memory", lambda: 2 * 10 ** 6)
+    # transpositions-200's 19,900 classes once took 3.2 GB arrays of every pair
+    with pytest.raises(MemoryBudgetError, match=r"the generic solver's tables of 435 classes of "
+                                                r"moves \(189,225 pairs\) needs 6.1 MB, more than "
+                                                r"the memory budget of 2.0 MB"):
+        explore.commutators("transpositions-30")
+
+
+def test_htm_counts_a_bounded_number_of_powers():
+    from permgroup.formats.definition import Definition, Orbit, OrbitState
+    from permgroup.spaces.orbit import OrbitSpace
+
+    n = 10_008   # a cycle of 10,007 pieces and one piece left: order 10,007
+    cycle = OrbitState((*range(1, 10_007), 0, 10_007), (0,) * n)
+    d = Definition("long", (Orbit("P", n),), {"P": OrbitState(tuple(range(n)), (0,) * n)},
+                   {"T": {"P": cycle}})
+    with pytest.raises(InputError, match=r"htm counts each power of a move as one move, and "
+                                         r"move T has order 10007: too many powers"):
+        OrbitSpace(d, "htm", tables=False)

@@ -243,6 +243,10 @@ def sticker_permutation(definition: Definition, move: Position) -> tuple[int, ..
     image = list(range(sticker_count(definition)))
     for o in definition.orbits:
         k, slots, state = o.orientations, layout[o.name], move[o.name]
+        if k == 1:  # one sticker a piece: no turn to work out
+            for i, j in enumerate(state.pieces):
+                image[slots[j][0]] = slots[i][0]
+            continue
         for i, (j, t) in enumerate(zip(state.pieces, state.orientation)):
             for r in range(k):
                 image[slots[j][r]] = slots[i][(r + t) % k]

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.errors import InputError, counted
 from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
@@ -111,6 +112,10 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
     key = f"{ms.fingerprint()}-{setup_length}"
     if key in _MODELS and (_MODELS[key].complete or deadline is not None):
         return _MODELS[key]
+    k = len(ms.classes)
+    # meeting_blocks' tables of every pair of classes: counts, blocks, second blocks, keys
+    Budget.of().require(32 * k * k, f"the generic solver's tables of {k:,} classes of moves "
+                                    f"({k * k:,} pairs)", "a puzzle of fewer moves (a subgroup)")
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):

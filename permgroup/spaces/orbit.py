@@ -61,6 +61,7 @@ from permgroup.formats.definition import (
     power,
 )
 from permgroup.formats.alg import power_name
+from permgroup.metric import htm_powers
 
 #: a factor with at most this many raw values is listed by its own BFS
 LIST_LIMIT = 1 << 21
@@ -96,7 +97,7 @@ def metric_moves(definition: Definition, metric: str = "qtm") -> dict[str, tuple
     moves = {}
     for name in definition.moves:
         n = move_order(definition, name)
-        powers = (range(1, n) if metric == "htm" else [1] if metric == "gens" and n > 1
+        powers = (htm_powers(name, n) if metric == "htm" else [1] if metric == "gens" and n > 1
                   else sorted({1, n - 1} - {0}))
         for j in powers:
             moves[power_name(name, j, n)] = (name, j)
