@@ -320,6 +320,10 @@ def describe_file(name: str) -> tuple[str, str, str, str]:
     ('cube3', '', 'phase 2: positions within 8 moves')
     >>> describe_file("pyraminx-notips-htm-0123456789abcdef.orbit.table")[:3]
     ('pyraminx-notips', 'htm', 'table (1 byte a state)')
+    >>> describe_file("cube3-qtm-ball1-fdb00b02d9f91709.depths")[:3]
+    ('cube3', 'qtm', 'positions within 1 move')
+    >>> describe_file("chain-81ed5758915c5191d9e13c7b-chain0-pattern-810105d6e0789382.nibbles")[:3]
+    ('moves 81ed5758', '', "solver's subgroup chain, phase 1: pattern database")
     >>> describe_file("notes.txt")[:3]
     ('?', '', 'notes.txt')
     """
@@ -338,7 +342,7 @@ def describe_file(name: str) -> tuple[str, str, str, str]:
         elif re.fullmatch(r"a\d+", token):
             pass  # the anchor of a normalized table
         elif re.fullmatch(r"ball\d+", token):
-            words.insert(0, f"positions within {token[4:]} moves")
+            words.insert(0, f"positions within {token[4:]} move{'' if token == 'ball1' else 's'}")
         elif re.fullmatch(r"chain\d+", token):
             prefix = f"phase {int(token[5:]) + 1}: "
         elif re.fullmatch(r"start\d+", token):
@@ -348,6 +352,10 @@ def describe_file(name: str) -> tuple[str, str, str, str]:
         else:
             break
         tokens.pop()
+    if len(tokens) == 2 and tokens[0] == "chain" and re.fullmatch(r"[0-9a-f]{24}", tokens[1]):
+        # the generic solver's chain belongs to a set of moves (its fingerprint),
+        # whichever puzzle has them
+        tokens, prefix = [f"moves {tokens[1][:8]}"], "solver's subgroup chain, " + prefix
     if ext in (".table", ".orbit.table") and not words:
         words = ["table (1 byte a state)"]
     elif ext == ".nibbles" and not words:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from typing import IO
 
 import numpy as np
 
-from permgroup.errors import InputError
+from permgroup.errors import InputError, counted
 from permgroup.spaces.space import rank_dtype
 from permgroup.tables import sharded
 from permgroup.tables.packed import PackedTable
@@ -67,18 +68,13 @@ CONNECT_SECONDS = 5
 def connect(workers: int = 2, scheduler: str | None = None, processes: bool = True):
     """A Dask client: on the cluster at ``scheduler`` if given (reached within
     :data:`CONNECT_SECONDS`), else on a new local cluster of ``workers``
-    one-thread workers, at most one a core, which the client closes with itself.
-
-    >>> connect(workers=10_000)   # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    permgroup.errors.InputError: --workers 10000: this machine has ... cores, and a local Dask cluster takes at most one worker a core (--scheduler ADDRESS uses a cluster elsewhere)
-    """
+    one-thread workers, at most one a core (more only cost memory: a warning
+    says so), which the client closes with itself."""
     cores = os.cpu_count() or 1
     if not scheduler and workers > cores:
-        raise InputError(f"--workers {workers}: this machine has {cores} cores, and a local "
-                         "Dask cluster takes at most one worker a core (--scheduler ADDRESS "
-                         "uses a cluster elsewhere)")
+        warnings.warn(f"--workers {workers}: this machine has {counted(cores, 'core')}; "
+                      f"using {cores}")
+        workers = cores
     try:
         from dask import distributed
     except ImportError:  # pragma: no cover - depends on the installation
