@@ -100,30 +100,45 @@ def commuting(base: np.ndarray) -> np.ndarray:
     Budget.of().require(k * k, f"the table of which of {k:,} moves commute",
                         "a puzzle of fewer moves (a subgroup)")
     moved = base != np.arange(n)
+    size = moved.sum(axis=1)
     # each move's support, padded with point n, which every move fixes
-    width = max(1, int(moved.sum(axis=1).max(initial=0)))
+    width = max(1, int(size.max(initial=0)))
     support = np.full((k, width), n, dtype=np.int64)
     rows, cols = np.nonzero(moved)
     support[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = cols
     extended = np.concatenate([base, np.full((k, 1), n, dtype=base.dtype)], axis=1)
     points, movers = np.nonzero(moved.T)
+    movers = movers.astype(np.int64)
     starts = np.searchsorted(points, np.arange(n + 1))
-    meet = np.zeros((k, k), dtype=bool)  # a pair meeting in several points is compared once
-    for x in range(n):
-        who = movers[starts[x]:starts[x + 1]]
-        if len(who) > 1:
+    meeting = [movers[starts[x]:starts[x + 1]] for x in range(n) if starts[x + 1] - starts[x] > 1]
+    if sum(len(who) ** 2 for who in meeting) * 4 <= k * k:  # few pairs: listed (a sparse table)
+        code = [who[i] * k + who[j] for who in meeting for i, j in [np.triu_indices(len(who), 1)]]
+        code = np.sort(np.concatenate(code)) if code else np.zeros(0, np.int64)
+        code = code[np.flatnonzero(np.diff(code, prepend=-1))]  # a pair meeting twice, once
+        a_all, b_all = code // k, code % k
+    else:  # a pair meeting in several points is compared once
+        meet = np.zeros((k, k), dtype=bool)
+        for who in meeting:
             meet[np.ix_(who, who)] = True
-    a_all, b_all = np.nonzero(meet)
-    del meet
-    a_all, b_all = a_all[a_all < b_all], b_all[a_all < b_all]
+        a_all, b_all = np.nonzero(meet)
+        del meet
+        a_all, b_all = a_all[a_all < b_all], b_all[a_all < b_all]
     commute = np.ones((k, k), dtype=bool)
-    step = max(1, (1 << 20) // width)
-    for lo in range(0, len(a_all), step):
-        a, b = a_all[lo:lo + step], b_all[lo:lo + step]
-        at = np.concatenate([support[a], support[b]], axis=1)  # where either moves
-        ab = np.take_along_axis(extended[a], np.take_along_axis(extended[b], at, 1), 1)
-        ba = np.take_along_axis(extended[b], np.take_along_axis(extended[a], at, 1), 1)
+    wide = np.maximum(size[a_all], size[b_all])
+    order = np.argsort(wide, kind="stable")  # pairs of narrow moves padded only to their width
+    a_all, b_all, wide = a_all[order], b_all[order], wide[order]
+    lo, block = 0, 1 << 20  # index entries compared at once
+    while lo < len(a_all):
+        # at most a block of pairs as wide as this one, then as wide as the widest of them
+        hi = min(lo + max(1, block // max(1, int(wide[lo]))), len(a_all))
+        hi = min(lo + max(1, block // max(1, int(wide[hi - 1]))), len(a_all))
+        a, b = a_all[lo:hi], b_all[lo:hi]
+        w = max(1, int(wide[hi - 1]))
+        at = np.concatenate([support[a, :w], support[b, :w]], axis=1)  # where either moves
+        a2, b2 = a[:, None], b[:, None]
+        ab, ba = extended[a2, extended[b2, at]], extended[b2, extended[a2, at]]
         commute[a, b] = commute[b, a] = (ab == ba).all(axis=1)
+        lo = hi
     return commute
 
 
