@@ -2,7 +2,9 @@
 
 A puzzle is a :class:`permgroup.puzzle.Puzzle`; a subgroup is the same puzzle
 with fewer generators (:func:`subgroup`); a puzzle of your own is a few sympy
-permutations (:func:`define_puzzle`).  Orders come from sympy; distributions,
+permutations (:func:`define_puzzle`).  Orders, membership, random elements
+and subgroups come from the group's stabilizer chain (:func:`chain`, built
+orbit by orbit in numpy); distributions,
 diameters, distances and optimal words come from the BFS distance table
 (:mod:`permgroup.tables.table`), which is built only when it fits: its size is the
 coordinate size, known before anything is built (:func:`table_size`).
@@ -34,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from permgroup.formats.definition import Definition
     from permgroup.commutator_finder import CommutatorTable
     from permgroup.reachability import Reachability
+    from permgroup.orbit_chain import OrbitChain
     from permgroup.structure import Structure
     from sympy.combinatorics import Permutation
 
@@ -177,12 +180,13 @@ def subgroup(puzzle: Puzzle | str, moves: str | Sequence[str], name: str | None 
 # --- counting and orbits ----------------------------------------------------
 
 def order(puzzle: Puzzle | str) -> int:
-    """The order of the group the puzzle's moves generate (sympy).
+    """The order of the group the puzzle's moves generate, from its stabilizer
+    chain built orbit by orbit (:func:`chain`).
 
     >>> order(Puzzle("p", 3, {"A": (1, 0, 2), "B": (0, 2, 1)}))
     6
     """
-    return int(as_puzzle(puzzle, "order").group().order())
+    return chain(as_puzzle(puzzle, "order")).order
 
 
 def structure(puzzle: Puzzle | str) -> Structure:
@@ -400,6 +404,185 @@ def reachable(puzzle: Puzzle | Element, state=None) -> Reachability:
     return decide(puzzle, state)
 
 
+# --- the group: its stabilizer chain -----------------------------------------
+
+def chain(puzzle: Puzzle | str) -> OrbitChain:
+    """The stabilizer chain of the puzzle's group, built orbit by orbit
+    (:mod:`permgroup.orbit_chain`): its ``order`` (proven), ``contains`` and
+    ``why_not`` (membership, GAP's ``g in G``), ``random_elements``, and its
+    ``factors``, one per orbit of pieces: the pieces and their stickers, the
+    subgroup of elements that move that orbit alone (``A24``, or a chain), its
+    index.  In Jupyter it draws a table.
+
+    >>> c = chain("cube3")
+    >>> c.order, [f.describe() for f in c.factors], c.glue.order
+    (43252003274489856000, ['order 44,089,920 (index 2)', 'order 490,497,638,400 (index 2)'], 2)
+    """
+    from permgroup.orbit_chain import puzzle_chain
+
+    return puzzle_chain(as_puzzle(puzzle, "chain"))
+
+
+def contains(puzzle: Puzzle | str, element: Element | Sequence[int]) -> bool:
+    """Whether an element (an :class:`Element`, or a permutation of the
+    stickers in array form) is in the puzzle's group: GAP's ``g in G``, from
+    the chain (:func:`reachable` says why not, and reads colourings).
+
+    >>> cube = load_puzzle("cube3")
+    >>> contains(cube, Element.from_word(cube, "R U R'")), contains(cube, (1, 0) + tuple(range(2, 54)))
+    (True, False)
+    """
+    import numpy as np
+
+    perm = element.perm if isinstance(element, Element) else element
+    return bool(chain(puzzle).contains(np.asarray(perm)))
+
+
+def random_element(puzzle: Puzzle | str, seed: int | None = None) -> Element:
+    """A uniformly random element of the puzzle's group (GAP's
+    ``Random(G)``), from its chain.
+
+    >>> cube = load_puzzle("cube3")
+    >>> contains(cube, random_element(cube, seed=1))
+    True
+    """
+    import numpy as np
+
+    p = as_puzzle(puzzle, "random_element")
+    perm = chain(p).random_elements(1, np.random.default_rng(seed))[0]
+    return Element(p, tuple(int(x) for x in perm))
+
+
+def stabilizer(puzzle: Puzzle | str, points: int | Sequence[int], name: str | None = None,
+               *, setwise: bool = False) -> Puzzle:
+    """The subgroup of elements that fix each of ``points`` (stickers), or
+    with ``setwise`` that map the set of them onto itself, as a puzzle whose
+    moves generate it (``s1``, ``s2``...): GAP's ``Stabilizer`` (of a point,
+    of several one after another, of a set ``OnSets``).  Proven: its order is
+    ``|G|`` over the size of the orbit (:mod:`permgroup.subgroups`).
+
+    >>> cube = load_puzzle("cube3")
+    >>> corner = stabilizer(cube, cube.pieces["corner"][0])
+    >>> order(corner), order(cube) // order(corner)
+    (1802166803103744000, 24)
+    >>> order(cube) // order(stabilizer(cube, cube.pieces["corner"][0], setwise=True))
+    8
+    """
+    from permgroup.subgroups import set_stabilizer
+    from permgroup.subgroups import stabilizer as stabilize
+
+    p = as_puzzle(puzzle, "stabilizer")
+    where = [points] if isinstance(points, int) else list(points)
+    found = (set_stabilizer if setwise else stabilize)(chain(p), where)
+    gens = [tuple(int(x) for x in g) for g in found.generators]
+    sub = define_puzzle(name or f"{p.name}_{{{','.join(map(str, where))}}}",
+                        {f"s{i + 1}": g for i, g in enumerate(gens)} or {"s1": tuple(range(p.degree))},
+                        solved=p.solved, degree=p.degree)
+    from permgroup.orbit_chain import remember
+
+    remember(sub, found)
+    return sub
+
+
+def blocks(puzzle: Puzzle | str, points: Sequence[int]) -> list[tuple[int, ...]]:
+    """The finest block system of the puzzle's group in which ``points`` lie
+    in one block (GAP's ``Blocks`` with a seed): every element maps a block
+    onto a block.  Only the orbits of ``points`` are divided.
+
+    >>> cube = load_puzzle("cube3")
+    >>> blocks(cube, cube.pieces["corner"][0][:2])[:2]
+    [(0, 36, 47), (2, 11, 45)]
+    """
+    import numpy as np
+
+    from permgroup.pieces import minimal_blocks
+
+    p = as_puzzle(puzzle, "blocks")
+    label = minimal_blocks(np.array(list(p.generators.values())).reshape(-1, p.degree),
+                           list(points))
+    found: dict[int, list[int]] = {}
+    for x, b in enumerate(label.tolist()):
+        if b >= 0:
+            found.setdefault(b, []).append(x)
+    return [tuple(v) for v in found.values()]
+
+
+def derived_series(puzzle: Puzzle | str) -> list[int]:
+    """The orders of ``G ≥ G' ≥ G'' ≥ ...`` (GAP's ``DerivedSeries``), down to
+    the first term that is its own derived subgroup; a chain a term, so for
+    groups up to about a Rubik's cube's size.
+
+    >>> derived_series("minicube")
+    [88179840, 44089920]
+    """
+    from permgroup.subgroups import derived_series as derive
+
+    return [c.order for c in derive(chain(puzzle))]
+
+
+def is_solvable(puzzle: Puzzle | str) -> bool:
+    """Whether the puzzle's group is solvable (GAP's ``IsSolvable``): at once
+    ``False`` when an orbit's local subgroup is ``A_n`` (``n ≥ 5``), else by
+    the derived series.
+
+    >>> is_solvable("cube3"), is_solvable(Puzzle("p", 4, {"A": (1, 2, 3, 0), "B": (1, 0, 2, 3)}))
+    (False, True)
+    """
+    from permgroup.subgroups import is_solvable as solvable
+
+    return solvable(chain(puzzle))
+
+
+@dataclass(frozen=True)
+class ElementOrders:
+    """The orders of ``samples`` uniformly random elements: an *estimate* of
+    the share of the group's elements of each order (in Jupyter, a table)."""
+
+    puzzle: str
+    samples: int
+    counts: dict[int, int]
+
+    def share(self, order_: int) -> float:
+        """The estimated share of elements of this order."""
+        return self.counts.get(order_, 0) / self.samples
+
+    def text(self) -> str:
+        rows = [f"element orders of {self.puzzle}, estimated from {self.samples:,} uniformly "
+                "random elements:"]
+        rows += [f"  {o:>12,}  {c / self.samples:7.2%}" for o, c in
+                 sorted(self.counts.items(), key=lambda oc: (-oc[1], oc[0]))]
+        return "\n".join(rows)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{o:,}</td><td>{c / self.samples:.2%}</td></tr>"
+                       for o, c in sorted(self.counts.items(), key=lambda oc: (-oc[1], oc[0])))
+        return (f"<div><b>{escape(self.puzzle)}</b>: element orders estimated from "
+                f"{self.samples:,} uniformly random elements<table><tr><th>order</th>"
+                f"<th>share</th></tr>{rows}</table></div>")
+
+
+def element_orders(puzzle: Puzzle | str, samples: int = 1000, seed: int = 0) -> ElementOrders:
+    """The distribution of element orders, estimated from ``samples``
+    uniformly random elements (from the chain).
+
+    >>> found = element_orders(Puzzle("p", 3, {"A": (1, 2, 0), "B": (1, 0, 2)}), 600)
+    >>> sorted(found.counts), round(found.share(2), 1)
+    ([1, 2, 3], 0.5)
+    """
+    import numpy as np
+
+    from permgroup.perm_arrays import orders
+
+    p = as_puzzle(puzzle, "element_orders")
+    rng = np.random.default_rng(seed)
+    c = chain(p)
+    counts: dict[int, int] = {}
+    for start in range(0, samples, 256):
+        for o in orders(c.random_elements(min(256, samples - start), rng)):
+            counts[o] = counts.get(o, 0) + 1
+    return ElementOrders(p.name, samples, counts)
+
+
 def commutators(puzzle: Puzzle | str, *, metric: Metric = "qtm", max_pieces: int = 4,
                 per_effect: int = 3) -> CommutatorTable:
     """Short words that touch at most ``max_pieces`` pieces, grouped by what they
@@ -550,6 +733,8 @@ def widget(puzzle_or_state: Puzzle | Element | str, metric: Metric = "qtm", **op
 
 
 __all__ = ["define_puzzle", "load_definition", "load_puzzle", "subgroup", "order", "structure",
+           "chain", "contains", "random_element", "stabilizer", "blocks", "derived_series",
+           "is_solvable", "element_orders", "ElementOrders",
            "commutators", "commutator_for",
            "symmetries_inside", "state_count", "sticker_orbits",
            "piece_orbits", "choose_anchor", "working_puzzle", "element_space", "table_size", "table", "Distribution",

@@ -58,21 +58,24 @@ budget.
 >>> bool(chain.contains(np.array([1, 0, 2, 3, 4, 5])))
 False
 >>> print(chain.why_not(np.array([1, 0, 2, 3, 4, 5])))
-the factors' cosets together (the class of each factor's arrangement modulo the moves that touch it alone) are a combination no element makes
+each orbit's arrangement is one the moves make, but not together: outside the local subgroup on orbit 0, every other orbit in its local subgroup, is a combination no element makes
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from math import factorial, gcd, lcm, prod
+from math import lcm, prod
 
 import numpy as np
 
 from permgroup.budget import Budget
 from permgroup.perm_arrays import (INDEX, RandomElements, as_perms, commutator, compose,
-                                   components, cycle_labels, cycle_lengths, identity, invert, parity, power)
+                                   components, cycle_labels, cycle_lengths, factorial,
+                                   identity, invert, moves_of, parity, power, primes)
 from permgroup.stabilizer_chain import StabilizerChain, schreier_sims
 
+#: where the bound on a factor's group comes from
+WREATH = "the pieces' turns and parities set"
 #: the largest index of a factor's local subgroup in its group (cosets enumerated)
 MAX_INDEX = 5000
 #: commutators of pairs of moves tried as candidates, at most
@@ -88,8 +91,7 @@ SHRINK_TRIES = 16
 
 
 def _primes_between(low: float, high: float) -> list[int]:
-    return [p for p in range(max(2, int(low) + 1), int(np.ceil(high)))
-            if p > low and p < high and all(p % q for q in range(2, int(p ** 0.5) + 1))]
+    return [p for p in primes(int(high)) if low < p < high]
 
 
 # --- the local subgroup of a factor ------------------------------------------------
@@ -139,7 +141,7 @@ class Local:
         for level in self.chain.levels:
             # D x = ⋃ D_b u_γ x: keep the γ that sends the base point least far
             pick = np.argmin(x[:, level.orbit], axis=1)
-            x = compose(level.reps[pick], x)
+            x = compose(level.rep(pick), x)
         return x
 
     def random(self, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -192,6 +194,7 @@ class Factor:
     shadows: np.ndarray | None = None
     cyclic: np.ndarray | None = None
     giant: str | None = None
+    giant_proof: str = ""
     local: Local | None = None
     reps: np.ndarray | None = None
     keys: dict[bytes, int] = field(default_factory=dict)
@@ -318,8 +321,23 @@ class OrbitChain:
             return why[0]
         if self.glue.contains(glued[0]):
             return None
-        return ("the factors' cosets together (the class of each factor's arrangement "
-                "modulo the moves that touch it alone) are a combination no element makes")
+        # where each orbit's arrangement lies: the local subgroup (0) or another coset
+        at, odd, other = 0, [], []
+        for number, f in enumerate(self.factors):
+            coset = int(glued[0][at]) - at  # the image of the first coset point
+            if coset:
+                parity_only = f.local.kind == "A" and f.index == 2
+                (odd if parity_only else other).append(str(number))
+            at += f.index
+        parts = []
+        if odd:
+            parts.append(f"odd on orbit{'s' if len(odd) > 1 else ''} {_listing(odd)}")
+        if other:
+            parts.append(f"outside the local subgroup on orbit{'s' if len(other) > 1 else ''} "
+                         f"{_listing(other)}")
+        return ("each orbit's arrangement is one the moves make, but not together: "
+                + ("; ".join(parts) + ", " if parts else "")
+                + "every other orbit in its local subgroup, is a combination no element makes")
 
     # --- elements -----------------------------------------------------------------
     def random_elements(self, count: int, rng: np.random.Generator | None = None
@@ -340,6 +358,54 @@ class OrbitChain:
     def order_of_factor(self, number: int) -> int:
         """``|P_F|`` of factor ``number``."""
         return self.factors[number].order
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        rows = "".join(
+            f"<tr><td>{i}</td><td>{f.pieces}</td><td>{f.piece_size}</td>"
+            f"<td>{', '.join(str(len(o)) for o in f.orbits)}</td>"
+            f"<td>{escape(f.local.describe())}</td><td>{f.index}</td></tr>"
+            for i, f in enumerate(self.factors))
+        return (f"<div>order {self.order:,} ({'proven' if self.proven else 'not proven'}: "
+                f"{escape(self.proof.split(': ', 1)[-1])})<table><tr><th>orbit of pieces</th>"
+                "<th>pieces</th><th>points each</th><th>orbits of points</th><th>elements "
+                "moving it alone</th><th>index</th></tr>" + rows + "</table>"
+                f"<div>what ties the orbits together: order {self.glue.order:,}</div></div>")
+
+    def lines(self) -> list[str]:
+        """The chain orbit by orbit, for people: the orbits of pieces with the
+        same local subgroup counted together, then the glue.
+
+        >>> print("\\n".join(orbit_chain([(1, 2, 0, 3, 4, 5), (0, 1, 2, 4, 5, 3),
+        ...                                    (1, 0, 2, 4, 3, 5)]).lines()))
+        2 orbits of pieces; the order is proven (local subgroups by Sims' criterion, their cosets by canonical representatives, the glue by Sims' criterion)
+          2 × C3 (index 2) on 3 points: the elements that move that orbit alone
+          what ties the orbits together: a group of order 2, acting on the cosets of those subgroups (4 of them)
+        """
+        how = self.proof.split(": ", 1)[1] if ": " in self.proof else self.proof
+        head = (f"{len(self.factors)} orbit{'s' if len(self.factors) != 1 else ''} of pieces; "
+                + (f"the order is proven ({how})" if self.proven
+                   else f"the order is a lower bound, not proven ({how})"))
+        counts: dict[str, int] = {}
+        for f in self.factors:
+            key = f"{f.describe()} on {_factor_text(f)}"
+            counts[key] = counts.get(key, 0) + 1
+        out = [head] + [f"  {c} × {key}: the elements that move that orbit alone"
+                        for key, c in counts.items()]
+        if self.glue.order == 1:
+            out.append("  nothing ties the orbits together: the group is the direct product of "
+                       "those subgroups")
+        else:
+            out.append(f"  what ties the orbits together: a group of order {self.glue.order:,}, "
+                       f"acting on the cosets of those subgroups ({self.glue_points:,} of them)")
+        return out
+
+
+def _listing(items: list[str], most: int = 8) -> str:
+    """``1, 4, 5`` (and how many more past ``most``)."""
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def _factor_text(f: Factor) -> str:
@@ -403,17 +469,45 @@ def _jordan(factors: list[Factor], randoms: RandomElements, rounds: int = 6) -> 
     todo = [f for f in factors if f.size >= 8 and (
         f.shadows is not None or len(f.orbits) == 1 and f.piece_size == 1)]
     primes = {id(f): np.array(_primes_between(f.size / 2, f.size - 2)) for f in todo}
+    todo = [f for f in todo if not _small_cycle_giant(f)]
     for _ in range(rounds):
         if not todo:
             return
         lengths = cycle_lengths(randoms.take(RANDOM_BATCH))
         left = []
         for f in todo:
-            if np.isin(lengths[:, f.points], primes[id(f)]).any():
+            hit = np.isin(lengths[:, f.points], primes[id(f)])
+            if hit.any():
                 f.giant = "S" if (parity(f.moves) == 1).any() else "A"
+                p = int(lengths[:, f.points][hit][0])
+                f.giant_proof = (f"an element with a {p}-cycle, Jordan's theorem; "
+                                 + ("an odd move" if f.giant == "S" else "every move even"))
             else:
                 left.append(f)
         todo = left
+
+
+def _small_cycle_giant(f: Factor) -> bool:
+    """Mark a transitive factor a giant when a move is a transposition or a
+    3-cycle on it whose points the group cannot keep apart: the minimal block
+    holding them is the whole orbit, so their conjugates link every point,
+    and transpositions so linked generate ``S_n``, 3-cycles ``A_n``."""
+    from permgroup.pieces import minimal_blocks
+
+    m = f.size
+    moves = f.moves[(f.moves != identity(m)).any(axis=1)]
+    counts = (moves != identity(m)).sum(axis=1)
+    for size in (2, 3):
+        small = moves[counts == size]
+        if len(small):
+            points = np.nonzero(small[0] != identity(m))[0]  # two or three: a cycle
+            if (minimal_blocks(moves, points) == 0).all():
+                f.giant = "S" if (parity(f.moves) == 1).any() else "A"
+                f.giant_proof = (f"a {'transposition' if size == 2 else '3-cycle'} whose "
+                                 "conjugates link every point; "
+                                 + ("an odd move" if f.giant == "S" else "every move even"))
+                return True
+    return False
 
 
 class _Candidates:
@@ -760,7 +854,7 @@ def _normal_closure(elements: list[np.ndarray], moves: np.ndarray, m: int,
     while True:
         # Sims' check only once the conjugates stop adding anything
         bound = _wreath_bound(cyclic, gens) if cyclic is not None else None
-        chain = schreier_sims(gens, m, budget=budget, bound=bound, verify=False)
+        chain = schreier_sims(gens, m, budget=budget, bound=bound, why=WREATH, verify=False)
         if bound is not None and chain.order == bound:
             return chain, list(gens)
         conjugates = compose(compose(invert(moves)[:, None, :].repeat(len(gens), axis=1),
@@ -850,7 +944,8 @@ def orbit_chain(generators: Sequence[Sequence[int]] | np.ndarray, degree: int | 
             f.local.kind = "chain"
             f.local.chain = schreier_sims(
                 f.moves, f.size, budget=budget, seed=seed,
-                bound=None if f.cyclic is None else _wreath_bound(f.cyclic, f.moves))
+                bound=None if f.cyclic is None else _wreath_bound(f.cyclic, f.moves),
+                why=WREATH if f.cyclic is not None else "")
         _enumerate_cosets(f)
     elif factors:
         search = _Search(factors, gens, n, randoms, rng, budget)
@@ -872,10 +967,27 @@ def _glued(gens: np.ndarray, n: int, factors: list[Factor], fixed: np.ndarray,
                          points=range(m), budget=budget, seed=seed)
     proven = glue.proven and all(f.local.kind != "chain" or f.local.chain.proven
                                  for f in factors)
-    proof = ("proven: local subgroups by Jordan's theorem and Sims' criterion, their "
-             "cosets by canonical representatives, the glue by Sims' criterion"
-             if proven else "not proven: " + (glue.proof if not glue.proven else
-                                             "a local subgroup's chain is not proven"))
+    if proven:
+        ways = []
+        giants = [f.giant_proof for f in factors if f.local.kind in ("A", "S")]
+        if any("Jordan" in g for g in giants):
+            ways.append("Jordan's theorem")
+        if any("conjugates link" in g for g in giants):
+            ways.append("linked transpositions or 3-cycles")
+        chains = [f.local.chain for f in factors if f.local.kind == "chain"]
+        if any(WREATH in c.proof for c in chains):
+            ways.append(f"the bound {WREATH}")
+        if any("cyclic group" in c.proof for c in chains):
+            ways.append("the order of a cyclic group's generator")
+        if any("Sims" in c.proof for c in chains):
+            ways.append("Sims' criterion")
+        proof = "proven: " + (f"local subgroups by {' and '.join(ways)}, " if ways else "")
+        proof += ("their cosets by canonical representatives, " if chains else "")
+        proof += ("the glue by Sims' criterion" if "Sims" in glue.proof
+                  else "the glue by a known bound")
+    else:
+        proof = "not proven: " + (glue.proof if not glue.proven else
+                                  "a local subgroup's chain is not proven")
     return OrbitChain(n, gens, factors, glue, fixed, proof, proven)
 
 
@@ -889,3 +1001,31 @@ def _whole(gens: np.ndarray, n: int, fixed: np.ndarray, budget: Budget | None,
     f.local = Local(f.size, "chain", schreier_sims(f.moves, f.size, budget=budget, seed=seed))
     _enumerate_cosets(f)
     return _glued(gens, n, [f], fixed, budget, seed)
+
+
+_CHAINS: dict[tuple, OrbitChain] = {}
+
+
+def _key(puzzle) -> tuple:
+    return (puzzle.degree, tuple(puzzle.generators.values()))
+
+
+def remember(puzzle, chain: OrbitChain) -> None:
+    """Keep a chain already known for a puzzle (a stabilizer's)."""
+    if len(_CHAINS) >= 4:
+        _CHAINS.pop(next(iter(_CHAINS)))
+    _CHAINS[_key(puzzle)] = chain
+
+
+def puzzle_chain(puzzle, *, budget: Budget | None = None) -> OrbitChain:
+    """The chain of the group a :class:`~permgroup.puzzle.Puzzle`'s moves
+    generate (kept for the last few puzzles asked about).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> puzzle_chain(Puzzle("swap", 3, {"A": (1, 0, 2), "B": (0, 2, 1)})).order
+    6
+    """
+    key = _key(puzzle)
+    if key not in _CHAINS:
+        remember(puzzle, orbit_chain(moves_of(puzzle), puzzle.degree, budget=budget))
+    return _CHAINS[key]

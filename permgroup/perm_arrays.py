@@ -17,6 +17,8 @@ operations (no loop over points).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from math import factorial as math_factorial
 from math import lcm
 
 import numpy as np
@@ -33,12 +35,44 @@ def as_perms(perms: Sequence[Sequence[int]] | np.ndarray, degree: int | None = N
     >>> as_perms([(1, 0)], 3).tolist()
     [[1, 0, 2]]
     """
+    if isinstance(perms, np.ndarray) and perms.ndim == 2 and (
+            degree is None or perms.shape[1] == degree):
+        return perms.astype(INDEX, copy=False)
+    if not isinstance(perms, np.ndarray) and perms and len({len(p) for p in perms}) == 1 \
+            and (degree is None or len(perms[0]) == degree):
+        # one flat conversion (np.array of many tuples inspects each one)
+        from itertools import chain
+
+        n = len(perms[0])
+        return np.fromiter(chain.from_iterable(perms), dtype=INDEX,
+                           count=len(perms) * n).reshape(len(perms), n)
     rows = [np.asarray(p, dtype=INDEX) for p in perms]
     n = degree if degree is not None else max((len(r) for r in rows), default=0)
     out = np.tile(np.arange(n, dtype=INDEX), (len(rows), 1))
     for i, r in enumerate(rows):
         out[i, :len(r)] = r
     return out
+
+
+_MOVES: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def moves_of(puzzle) -> np.ndarray:
+    """A puzzle's moves as one batch (kept for the last few puzzles: a big
+    family's 32,640 moves take a second to convert).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> moves_of(Puzzle("p", 3, {"A": (1, 0, 2)})).tolist()
+    [[1, 0, 2]]
+    """
+    generators = puzzle.generators
+    found = _MOVES.get(id(generators))
+    if found is None or found[0] is not generators:
+        if len(_MOVES) >= 4:
+            _MOVES.pop(next(iter(_MOVES)))
+        found = (generators, as_perms(list(generators.values()), puzzle.degree))
+        _MOVES[id(generators)] = found
+    return found[1]
 
 
 def identity(n: int) -> np.ndarray:
@@ -151,11 +185,25 @@ def cycle_counts(p: np.ndarray) -> np.ndarray | int:
 
 
 def parity(p: np.ndarray) -> np.ndarray | int:
-    """0 for an even permutation, 1 for an odd one (row by row).
+    """0 for an even permutation, 1 for an odd one (row by row); a batch
+    whose rows move few points is worked out on the moved points alone.
 
     >>> int(parity(np.array([1, 2, 0]))), int(parity(np.array([1, 0, 2])))
     (0, 1)
+    >>> parity(np.array([[1, 0, 2, 3], [1, 2, 3, 0], [0, 1, 2, 3]])).tolist()
+    [1, 1, 0]
     """
+    if p.ndim == 2 and p.size > 4096:
+        movers = p != identity(p.shape[1])
+        if movers.sum() * 4 < p.size:
+            rows, points = np.nonzero(movers)
+            n = p.shape[1]
+            keys = rows * n + points  # sorted: nonzero walks row by row
+            nxt = np.searchsorted(keys, rows * n + p[rows, points])
+            labels = cycle_labels(nxt)
+            cycles = np.bincount(rows, weights=labels == np.arange(len(nxt)),
+                                 minlength=len(p))
+            return ((movers.sum(axis=1) - cycles.astype(INDEX)) % 2).astype(INDEX)
     return (p.shape[-1] - cycle_counts(p)) % 2
 
 
@@ -166,6 +214,40 @@ def order(p: np.ndarray) -> int:
     6
     """
     return lcm(*(int(x) for x in np.unique(cycle_lengths(p)))) if p.size else 1
+
+
+def orders(batch: np.ndarray) -> list[int]:
+    """The order of each permutation of a batch (Python integers, any size).
+
+    >>> orders(np.array([[1, 0, 3, 4, 2], [0, 1, 2, 3, 4]]))
+    [6, 1]
+    """
+    lengths = cycle_lengths(batch)
+    return [lcm(*(int(x) for x in np.unique(row))) for row in lengths]
+
+
+def primes(n: int) -> list[int]:
+    """The primes up to ``n`` (a sieve).
+
+    >>> primes(20)
+    [2, 3, 5, 7, 11, 13, 17, 19]
+    """
+    sieve = np.ones(max(n + 1, 2), dtype=bool)
+    sieve[:2] = False
+    for p in range(2, int(n ** 0.5) + 1):
+        if sieve[p]:
+            sieve[p * p::p] = False
+    return np.nonzero(sieve)[0].tolist()
+
+
+@lru_cache(maxsize=64)
+def factorial(n: int) -> int:
+    """``n!``, kept: a giant's order is asked for often (100000! takes a second).
+
+    >>> factorial(5)
+    120
+    """
+    return math_factorial(n)
 
 
 def moved(p: np.ndarray) -> np.ndarray:
@@ -239,8 +321,8 @@ def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         differ = pa != pb
         if not differ.any():
             return parent
-        np.minimum.at(parent, np.maximum(pa[differ], pb[differ]),
-                      np.minimum(pa[differ], pb[differ]))
+        # each root hooked onto a smaller one (which one, when several, does not matter)
+        parent[np.maximum(pa[differ], pb[differ])] = np.minimum(pa[differ], pb[differ])
         while True:
             up = parent[parent]
             if np.array_equal(up, parent):

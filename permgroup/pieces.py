@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from permgroup.perm import Perm, closure, inverse
+from permgroup.perm import closure
 
 #: orientation groups larger than this are not listed (not a piece the engine turns)
 MAX_ORIENTATIONS = 720
@@ -61,6 +61,8 @@ def stable_blocks(degree: int, moves: Sequence[Sequence[int]]):
         return cls
     cls[points] = _classes(moved[:, points].T)
     count = int(cls.max()) + 1
+    if count == len(points):
+        return cls  # every point its own piece
     letters = np.concatenate([gens, invert(gens)])[:, points]
     jumps = np.concatenate([gens, invert(gens)])
     for rounds in range(1, degree + 2):
@@ -96,6 +98,48 @@ def _classes(rows):
     return np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1)
 
 
+def minimal_blocks(gens, points: Sequence[int]):
+    """The finest block system of the group of ``gens`` (numpy rows) in which
+    ``points`` lie in one block (Atkinson: join the points, then the images of
+    joined points under each move, until stable; powers ``g^2, g^4, ...`` join
+    the moves from the second round, so a long cycle takes a few dozen rounds);
+    each point's block (numbered in the order of the blocks' least points),
+    ``-1`` off the orbits of ``points``.
+
+    >>> import numpy as np
+    >>> minimal_blocks(np.array([[1, 2, 3, 4, 5, 0]]), [0, 3]).tolist()
+    [0, 1, 2, 0, 1, 2]
+    """
+    import numpy as np
+
+    from permgroup.perm_arrays import components, identity
+
+    gens = np.asarray(gens, dtype=np.intp)
+    n = gens.shape[1]
+    points = np.asarray(points, dtype=np.intp)
+    label = components(n, np.full(len(points) - 1, points[0]), points[1:])
+    letters, x = gens, np.arange(n)
+    for rounds in range(1, 4 * n + 8):
+        # a block maps onto a block: join the images of each point and its
+        # root (where a move fixes both, the pair is joined already)
+        images, roots = letters, letters[:, label]
+        g, y = np.nonzero((images != x) | (roots != label))
+        new = components(n, np.concatenate([x, images[g, y]]),
+                         np.concatenate([label, roots[g, y]]))
+        if np.array_equal(new, label):
+            break
+        label = new
+        if rounds > 1:  # powers of the moves: a long cycle in a few dozen rounds
+            letters = np.concatenate([gens, np.take_along_axis(letters, letters, axis=1)])
+    g, y = np.nonzero(gens != identity(n))
+    orbit = components(n, y, gens[g, y])
+    inside = np.isin(orbit, orbit[points])
+    roots = np.unique(label[inside])
+    out = np.full(n, -1, dtype=np.intp)
+    out[inside] = np.searchsorted(roots, label[inside])
+    return out
+
+
 def orientation_group(block: Sequence[int], classes, gens
                       ) -> tuple[list[tuple[int, ...]], list[int], object]:
     """The permutations of ``block``'s stickers that the stabilizer of the
@@ -119,8 +163,12 @@ def orientation_group(block: Sequence[int], classes, gens
     known = np.zeros(int(classes.max()) + 1, dtype=bool)
     known[classes[block[0]]] = True
     order, rows, frontier = [int(classes[block[0]])], [first], first
+    letters, rounds = gens, 0
     while len(frontier):
-        images = gens[:, frontier].reshape(-1, size)
+        rounds += 1
+        if rounds % 8 == 0:  # a long orbit: powers of the moves reach it in fewer rounds
+            letters = np.concatenate([gens, np.take_along_axis(letters, letters, axis=1)])
+        images = letters[:, frontier].reshape(-1, size)
         found, at = np.unique(classes[images[:, 0]], return_index=True)
         fresh = ~known[found]
         found, at = found[fresh], at[fresh]
@@ -135,6 +183,12 @@ def orientation_group(block: Sequence[int], classes, gens
     position[transport] = np.arange(size)
     # block -> b -> (a move) -> c -> back to block, as positions in the block
     schreier = np.unique(position[gens[:, transport]].reshape(-1, size), axis=0)
+    if size > MAX_ORIENTATIONS:
+        from permgroup.perm_arrays import orbit_labels
+
+        # a group moving a point to more places than it may have elements
+        if (orbit_labels(schreier) == 0).sum() > MAX_ORIENTATIONS:
+            raise ValueError(f"more than {MAX_ORIENTATIONS} ways to turn the piece")
     group = closure([tuple(r) for r in schreier.tolist()], size, limit=MAX_ORIENTATIONS)
     return [tuple(block[i] for i in p) for p in group], order, transport
 
@@ -161,22 +215,51 @@ def blocks_and_pieces(degree: int, moves: Sequence[Sequence[int]]):
     >>> classes.tolist(), pieces
     ([0, 0, 0, 1, 1, 1], [((0, 1, 2), (3, 4, 5))])
     """
+    import hashlib
+
     import numpy as np
 
     from permgroup.perm_arrays import as_perms
 
     gens = as_perms(moves, degree)
+    key = (degree, hashlib.sha256(gens.tobytes()).hexdigest())
+    if key not in _FOUND:
+        if len(_FOUND) >= 8:
+            _FOUND.pop(next(iter(_FOUND)))
+        _FOUND[key] = _blocks_and_pieces(degree, gens)
+    classes, pieces = _FOUND[key]
+    return classes.copy(), pieces
+
+
+#: the blocks and pieces of the last few sets of moves (a puzzle is read, then
+#: its structure and its chain ask again)
+_FOUND: dict[tuple, tuple] = {}
+
+
+def _blocks_and_pieces(degree: int, gens):
+    import numpy as np
+
     classes = stable_blocks(degree, gens)
     points = np.nonzero(classes >= 0)[0]
     if not len(points):
         return classes, []
     # the blocks, each listed from its least point, in the order of those points
-    by_class = np.argsort(classes[points], kind="stable")
-    ids, starts = np.unique(classes[points][by_class], return_index=True)
-    members = np.split(points[by_class], starts[1:])
-    blocks = {int(c): tuple(m.tolist()) for c, m in zip(ids, members)}
+    by_class = points[np.argsort(classes[points], kind="stable")]
+    ids, starts, counts = np.unique(classes[by_class], return_index=True, return_counts=True)
     done = np.zeros(int(classes.max()) + 1, dtype=bool)
     result = []
+    # one-point pieces: their orbits are the orbits of their points
+    alone = by_class[starts[counts == 1]]
+    if len(alone):
+        from permgroup.perm_arrays import orbit_labels
+
+        done[ids[counts == 1]] = True
+        labels = orbit_labels(gens)[alone]
+        for label in np.unique(labels):
+            result.append(tuple((x,) for x in np.sort(alone[labels == label]).tolist()))
+    several = np.repeat(counts > 1, counts)
+    members = np.split(by_class[several], np.cumsum(counts[counts > 1])[:-1])
+    blocks = {int(c): tuple(m.tolist()) for c, m in zip(ids[counts > 1], members)}
     for c in sorted(blocks, key=lambda c: blocks[c][0]):
         if done[c]:
             continue

@@ -5,8 +5,9 @@ proven from the generators): pieces stay in their orbits and keep their
 stickers together in cyclic order; an orbit whose moves are all even keeps an
 even arrangement; parities tied across orbits stay tied; orientation sums stay
 fixed.  When the structure is proven these laws decide membership exactly (a
-state obeying them is reachable); otherwise sympy's membership test decides
-what they leave open.
+state obeying them is reachable); otherwise the stabilizer chain's membership
+test (:meth:`permgroup.orbit_chain.OrbitChain.why_not`) decides what they
+leave open.
 
 A state is an element (a permutation of the stickers) or a colouring.  A
 colouring is read piece by piece: each slot must show the colours of some
@@ -86,7 +87,7 @@ def reachable(puzzle: Puzzle, state, *, quick: bool = False) -> Reachability:
     """Whether ``state`` (an :class:`Element`, a :class:`State` or a sequence of
     colours) can be reached from solved, with the reasons when it cannot (see
     the module docstring).  ``quick``: only the laws read off the moves
-    (:func:`permgroup.structure.laws`), never sympy, within about a second
+    (:func:`permgroup.structure.laws`), no chain, within about a second
     on any puzzle; a state that obeys them is ``decided=False`` unless they
     are proven complete.
 
@@ -208,12 +209,17 @@ def _element(puzzle: Puzzle, perm: Sequence[int], laws, exact: bool,
     if not exact:
         return Reachability(True, (), "invariants (the structure is not fully proven)",
                             decided=False)
-    from sympy.combinatorics import Permutation
+    import numpy as np
 
-    if puzzle.group().contains(Permutation(list(perm))):
-        return Reachability(True, (), "sympy membership")
-    return Reachability(False, ("the moves do not make this arrangement (sympy's membership "
-                                "test; no simpler law found says why)",), "sympy membership")
+    from permgroup.orbit_chain import puzzle_chain
+
+    chain = puzzle_chain(puzzle)
+    why = chain.why_not(np.asarray(perm))
+    if why is None:
+        return Reachability(True, (), "stabilizer chain membership")
+    return Reachability(False, (f"the moves do not make this arrangement: {why} (the "
+                                "stabilizer chain's membership test)",),
+                        "stabilizer chain membership")
 
 
 def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws, exact: bool = True
@@ -266,10 +272,13 @@ def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws, exact: bool 
         result = _element(puzzle, perm, laws, exact=False, free_parity=free_parity,
                           free_twist=free_twist)
         if result.reachable and not laws.proven and exact:
-            from sympy.combinatorics import Permutation
+            import numpy as np
 
-            if puzzle.group().contains(Permutation(perm)):
-                return Reachability(True, (), "sympy membership of one reading of the pieces")
+            from permgroup.orbit_chain import puzzle_chain
+
+            if puzzle_chain(puzzle).contains(np.asarray(perm)):
+                return Reachability(True, (), "stabilizer chain membership of one reading of "
+                                              "the pieces")
             return Reachability(False, ("not decided: the laws found hold, the structure is "
                                         "not fully proven, and this reading of the alike "
                                         "pieces is not in the group",), "undecided",

@@ -12,12 +12,16 @@ holds the orbit ``Δ_i`` of ``b_i`` under ``G_{i-1}``, the strong generators of
 ends at the identity.  Sifting takes a whole batch of permutations at once:
 one gather per level.
 
-Explicit transversals cost ``Σ |Δ_i| · n`` entries.  This module builds chains
-of groups on few points: one orbit of a puzzle's pieces, or what ties the
-orbits together (:mod:`permgroup.orbit_chain`, which is how a group on
-thousands of points gets its chain); ``points`` makes the chain of the action
-on an invariant set of points while the elements keep acting on all of them
-(the chain of a quotient, each representative carrying a preimage).
+Explicit transversals cost ``Σ |Δ_i| · n`` entries; a level past
+:data:`EXPLICIT` entries keeps only its Schreier tree (each orbit point's
+parent and the move that reaches it, the moves' squares joining when the tree
+grows deep, so that it stays a few dozen deep: a 100,000-point cycle), and
+sifts by walking up it.  The chains built here are mostly of groups on few
+points: one orbit of a puzzle's pieces, or what ties the orbits together
+(:mod:`permgroup.orbit_chain`, which is how a group on thousands of points gets
+its chain); ``points`` makes the chain of the action on an invariant set of
+points while the elements keep acting on all of them (the chain of a
+quotient, each representative carrying a preimage).
 
 Construction and proof.  Random elements (product replacement,
 :class:`permgroup.perm_arrays.RandomElements`) are sifted; a residue that is
@@ -64,6 +68,7 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.perm_arrays import (INDEX, RandomElements, as_perms, compose, identity,
                                    invert)
+from permgroup.perm_arrays import order as order_of
 
 #: random elements that must sift through in a row before the random phase stops
 PATIENCE = 24
@@ -71,57 +76,122 @@ PATIENCE = 24
 MAX_CHECKS = 3_000_000
 #: entries (rows × points) of one batch of Schreier generators
 CHUNK = 2_000_000
+#: a level keeps its representatives whole while |orbit| × points is at most this
+EXPLICIT = 20_000_000
 
 
 @dataclass
 class Level:
     """One level of a chain: its base point, the strong generators of its
-    group (rows), the basic orbit in the order found, each point's place in it
-    (``-1`` off the orbit), and the coset representatives and their inverses
-    (row ``i`` maps the base point to ``orbit[i]``)."""
+    group (rows), the basic orbit in the order found and each point's place in
+    it (``-1`` off the orbit), and its transversal as a Schreier tree: the
+    representative of orbit point ``i`` is that of ``parent[i]`` times
+    ``letters[letter[i]]`` (the strong generators, and their squares, fourths...
+    once the tree grows deep, so that it stays about ``log2`` of the orbit
+    deep).  While ``|orbit| · n`` is at most :data:`EXPLICIT`, the
+    representatives and their inverses are also kept whole, as rows of
+    ``reps`` and ``inverses`` (``None`` past it: a 100,000-point orbit)."""
 
     point: int
     gens: np.ndarray
     orbit: np.ndarray
     slot: np.ndarray
-    reps: np.ndarray
-    inverses: np.ndarray
+    parent: np.ndarray
+    letter: np.ndarray
+    letters: np.ndarray
+    reps: np.ndarray | None
+    inverses: np.ndarray | None
+    inverse_letters: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def start(cls, point: int, n: int) -> Level:
         slot = np.full(n, -1, dtype=INDEX)
         slot[point] = 0
         one = identity(n)[None]
-        return cls(point, np.empty((0, n), dtype=INDEX), np.array([point], dtype=INDEX),
-                   slot, one.copy(), one.copy())
+        empty = np.empty((0, n), dtype=INDEX)
+        return cls(point, empty, np.array([point], dtype=INDEX), slot,
+                   np.zeros(1, dtype=INDEX), np.full(1, -1, dtype=INDEX), empty,
+                   one.copy(), one.copy())
+
+    @property
+    def explicit(self) -> bool:
+        return self.reps is not None
 
     def grow(self, new: np.ndarray) -> None:
         """Add strong generators ``new`` and extend the orbit and transversal:
         every point found so far under the new generators, then every point
-        found on the way under all of them (breadth first, a batch a round)."""
+        found on the way under all of them (breadth first, a batch a round;
+        every 4 rounds the letters' squares join them)."""
         if not len(new):
             return
+        n = self.slot.shape[0]
+        self.inverse_letters = None
         self.gens = np.concatenate([self.gens, new])
-        orbit, reps = [self.orbit], [self.reps]
-        frontier_points, frontier_reps, use = self.orbit, self.reps, new
-        size = len(self.orbit)
-        while len(frontier_points):
-            images = use[:, frontier_points]                 # (generators, frontier)
+        first_new = len(self.letters)
+        self.letters = np.concatenate([self.letters, new])
+        orbit, parent, letter = [self.orbit], [self.parent], [self.letter]
+        reps = [self.reps] if self.explicit else None
+        frontier = np.arange(len(self.orbit))
+        use = np.arange(first_new, len(self.letters))
+        size, rounds = len(self.orbit), 0
+        while len(frontier):
+            rounds += 1
+            points = np.concatenate(orbit)[frontier] if len(orbit) > 1 else orbit[0][frontier]
+            images = self.letters[use][:, points]                 # (letters, frontier)
             g, f = np.nonzero(self.slot[images] < 0)
             if not len(g):
                 break
             found, first = np.unique(images[g, f], return_index=True)
             g, f = g[first], f[first]
-            fresh = compose(frontier_reps[f], use[g])
+            if reps is not None and (size + len(found)) * n > EXPLICIT:
+                reps = None  # too many rows to keep whole: the tree only
+            if reps is not None:
+                whole = np.concatenate(reps)
+                reps.append(compose(whole[frontier[f]], self.letters[use[g]]))
             self.slot[found] = np.arange(size, size + len(found))
-            size += len(found)
             orbit.append(found)
-            reps.append(fresh)
-            frontier_points, frontier_reps, use = found, fresh, self.gens
-        if len(orbit) > 1:
-            self.orbit = np.concatenate(orbit)
-            self.inverses = np.concatenate([self.inverses] + [invert(r) for r in reps[1:]])
+            parent.append(frontier[f])
+            letter.append(use[g])
+            frontier = np.arange(size, size + len(found))
+            size += len(found)
+            use = np.arange(len(self.letters))
+            if rounds % 4 == 0:  # a deep tree: jump further
+                squares = np.take_along_axis(self.letters[-len(self.gens):],
+                                             self.letters[-len(self.gens):], axis=1)
+                self.letters = np.concatenate([self.letters, squares])
+                use = np.arange(len(self.letters))
+        self.orbit = np.concatenate(orbit)
+        self.parent = np.concatenate(parent)
+        self.letter = np.concatenate(letter)
+        if reps is None:
+            self.reps = self.inverses = None
+        elif len(reps) > 1:
             self.reps = np.concatenate(reps)
+            self.inverses = np.concatenate([self.inverses] + [invert(r) for r in reps[1:]])
+
+    def unwind(self, x: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """``x u⁻¹`` row by row, ``u`` the representative of orbit point
+        ``s`` of each row."""
+        if self.explicit:
+            n = x.shape[1]
+            return np.take(self.inverses.reshape(-1), x + (s * n)[:, None])
+        if self.inverse_letters is None:
+            self.inverse_letters = invert(self.letters)
+        inverse_letters = self.inverse_letters
+        x, s = x.copy(), s.copy()
+        while True:
+            live = np.nonzero(s > 0)[0]
+            if not len(live):
+                return x
+            x[live] = compose(x[live], inverse_letters[self.letter[s[live]]])
+            s[live] = self.parent[s[live]]
+
+    def rep(self, s: np.ndarray) -> np.ndarray:
+        """The representatives of orbit points ``s`` (rows)."""
+        if self.explicit:
+            return self.reps[s]
+        n = self.slot.shape[0]
+        return invert(self.unwind(np.tile(identity(n), (len(s), 1)), np.asarray(s)))
 
 
 @dataclass
@@ -186,7 +256,6 @@ class StabilizerChain:
         ([[0, 1, 2, 3], [0, 2, 1, 3]], [1, 1])
         """
         x = np.array(perms, dtype=INDEX, copy=True, ndmin=2)
-        n = self.degree
         out = x if start >= len(self.levels) else np.empty_like(x)
         depth = np.full(len(x), len(self.levels), dtype=INDEX)
         rows = np.arange(len(x))
@@ -201,8 +270,7 @@ class StabilizerChain:
                 x, rows, s = x[keep], rows[keep], s[keep]
                 if not len(rows):
                     return out, depth
-            # x u⁻¹, row by row, as one gather from the flat inverses
-            x = np.take(level.inverses.reshape(-1), x + (s * n)[:, None])
+            x = level.unwind(x, s)  # x u⁻¹, row by row
         out[rows] = x
         return out, depth
 
@@ -235,7 +303,7 @@ class StabilizerChain:
         rng = rng or np.random.default_rng()
         out = np.tile(identity(self.degree), (count, 1))
         for level in reversed(self.levels):
-            out = compose(out, level.reps[rng.integers(len(level.orbit), size=count)])
+            out = compose(out, level.rep(rng.integers(len(level.orbit), size=count)))
         return out
 
     def element_of(self, perm: np.ndarray) -> np.ndarray:
@@ -251,8 +319,8 @@ class StabilizerChain:
         word = []
         for level in self.levels:
             s = level.slot[y[level.point]]
-            word.append(level.reps[s])
-            y = compose(y, level.inverses[s])
+            word.append(level.rep(np.array([s]))[0])
+            y = level.unwind(y[None], np.array([s]))[0]
         for u in reversed(word):
             out = compose(out, u)
         return out
@@ -295,7 +363,8 @@ class StabilizerChain:
         while i >= 0:
             level = self.levels[i]
             m, k = len(level.orbit), len(level.gens)
-            if checked + m * k > max_checks or (budget is not None and budget.expired):
+            if checked + m * k > max_checks or not level.explicit or (
+                    budget is not None and budget.expired):
                 self.proven, self.proof = False, (
                     "not proven: the random Schreier–Sims phase found no more strong "
                     "generators, and Sims' check was cut short")
@@ -329,14 +398,15 @@ class StabilizerChain:
 
 def schreier_sims(generators: Sequence[Sequence[int]] | np.ndarray, degree: int | None = None,
                   *, base: Iterable[int] = (), points: Sequence[int] | None = None,
-                  bound: int | None = None, verify: bool = True,
+                  bound: int | None = None, why: str = "", verify: bool = True,
                   max_checks: int = MAX_CHECKS, patience: int = PATIENCE,
                   budget: Budget | None = None, seed: int = 0) -> StabilizerChain:
     """The stabilizer chain of the group the generators span (see the module
     docstring): base points from ``base`` first, then as needed (from
     ``points`` only, for the chain of the action on ``points``); proven by
     reaching ``bound`` (an upper bound on the order known to hold) or by
-    Sims' criterion (unless ``verify`` is false).
+    Sims' criterion (unless ``verify`` is false); ``why`` says where the
+    bound comes from.
 
     >>> schreier_sims([(1, 2, 3, 0)], base=[2]).base
     [2]
@@ -355,6 +425,9 @@ def schreier_sims(generators: Sequence[Sequence[int]] | np.ndarray, degree: int 
     if len(gens):
         # unique generators only: a chain's generators are often repeated on an orbit
         gens = np.unique(gens, axis=0)
+        if len(gens) == 1 and bound is None and points is None:
+            bound = order_of(gens[0])  # a cyclic group: the order of its generator
+            why = "the order of the one generator (a cyclic group)"
         chain.extend(gens)
         rng = np.random.default_rng(seed)
         randoms = RandomElements(gens, rng)
@@ -373,7 +446,8 @@ def schreier_sims(generators: Sequence[Sequence[int]] | np.ndarray, degree: int 
                 quiet += len(batch)
     # levels given in ``base`` that the group does not move are kept: the caller asked
     if bound is not None and chain.order == bound:
-        chain.proven, chain.proof = True, "proven: the order reaches a known upper bound"
+        chain.proven, chain.proof = True, ("proven: the order reaches a known upper bound"
+                                           + (f", {why}" if why else ""))
     elif bound is not None and chain.order > bound:
         raise ValueError(f"the chain's order {chain.order} exceeds the bound {bound} said to hold")
     elif verify:
@@ -383,10 +457,13 @@ def schreier_sims(generators: Sequence[Sequence[int]] | np.ndarray, degree: int 
     return chain
 
 
-def contains(chain: StabilizerChain, perm: Sequence[int] | np.ndarray) -> bool:
-    """Whether ``perm`` is an element of the chain's group.
+def contains(chain, perm: Sequence[int] | np.ndarray) -> bool:
+    """Whether ``perm`` (array form) is an element of the chain's group: a
+    :class:`StabilizerChain` or an :class:`permgroup.orbit_chain.OrbitChain`
+    (``explore.chain(puzzle)``; its ``contains`` takes a whole batch at once,
+    its ``why_not`` says why not).
 
     >>> contains(schreier_sims([(1, 2, 0)]), (2, 0, 1))
     True
     """
-    return perm in chain
+    return np.asarray(perm, dtype=INDEX) in chain

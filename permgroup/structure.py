@@ -31,7 +31,12 @@ How each part is proven, with no search over the group:
   (then the moves' permutations without their turns are in ``G``: a
   complement), else ``K · P`` (an extension, not shown to split).
 
-Anything left unproven falls back to sympy's order (said so in the text).
+Anything left unproven comes from the group's stabilizer chain
+(:mod:`permgroup.orbit_chain`, said so in the text): the order of the pieces'
+permutations, or the whole order (``K``'s is then the quotient); with more
+than :data:`MANY_ORBITS` orbits (a big cube), the orbits' alternating groups
+are read off the chain's local subgroups.  Whenever the chain was built, the
+two orders must agree.
 
 >>> from permgroup.puzzle import Puzzle
 >>> pair = Puzzle("pair", 6, {"T": (1, 2, 0, 3, 4, 5), "S": (3, 4, 5, 0, 1, 2)})
@@ -47,15 +52,20 @@ from dataclasses import dataclass, field
 from html import escape
 from math import factorial, gcd, lcm, prod
 
-from permgroup.elements import cycles_of, piece_form
+from permgroup.elements import cycles_of
 from permgroup.perm import parity
 from permgroup.pieces import find_pieces, piece_kinds
 from permgroup.puzzle import Puzzle
 
-#: random elements tried for each proof before falling back to sympy
+#: random elements tried for each proof before falling back to the stabilizer chain
 TRIES = 400
 #: orbits of at most this many pieces have their permutation group listed whole
 LISTED = 7
+#: random elements' points the Jordan search may go through (tries = this / points)
+WORK = 4_000_000
+#: with more orbits than this, random powers rarely isolate one: the stabilizer
+#: chain's local subgroups prove what they can instead
+MANY_ORBITS = 16
 
 
 # --- piece-level elements: (where each piece goes, how much it turns) --------------
@@ -80,6 +90,46 @@ def _power(a: Element, e: int, moduli: Sequence[int]) -> Element:
     return result
 
 
+def _compose_arrays(a, b, moduli):
+    """:func:`_compose` on numpy arrays (the analysis' hot path); ``moduli``
+    ``None`` when no piece turns."""
+    import numpy as np
+
+    if moduli is None:
+        return np.take(b[0], a[0]), a[1]
+    return np.take(b[0], a[0]), (a[1] + np.take(b[1], a[0])) % moduli
+
+
+def _power_arrays(a, e: int, moduli):
+    import numpy as np
+
+    result = (np.arange(len(a[0])), np.zeros(len(a[0]), dtype=np.intp))
+    while e:
+        if e & 1:
+            result = _compose_arrays(result, a, moduli)
+        e >>= 1
+        if e:
+            a = _compose_arrays(a, a, moduli)
+    return result
+
+
+def _lengths_by_orbit(where, ranges: list[range]) -> list[list[int]]:
+    """The cycle lengths (fixed points included) of a piece permutation (a
+    numpy array) on each orbit, listed as :func:`_cycle_lengths` lists them."""
+    import numpy as np
+
+    from permgroup.perm_arrays import cycle_labels
+
+    labels = cycle_labels(where)
+    roots = np.nonzero(labels == np.arange(len(where)))[0]
+    sizes = np.bincount(labels, minlength=len(where))[roots]
+    out = [[] for _ in ranges]
+    starts = [r.start for r in ranges]
+    for i, size in zip(np.searchsorted(starts, roots, side="right") - 1, sizes.tolist()):
+        out[i].append(size)
+    return out
+
+
 def _cycle_lengths(where: Sequence[int], points: range) -> list[int]:
     """Cycle lengths of a permutation of all pieces, on one orbit's ``points``."""
     local = [where[x] - points.start for x in points]
@@ -91,7 +141,15 @@ def _parity(where: Sequence[int], points: range) -> int:
 
 
 def _primes(n: int) -> list[int]:
-    return [p for p in range(2, n + 1) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
+    from permgroup.perm_arrays import primes
+
+    return primes(n)
+
+
+def _factorial(n: int) -> int:
+    from permgroup.perm_arrays import factorial as cached
+
+    return cached(n)
 
 
 def _factor(n: int) -> dict[int, int]:
@@ -145,8 +203,8 @@ class _Span:
 def _nullspace(rows: list[list[int]], width: int, p: int) -> list[list[int]]:
     """A basis of the vectors ``x`` with ``row · x = 0 (mod p)`` for every row."""
     span = _Span(p, width)
-    for r in rows:
-        span.add(r)
+    for r in dict.fromkeys(tuple(int(x) % p for x in r) for r in rows):  # each row once
+        span.add(list(r))
     pivots = set(span.rows)
     basis = []
     for free in range(width):
@@ -227,8 +285,8 @@ class Structure:
 
     @property
     def proven(self) -> bool:
-        """Whether the order is proven from the generators alone (else sympy's
-        order was used for part of it)."""
+        """Whether the order is proven from the generators (by the structure's
+        own proofs, with the stabilizer chain's where those fall short)."""
         return self.proof.startswith("proven")
 
     def __str__(self) -> str:
@@ -295,11 +353,50 @@ def _wrap(text: str) -> str:
     return f"({text})" if " " in text and not text.startswith("[") else text
 
 
+def _piece_forms(kinds: dict, offsets: list[int], moves: list, degree: int):
+    """:func:`permgroup.elements.piece_form` of every move on every orbit at
+    once (numpy, a row a move): where each piece goes (numbered across the
+    orbits) and how far it turns; ``ValueError`` as there when a move breaks a
+    piece."""
+    import numpy as np
+
+    from permgroup.perm_arrays import as_perms
+
+    gens = as_perms(moves, degree)
+    where, twist = [], []
+    for (kind, pieces), base in zip(kinds.items(), offsets):
+        table = np.array(pieces, dtype=np.intp).reshape(len(pieces), -1)
+        m, k = table.shape
+        slot = np.full(degree, -1, dtype=np.intp)
+        place = np.zeros(degree, dtype=np.intp)
+        slot[table] = np.arange(m)[:, None]
+        place[table] = np.arange(k)[None, :]
+        first = gens[:, table[:, 0]]
+        to, turn = slot[first], place[first]
+        bad = to < 0
+        if k > 1:  # a one-sticker piece cannot be broken
+            expected = table[np.maximum(to, 0)[..., None], (np.arange(k) + turn[..., None]) % k]
+            bad |= (gens[:, table] != expected).any(axis=2)
+        if bad.any():
+            g, j = map(int, np.argwhere(bad)[0])
+            raise ValueError(f"the permutation does not carry {kind} {tuple(pieces[j])} onto a "
+                             f"{kind} with its stickers in the same cyclic order")
+        where.append(to + base)
+        twist.append(turn)
+    where = np.concatenate(where, axis=1) if where else np.empty((len(gens), 0), np.intp)
+    twist = np.concatenate(twist, axis=1) if twist else np.empty((len(gens), 0), np.intp)
+    return where, twist
+
+
 class _Analysis:
     def __init__(self, puzzle: Puzzle, seed: int) -> None:
         self.puzzle = puzzle
         self.rng = random.Random(seed)
-        moves = list(puzzle.generators.values())
+        self._chain = None
+        self.isolated_from_chain = False
+        from permgroup.perm_arrays import moves_of
+
+        moves = moves_of(puzzle)
         found = find_pieces(puzzle.degree, moves)
         self.kinds = piece_kinds(found, puzzle.pieces)
         self.names = list(self.kinds)
@@ -308,75 +405,128 @@ class _Analysis:
         self.offsets = [sum(self.sizes[:i]) for i in range(len(self.sizes))]
         self.ranges = [range(o, o + n) for o, n in zip(self.offsets, self.sizes)]
         self.n = sum(self.sizes)
-        gens = []
-        for g in moves:
-            where, twist = [], []
-            for kind, pieces in self.kinds.items():
-                form = piece_form(pieces, g, kind)
-                base = self.offsets[self.names.index(kind)]
-                where += [base + w for w in form.where]
-                twist += list(form.twist)
-            gens.append((tuple(where), tuple(twist)))
+        where, twists = _piece_forms(self.kinds, self.offsets, moves, puzzle.degree)
         # the orientations the moves can reach: twists are multiples of k/m
         self.moduli_full = [k for k, n in zip(self.stickers, self.sizes) for _ in range(n)]
         self.moduli = []
         self.turns = []
+        import numpy as np
+
         for i, r in enumerate(self.ranges):
             k = self.stickers[i]
-            step = k
-            for w, t in gens:
-                for x in r:
-                    step = gcd(step, t[x])
+            step = int(np.gcd.reduce(np.append(twists[:, r.start:r.stop].ravel(), k)))
             m = k // step if step else 1
             self.turns.append(m)
             self.moduli += [m] * len(r)
         self.steps = [k // m for k, m in zip(self.stickers, self.turns)]
-        step_of = [self.steps[i] for i, r in enumerate(self.ranges) for _ in r]
-        self.gens = [(w, tuple(t[x] // step_of[x] % self.moduli[x] for x in range(self.n)))
-                     for w, t in gens]
+        step_of = np.array([self.steps[i] for i, r in enumerate(self.ranges) for _ in r],
+                           dtype=np.intp)
+        reduced = twists // np.maximum(step_of, 1) % np.array(self.moduli, dtype=np.intp)
+        # the moves on the pieces: numpy rows (where, twist); tuples when asked
+        self.where, self.twists = where, reduced
+        self.arrays = list(zip(where, reduced))
+        self._gens = None
+        self.moduli_array = np.array(self.moduli, dtype=np.intp)
+        if (self.moduli_array == 1).all():
+            self.moduli_array = None  # nothing turns: twists stay 0
+
+    @property
+    def gens(self) -> list[Element]:
+        """The moves on the pieces as tuples (where, twist)."""
+        if self._gens is None:
+            self._gens = [(tuple(w), tuple(t)) for w, t in
+                          zip(self.where.tolist(), self.twists.tolist())]
+        return self._gens
+
+    def random_arrays(self):
+        """A random product of 9 to 40 moves, as numpy arrays (where, twist)."""
+        element = self.arrays[self.rng.randrange(len(self.arrays))]
+        for _ in range(self.rng.randrange(8, 40)):
+            element = _compose_arrays(element, self.arrays[self.rng.randrange(len(self.arrays))],
+                                      self.moduli_array)
+        return element
 
     def random_element(self) -> Element:
-        element = self.gens[self.rng.randrange(len(self.gens))]
-        for _ in range(self.rng.randrange(8, 40)):
-            element = _compose(element, self.gens[self.rng.randrange(len(self.gens))],
-                               self.moduli)
-        return element
+        w, t = self.random_arrays()
+        return tuple(w.tolist()), tuple(t.tolist())
 
     # permutations ----------------------------------------------------------------------
     def permutations(self) -> None:
-        self.kind, self.proofs, self.orders = [], [], []
+        count = len(self.ranges)
+        self.kind, self.proofs, self.orders = ["?"] * count, ["not proven"] * count, [0] * count
+        import numpy as np
+
+        from permgroup.perm_arrays import parity as parities
+
+        where = self.where
+        pending = {}
         for i, r in enumerate(self.ranges):
             n = len(r)
-            odd = any(_parity(w, r) for w, _ in self.gens)
+            odd = bool(parities(where[:, r.start:r.stop] - r.start).any())
             if n == 1:
-                self.kind.append("S"), self.proofs.append("one piece"), self.orders.append(1)
-                continue
-            if n <= LISTED:
+                self.kind[i], self.proofs[i], self.orders[i] = "S", "one piece", 1
+            elif n <= LISTED:
                 local = [tuple(w[x] - r.start for x in r) for w, _ in self.gens]
                 from permgroup.perm import closure
 
                 size = len(closure(local, n))
-                kind = "S" if size == factorial(n) else "A" if 2 * size == factorial(n) else "?"
-                self.kind.append(kind), self.orders.append(size)
-                self.proofs.append(f"all {size:,} listed")
-                continue
-            primes = [p for p in _primes(n) if n / 2 < p < n - 2]
-            proof = None
-            for _ in range(TRIES):
-                w, _ = self.random_element()
-                lengths = _cycle_lengths(w, r)
-                hit = [p for p in primes if p in lengths]
-                if hit:
-                    proof = (f"an element with a {hit[0]}-cycle, Jordan's theorem"
-                             + ("; an odd move" if odd else "; every move even"))
-                    break
-            if proof is None:
-                self.kind.append("?"), self.orders.append(0), self.proofs.append("not proven")
+                kind = "S" if size == _factorial(n) else "A" if 2 * size == _factorial(n) else "?"
+                self.kind[i], self.orders[i], self.proofs[i] = kind, size, f"all {size:,} listed"
             else:
-                kind = "S" if odd else "A"
-                self.kind.append(kind)
-                self.orders.append(factorial(n) // (1 if odd else 2))
-                self.proofs.append(proof)
+                pending[i] = ([p for p in _primes(n) if n / 2 < p < n - 2], odd)
+        # random elements on many points cost more: at most about WORK points' worth
+        tries = max(16, min(TRIES, WORK // max(1, self.n)))
+        if count <= MANY_ORBITS:  # one orbit after another
+            for i, (primes, odd) in list(pending.items()):
+                r = self.ranges[i]
+                for _ in range(tries):
+                    w, _ = self.random_arrays()
+                    lengths = _lengths_by_orbit(w[r.start:r.stop] - r.start, [range(len(r))])[0]
+                    if self._jordan(i, primes, odd, lengths):
+                        del pending[i]
+                        break
+        else:  # many orbits: each random element is tried on every orbit still open
+            for _ in range(tries):
+                if not pending:
+                    break
+                w, _ = self.random_arrays()
+                lengths = _lengths_by_orbit(w, self.ranges)
+                for i in [i for i, (primes, odd) in pending.items()
+                          if self._jordan(i, primes, odd, lengths[i])]:
+                    del pending[i]
+        if pending:  # products of a few moves may never show a long cycle: ask the chain
+            self._giants_by_chain(pending)
+
+    def _giants_by_chain(self, pending: dict) -> None:
+        """Orbits of one-sticker pieces the stabilizer chain proves giants
+        (its random elements are products of many moves; it also links
+        transpositions and 3-cycles)."""
+        chain = self.chain()
+        if not chain.proven:
+            return
+        by_points = {frozenset(f.points.tolist()): f for f in chain.factors
+                     if f.giant is not None and f.shadows is None}
+        for i, (_, odd) in pending.items():
+            pieces = self.kinds[self.names[i]]
+            f = by_points.get(frozenset(x for piece in pieces for x in piece))
+            if f is None or len(pieces[0]) != 1:
+                continue
+            n = len(pieces)
+            self.kind[i] = f.giant
+            self.orders[i] = _factorial(n) // (1 if f.giant == "S" else 2)
+            self.proofs[i] = f"{f.giant_proof} (the stabilizer chain)"
+
+    def _jordan(self, i: int, primes: list[int], odd: bool, lengths: list[int]) -> bool:
+        """Whether these cycle lengths on orbit ``i`` prove it (Jordan)."""
+        hit = [p for p in primes if p in lengths]
+        if not hit:
+            return False
+        n = len(self.ranges[i])
+        self.kind[i] = "S" if odd else "A"
+        self.orders[i] = _factorial(n) // (1 if odd else 2)
+        self.proofs[i] = (f"an element with a {hit[0]}-cycle, Jordan's theorem"
+                          + ("; an odd move" if odd else "; every move even"))
+        return True
 
     def isolated(self) -> bool:
         """Whether P contains the product of its orbits' alternating groups."""
@@ -389,11 +539,11 @@ class _Analysis:
             # the commutators of P lie in the orbit's part and fill A_n there
             return self.kind[busy[0]] == "S" or len(self.ranges[busy[0]]) >= 5
         todo = set(busy)
-        for _ in range(TRIES):
+        for _ in range(TRIES if len(self.ranges) <= MANY_ORBITS else 0):
             if not todo:
                 return True
-            w, _ = self.random_element()
-            lengths = [_cycle_lengths(w, r) for r in self.ranges]
+            w, _ = self.random_arrays()
+            lengths = _lengths_by_orbit(w, self.ranges)
             for i in list(todo):
                 others = [x for j, ls in enumerate(lengths) if j != i for x in ls]
                 for p in set(_factor(lcm(*lengths[i])) if lengths[i] else {}):
@@ -408,12 +558,72 @@ class _Analysis:
                         if n >= 5 or image.count(3) == 1 or (image.count(2) == 1):
                             todo.discard(i)
                             break
+        if todo:
+            by_chain = self.isolated_by_chain(todo)
+            self.isolated_from_chain = bool(by_chain)
+            todo -= by_chain
         return not todo
 
+    def chain(self):
+        """The stabilizer chain of the group (:mod:`permgroup.orbit_chain`),
+        built the first time it is asked for."""
+        from permgroup.orbit_chain import puzzle_chain
+
+        if self._chain is None:
+            self._chain = puzzle_chain(self.puzzle)
+        return self._chain
+
+    def isolated_by_chain(self, orbits: set[int]) -> set[int]:
+        """The orbits whose alternating group lies among the elements that
+        move that orbit alone, read off the chain's local subgroups: a giant
+        on the pieces, or a chain whose action on the pieces has order at
+        least ``n!/2``."""
+        import numpy as np
+
+        from permgroup.stabilizer_chain import schreier_sims
+
+        chain = self.chain()
+        if not chain.proven:
+            return set()
+        by_points = {}
+        for f in chain.factors:
+            points = f.points if f.shadows is None else np.concatenate([f.points,
+                                                                       f.shadows.ravel()])
+            by_points[frozenset(points.tolist())] = f
+        done = set()
+        for i in orbits:
+            pieces = self.kinds[self.names[i]]
+            f = by_points.get(frozenset(x for piece in pieces for x in piece))
+            if f is None:
+                continue
+            n = len(pieces)
+            if f.local.kind in ("A", "S") and (f.piece_size == 1 or f.shadows is not None):
+                done.add(i)
+            elif f.local.kind == "chain" and f.local.chain is not None:
+                piece_of = np.full(self.puzzle.degree, -1, dtype=np.intp)
+                for j, piece in enumerate(pieces):
+                    piece_of[list(piece)] = j
+                mine = set(f.points.tolist())
+                firsts = np.searchsorted(f.points, [next(x for x in piece if x in mine)
+                                                    for piece in pieces])
+                moves = piece_of[f.points[f.local.chain.strong_generators[:, firsts]]]
+                if schreier_sims(moves, n, bound=factorial(n)).order * 2 >= factorial(n):
+                    done.add(i)
+        return done
+
     def parity_space(self) -> tuple[list[int], list[list[int]]]:
+        import numpy as np
+
+        from permgroup.perm_arrays import parity as parities
+
         odd_orbits = [i for i, r in enumerate(self.ranges) if self.kind[i] == "S" and len(r) > 1]
-        rows = [[_parity(w, self.ranges[i]) for i in odd_orbits] for w, _ in self.gens]
-        return odd_orbits, rows
+        where = self.where
+        columns = [parities(where[:, r.start:r.stop] - r.start)
+                   for r in (self.ranges[i] for i in odd_orbits)]
+        rows = np.zeros((len(self.arrays), len(odd_orbits)), dtype=int)
+        for j, column in enumerate(columns):
+            rows[:, j] = column
+        return odd_orbits, rows.tolist()
 
     # orientations ------------------------------------------------------------------------
     def orientations(self, parity_orbits: list[int], parity_rows: list[list[int]],
@@ -429,12 +639,10 @@ class _Analysis:
             orbits = [i for i, m in enumerate(self.turns) if m % p == 0]
             # constraints: orbit sums (and parities, for p = 2) vanishing on the moves
             width = len(orbits) + (len(parity_orbits) if p == 2 else 0)
-            rows = []
-            for g, (w, t) in enumerate(self.gens):
-                row = [sum(t[x] for x in self.ranges[o]) % p for o in orbits]
-                if p == 2:
-                    row += parity_rows[g]
-                rows.append(row)
+            sums = [self.twists[:, self.ranges[o].start:self.ranges[o].stop].sum(axis=1) % p
+                    for o in orbits]
+            rows = [[int(s[g]) for s in sums] + (parity_rows[g] if p == 2 else [])
+                    for g in range(len(self.arrays))]
             solutions = _nullspace(rows, width, p)
             # laws of parities alone are the parity constraints: reduce by them
             parity_laws = _Span(p, width - len(orbits))
@@ -451,10 +659,10 @@ class _Analysis:
             for _ in range(tries):
                 if span.dim >= upper:
                     break
-                g = self.random_element()
-                e = lcm(*_cycle_lengths(g[0], range(self.n)))
-                pure = _power(g, e, self.moduli)[1]
-                v = [pure[x] for x in coords]
+                g = self.random_arrays()
+                e = lcm(*_lengths_by_orbit(g[0], [range(self.n)])[0])
+                pure = _power_arrays(g, e, self.moduli_array)[1]
+                v = [int(pure[x]) for x in coords]
                 if span.add(v):
                     self._close(span, coords, index)
             results[p] = (orbits, coords, span, laws, span.dim >= upper)
@@ -512,8 +720,10 @@ def laws(puzzle: Puzzle, *, quick: bool = False, seed: int = 0) -> Laws:
     if key not in _LAWS:
         a = _Analysis(puzzle, seed)
         if quick:  # every move even on an orbit keeps it even: no proof needed
-            a.kind = ["A" if len(r) > 1 and not any(_parity(w, r) for w, _ in a.gens) else "S"
-                      for r in a.ranges]
+            from permgroup.perm_arrays import parity as parities
+
+            a.kind = ["A" if len(r) > 1 and not parities(a.where[:, r.start:r.stop] - r.start)
+                      .any() else "S" for r in a.ranges]
         else:
             a.permutations()
         parity_orbits, parity_rows = a.parity_space()
@@ -547,15 +757,31 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
     >>> structure(Puzzle("swap", 3, {"A": (1, 0, 2), "B": (0, 2, 1)})).description
     'S3'
     """
+    # kept per moves, pieces, symmetries and name (reachable() asks once a state)
+    key = (puzzle.name, puzzle.degree, tuple(puzzle.generators.values()),
+           tuple(sorted(puzzle.pieces.items())), tuple(sorted(puzzle.symmetries.items())), seed)
+    if key not in _STRUCTURES:
+        if len(_STRUCTURES) > 8:
+            _STRUCTURES.pop(next(iter(_STRUCTURES)))
+        _STRUCTURES[key] = _structure(puzzle, seed)
+    return _STRUCTURES[key]
+
+
+_STRUCTURES: dict[tuple, Structure] = {}
+
+
+def _structure(puzzle: Puzzle, seed: int) -> Structure:
     a = _Analysis(puzzle, seed)
     a.permutations()
     proofs = []
+    exact = True  # every chain used is proven
+    chained = False  # a chain's order stands in for a proof of the structure's own
     parity_orbits, parity_rows = a.parity_space()
     isolated = a.isolated()
     relations = _nullspace(parity_rows, len(parity_orbits), 2)
     span = _Span(2, len(parity_orbits))
-    for row in parity_rows:
-        span.add(row)
+    for row in dict.fromkeys(map(tuple, parity_rows)):  # each parity vector once
+        span.add(list(row))
     constraints = []
     for d in relations:
         members = [a.names[parity_orbits[i]] for i, x in enumerate(d) if x]
@@ -563,15 +789,24 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
                 "the parities of " + ", ".join(members) + " add up to even")
         constraints.append(Constraint(text, 2, "every move keeps it"))
     if isolated:
-        alternating = prod(factorial(n) // 2 if n > 1 else 1 for n in a.sizes)
+        alternating = prod(_factorial(n) // 2 if n > 1 else 1 for n in a.sizes)
         permutation_order = alternating * 2 ** span.dim
         proofs.append("permutations: the product of the orbits' alternating groups, each "
-                      "isolated by a power of an element, and the parities the moves reach")
+                      + ("isolated by a power of an element or found among the elements that "
+                         "move that orbit alone (the stabilizer chain's)"
+                         if a.isolated_from_chain else "isolated by a power of an element")
+                      + ", and the parities the moves reach")
     else:
-        permutation_order = _sympy_permutation_order(a)
-        proofs.append("permutations: sympy's order (the orbits could not be separated)")
+        pieces = _piece_chain(a)
+        exact &= pieces.proven
+        chained = True
+        permutation_order = pieces.order
+        proofs.append("permutations: the stabilizer chain's order (the orbits could not be "
+                      "separated)")
     # orientations
-    laws_by_prime = a.orientations(parity_orbits, parity_rows)
+    # with many orbits the chain gives the order anyway: fewer tries for K
+    laws_by_prime = a.orientations(parity_orbits, parity_rows,
+                                   TRIES if len(a.ranges) <= MANY_ORBITS else TRIES // 8)
     orientation_order = 1
     proven_k = a.squarefree
     per_orbit: dict[int, list[str]] = {i: [] for i in range(len(a.sizes))}
@@ -604,17 +839,20 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
             per_orbit[o].append(_power_text(f"C{p}", dim))
             orbit_order[o] *= p ** dim
     if not proven_k:
-        total = _sympy_order(puzzle)
+        exact &= a.chain().proven
+        chained = True
+        total = a.chain().order
         found = orientation_order
         orientation_order = total // permutation_order
         if found == orientation_order and a.squarefree:
-            # the turns found are all of K: sympy's order proves it
+            # the turns found are all of K: the chain's order proves it
             proven_k = True
             cross = _merge(cross + [_power_text(f"C{p}", kspan.dim)
                                     for p, (_, _, kspan, _, ok) in sorted(
                                         laws_by_prime.items(), key=lambda kv: -kv[0])
                                     if not ok])
-        proofs.append("orientations: sympy's order over the permutations' order")
+        proofs.append("orientations: the stabilizer chain's order over the permutations' "
+                      "order")
     else:
         proofs.append("orientations: the pure turns found fill what the constraints allow")
     # the one-line description
@@ -624,7 +862,7 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
     else:
         k_text = _product(k_parts)
     p_text = _permutation_text(a, parity_orbits, span.dim, isolated, permutation_order)
-    split = all(_in_kernel(g[1], laws_by_prime, a) for g in a.gens) if proven_k else True
+    split = all(_in_kernel(t, laws_by_prime, a) for t in a.twists) if proven_k else True
     join = " ⋊ " if split else " · "
     if k_text == "1":
         description = p_text
@@ -642,7 +880,11 @@ def structure(puzzle: Puzzle, *, seed: int = 0) -> Structure:
                                _group_name(a.kind[i], a.sizes[i]) if a.kind[i] != "?"
                                else f"a group of order {a.orders[i] or '?'}",
                                a.proofs[i], text, orbit_order[i]))
-    proof = "proven: " + "; ".join(proofs) if proven_k and isolated else "; ".join(proofs)
+    if a._chain is not None and a._chain.proven and a._chain.order != order:
+        raise RuntimeError(f"{puzzle.name}: the structure's order {order} is not the "
+                           f"stabilizer chain's {a._chain.order}")
+    proof = ("proven: " + "; ".join(proofs) if exact and (proven_k and isolated or chained)
+             else "; ".join(proofs))
     notes = _rotation_notes(puzzle, order)
     return Structure(puzzle.name, tuple(parts), tuple(constraints), description, order,
                      orientation_order, permutation_order, proof, notes,
@@ -685,14 +927,16 @@ def _in_kernel(twist: Sequence[int], laws_by_prime: dict, a: _Analysis) -> bool:
     return True
 
 
-def _sympy_permutation_order(a: _Analysis) -> int:
-    from sympy.combinatorics import Permutation, PermutationGroup
+def _piece_chain(a: _Analysis):
+    """The chain of the permutations the moves make of the pieces (the
+    puzzle's own chain when every piece is one sticker)."""
+    import numpy as np
 
-    return int(PermutationGroup([Permutation(list(w)) for w, _ in a.gens]).order())
+    from permgroup.orbit_chain import orbit_chain
 
-
-def _sympy_order(puzzle: Puzzle) -> int:
-    return int(puzzle.group().order())
+    if all(k == 1 for k in a.stickers) and a.n == a.puzzle.degree:
+        return a.chain()
+    return orbit_chain(a.where, a.n)
 
 
 def _rotation_notes(puzzle: Puzzle, order: int) -> tuple[str, ...]:

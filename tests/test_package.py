@@ -155,7 +155,8 @@ def test_a_checkout_without_installing_finds_its_puzzles(tmp_path):
 LAYERS = {
     "group algebra": ("perm", "moves", "levels", "puzzle", "metric", "words", "errors", "budget",
                       "cache", "progress", "pieces", "normalize", "elements", "export", "drawing",
-                      "formats", "perm_arrays", "stabilizer_chain", "orbit_chain", "catalog"),
+                      "formats", "perm_arrays", "stabilizer_chain", "orbit_chain", "subgroups",
+                      "catalog"),
     "spaces": ("spaces",),
     "tables": ("tables",),
     "search": ("search",),

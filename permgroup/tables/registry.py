@@ -45,11 +45,12 @@ def symmetries_inside(puzzle: Puzzle) -> int:
         return 1
     key = puzzle.fingerprint()
     if key not in _INSIDE:
-        from sympy.combinatorics import Permutation
+        import numpy as np
 
-        group = puzzle.group()
-        _INSIDE[key] = sum(1 for s in puzzle.symmetry_elements()
-                           if group.contains(Permutation(list(s))))
+        from permgroup.orbit_chain import puzzle_chain
+
+        _INSIDE[key] = int(puzzle_chain(puzzle).contains(
+            np.array(puzzle.symmetry_elements()).reshape(-1, puzzle.degree)).sum())
     return _INSIDE[key]
 
 
@@ -63,7 +64,9 @@ def state_count(puzzle: Puzzle) -> int:
     >>> state_count(Puzzle("p", 4, {"T": (1, 2, 3, 0)}, symmetries={"T": (1, 2, 3, 0)}))
     1
     """
-    return int(puzzle.group().order()) // symmetries_inside(puzzle)
+    from permgroup.orbit_chain import puzzle_chain
+
+    return puzzle_chain(puzzle).order // symmetries_inside(puzzle)
 
 
 def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
