@@ -139,7 +139,7 @@ class Definition:
             return self.view
         return Puzzle(
             puzzle_name(self.name), sticker_count(self),
-            {m: sticker_permutation(self, p) for m, p in self.moves.items()},
+            sticker_permutations(self, self.moves),
             solved=sticker_colours(self, self.solved),
             symmetries={r: sticker_permutation(self, p) for r, p in self.rotations.items()},
             pieces=sticker_layout(self))
@@ -251,6 +251,35 @@ def sticker_permutation(definition: Definition, move: Position) -> tuple[int, ..
             for r in range(k):
                 image[slots[j][r]] = slots[i][(r + t) % k]
     return tuple(image)
+
+
+def sticker_permutations(definition: Definition, moves: Mapping[str, Position]
+                         ) -> dict[str, tuple[int, ...]]:
+    """:func:`sticker_permutation` of many moves at once: the layout found
+    once and each orbit converted for all moves in one numpy step (the
+    32,640 moves of ``transpositions-256`` take a second, not half a minute).
+
+    >>> d = Definition("t", (Orbit("P", 2, 3),), {}, {})
+    >>> sticker_permutations(d, {"A": {"P": OrbitState((1, 0), (1, 0))}})
+    {'A': (3, 4, 5, 1, 2, 0)}
+    """
+    import numpy as np
+
+    names = list(moves)
+    if not names:
+        return {}
+    layout = sticker_layout(definition)
+    image = np.tile(np.arange(sticker_count(definition), dtype=np.int64), (len(names), 1))
+    rows = np.arange(len(names))[:, None, None]
+    for o in definition.orbits:
+        slots = np.array(layout[o.name], dtype=np.int64).reshape(o.size, o.orientations)
+        j = np.array([moves[m][o.name].pieces for m in names], dtype=np.int64)
+        t = np.array([moves[m][o.name].orientation for m in names], dtype=np.int64)
+        r = np.arange(o.orientations)
+        # sticker (j, r) goes to (i, r + t)
+        image[rows, slots[j][:, :, r]] = slots[np.arange(o.size)[None, :, None],
+                                               (r + t[:, :, None]) % o.orientations]
+    return {m: tuple(row) for m, row in zip(names, image.tolist())}
 
 
 def sticker_colours(definition: Definition, position: Position) -> tuple:
