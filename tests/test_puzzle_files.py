@@ -144,12 +144,6 @@ def test_skewb_with_all_eight_turns_is_twsearchs_count():
     assert solids.skewb(fixed_corner=False).group().order() == 37_791_360
 
 
-@pytest.mark.slow
-def test_megaminx_order():
-    assert load_puzzle("megaminx").group().order() == (
-        100669616553523347122516032313645505168688116411019768627200000000000)
-
-
 def test_2x2x2_file_agrees_with_the_minicube_module():
     from puzzles import minicube
 
