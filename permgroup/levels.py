@@ -174,29 +174,53 @@ class DenseKeys:
 
 
 def levels(start: np.ndarray, children: Children, key: Callable[[np.ndarray], np.ndarray]
-           | None = None, seen=None, axis: int = 0) -> Iterator[Level]:
+           | None = None, seen=None, axis: int = 0, batch: int | None = None
+           ) -> Iterator[Level]:
     """The breadth-first levels after ``start`` (distinct states along ``axis``),
     each the states not seen before (see the module docstring); ``key`` tells
     states apart (the states themselves by default), ``seen`` records them
-    (:class:`SortedKeys` of the start by default)."""
+    (:class:`SortedKeys` of the start by default).  With ``batch``, a level is
+    grown ``batch`` states at a time, each batch's new states marked seen
+    before the next is grown (so its children, often many times the level,
+    are never all held at once); ``seen`` must then take several additions a
+    level (:class:`SortedKeys`, :class:`DenseKeys`).
+
+    >>> ring = by_moves(lambda s, m: (s + (1, -1)[m]) % 6, 2)
+    >>> [level.states.tolist() for level in levels(np.array([0]), ring, batch=1)]
+    [[1, 5], [2, 4], [3]]
+    """
     plain = key is None  # the states are their own keys
     key = key if key is not None else (lambda states: states)
     states = start
     seen = seen if seen is not None else SortedKeys(key(start))
     depth = 0
     while states.shape[axis]:
-        images, parent, move = children(states)
-        if parent is None and plain and hasattr(seen, "novel_keys"):
-            # no parents wanted: the new states alone, as cheaply as the record can
-            states = keys = seen.novel_keys(images)
+        size = states.shape[axis]
+        step = size if batch is None else max(1, batch)
+        parts = []
+        for low in range(0, size, step):
+            part = states if step >= size else \
+                np.take(states, np.arange(low, min(low + step, size)), axis=axis)
+            images, parent, move = children(part)
+            if parent is None and plain and hasattr(seen, "novel_keys"):
+                # no parents wanted: the new states alone, as cheaply as the record can
+                found = keys = seen.novel_keys(images)
+            else:
+                keys = key(images)
+                first = seen.novel(keys)
+                keys = np.take(keys, first, axis=-1)
+                found = np.take(images, first, axis=axis)
+                if parent is not None:
+                    parent, move = parent[first] + low, move[first]
+            seen.add(keys)
+            parts.append((found, keys, parent, move))
+        if len(parts) == 1:
+            states, keys, parent, move = parts[0]
         else:
-            keys = key(images)
-            first = seen.novel(keys)
-            keys = np.take(keys, first, axis=-1)
-            states = np.take(images, first, axis=axis)
-            if parent is not None:
-                parent, move = parent[first], move[first]
-        seen.add(keys)
+            states = np.concatenate([p[0] for p in parts], axis=axis)
+            keys = np.concatenate([p[1] for p in parts], axis=-1)
+            parent = None if parts[0][2] is None else np.concatenate([p[2] for p in parts])
+            move = None if parts[0][3] is None else np.concatenate([p[3] for p in parts])
         depth += 1
         if not states.shape[axis]:
             return

@@ -159,3 +159,52 @@ def test_fresh_rows_of_a_new_type_are_reachable_and_solved():
             f.write(puzzle_info(kinds))
         out = solve_text(puzzles_csv(rows), info=info, time_limit=5, stream=io.StringIO())
     assert len(out.splitlines()) == 1 + len(rows)
+
+
+@pytest.mark.parametrize("kind", ["wreath_12/12", "wreath_21/21"])
+def test_fresh_distinct_positions_of_santas_wreaths_are_solved(kind):
+    """Santa's wreath_12/12 and wreath_21/21 with every cell labelled apart,
+    positions made by random moves (reachable): solved at a limit no search
+    meets, by the last-resort finish, and at a few seconds (before the
+    commutators of commutators: 'no tool helps' and 'no word found in 60 s')."""
+    from puzzles.santa_types import moves as santa_moves, random_rows
+
+    from permgroup.formats.santa import with_inverses
+
+    moves = with_inverses({k: np.array(v) for k, v in santa_moves(kind).items()})
+    for limit, row in zip((0.001, 3), random_rows(kind, 2, seed=5, distinct=True)):
+        labels = row["solution_state"].split(";")
+        goal = np.arange(len(labels))
+        start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+        assert len(set(labels)) == len(labels) and (start != goal).any()
+        word = find_word(moves, start, goal, time_limit=limit)
+        assert plain_apply(start, word, moves) == goal.tolist()
+
+
+def test_the_last_resort_finish_is_counted_not_timed(monkeypatch):
+    """The finish takes no deadline: each of its passes scans the tool table
+    at most STEPS_PER_WRONG per wrong sticker and EXTRA_STEPS more times, and
+    never grows the table past MAX_TABLE_ROWS (here twice the model's); the
+    position is still solved (a cube: its corners and edges placed by
+    3-cycles, then turned by the table's tools, grown for the twists)."""
+    import sys
+
+    from permgroup.solver import finish as last, model
+    from permgroup.solver.commutators import ToolTable
+
+    moves = _santa("cube_3/3/3")
+    ms = MoveSet.from_moves(moves)
+    goal = np.arange(ms.degree) // 9
+    start = scramble(moves, goal, 100, random.Random(9))
+    m = model(ms)
+    cap = 2 * m.table.size
+    monkeypatch.setattr(sys.modules["permgroup.solver.greedy"], "MAX_TABLE_ROWS", cap)
+    scans = []
+    gains = ToolTable.gains
+    monkeypatch.setattr(ToolTable, "gains", lambda self, *a: scans.append(1) or gains(self, *a))
+    word = last.finish(ms, m, start, goal)
+    assert plain_apply(start, ms.names(word), moves) == goal.tolist()
+    wrong = int(np.count_nonzero(start != goal))
+    passes = 2 if last.rescue_cycles(ms, m) is not None else 1
+    assert 0 < len(scans) <= passes * (last.STEPS_PER_WRONG * wrong + last.EXTRA_STEPS)
+    assert m.table.size <= cap

@@ -455,7 +455,7 @@ class ToolTable:
                 self._seen.add(v)
                 self._variants[w] = self._variants.get(w, 0) + 1
                 fresh[i] = True
-            keep = first[fresh]
+            keep = first[fresh][:limit - self.size - total]
             if len(keep) == 0:
                 continue
             added_pos.append(pos[keep])

@@ -1,5 +1,5 @@
 """The last-resort finish: a word for a reachable position whatever the time
-limit, in time bounded by the puzzle's size.
+limit, in work bounded up front by the puzzle's size, whatever the load.
 
 A time limit trades length, never the answer.  When the greedy descent has not
 solved a position by its deadline (a big puzzle on a loaded machine), the
@@ -9,10 +9,16 @@ brought home by 3-cycles (:class:`~permgroup.solver.cycles.OrbitCycles`), and
 what is left (pieces to turn in place) by the greedy's tools while they gain;
 then, for orbits no commutator of two moves gives a 3-cycle of, the same with
 3-cycles made of commutators of commutators (:func:`rescue_cycles`).
-Each of these steps either fixes stickers or stops, so the finish ends after
-at most a few steps per wrong sticker, each of them a scan of the model's
-tables; the model itself is completed first when its build was cut short by
-the deadline.
+No deadline governs it: its work is counted instead, one GF(2) system
+for the parities; for each orbit, one breadth-first search over its ordered
+triples of pieces (at most :data:`~permgroup.solver.cycles.MAX_PIECES` cubed),
+then at most one 3-cycle per wrong piece, each a scan of the triples; the
+descent at most :data:`STEPS_PER_WRONG` steps per wrong sticker and
+:data:`EXTRA_STEPS` more, each a scan of a tool table kept under
+:data:`~permgroup.solver.greedy.MAX_TABLE_ROWS` rows; and the commutators of
+commutators, a fixed number of them (:mod:`~permgroup.solver.descent`).  The
+model itself is completed first when its build was cut short by the deadline
+(its parts are bounded alike).
 
 >>> import numpy as np
 >>> from permgroup.solver import model
@@ -36,6 +42,11 @@ from permgroup.solver.descent import descent_cycles
 from permgroup.solver.greedy import greedy
 from permgroup.moves import Letter, MoveSet
 
+#: the descent's steps in a pass of the finish: this many per wrong sticker ...
+STEPS_PER_WRONG = 2
+#: ... and this many more (the parity fix, the 3-cycles, growing the table)
+EXTRA_STEPS = 32
+
 
 def finish(ms: MoveSet, model, state: np.ndarray, goal: np.ndarray, *,
            mismatches: int = 0) -> list[Letter]:
@@ -55,8 +66,10 @@ def finish(ms: MoveSet, model, state: np.ndarray, goal: np.ndarray, *,
         first = any(wrong[rescue.slots(k)].any() for k in rescue.orbits)
         passes = [rescue, model.cycles] if first else [model.cycles, rescue]
     for cycles in passes:
+        wrong = int(np.count_nonzero(state != goal))
         found, state = greedy(ms, model.table, state, goal, mismatches=mismatches,
                               deadline=time.monotonic(), finish_by=math.inf,
+                              max_steps=STEPS_PER_WRONG * wrong + EXTRA_STEPS,
                               pieces=model.pieces, position_orbit=model.position_orbit,
                               shapes=None, cycles=cycles, compete=False)
         word = ms.extend(word, found)

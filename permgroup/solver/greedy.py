@@ -34,6 +34,10 @@ from permgroup.solver.cycles import OrbitCycles
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
+#: the tool table is grown around the wrong positions only while it has fewer rows
+#: (a row costs a few hundred bytes, and each step's scan a few times that)
+MAX_TABLE_ROWS = 300_000
+
 
 def fix_parities(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, state: np.ndarray,
                  goal: np.ndarray, max_moves: int = 3, classes: Sequence[int] | None = None
@@ -124,7 +128,8 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
            mismatches: int = 0, deadline: float | None = None, pieces: Pieces | None = None,
            position_orbit: np.ndarray | None = None, shapes=None, moves=None,
            cycles: OrbitCycles | None = None, compete: bool = True,
-           finish_by: float | None = None) -> tuple[list[Letter], np.ndarray]:
+           finish_by: float | None = None, max_steps: int | None = None,
+           max_rows: int | None = None) -> tuple[list[Letter], np.ndarray]:
     """Short moves, tools and parallel commutators applied while one gains, the
     best gain per move first (a tool's cost counted after it cancels against the
     word so far); the parities made right when the first tool or commutator is
@@ -135,7 +140,12 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     (with ``compete``, its 3-cycles of pieces that never turn are weighed
     against the other steps all along).  Past ``deadline``, the 3-cycles finish
     what they can at once and the descent goes on only until ``finish_by``
-    (a word found late rather than none).  The word and the state reached."""
+    (a word found late rather than none).  At most ``max_steps`` steps are
+    taken (each a scan of the table), and the table is grown around the wrong
+    positions only while it has fewer than ``max_rows`` rows (default
+    :data:`MAX_TABLE_ROWS`; the table is the model's,
+    kept from row to row: unbounded, it grew to gigabytes on a ring puzzle).
+    The word and the state reached."""
     word: list[Letter] = []
     letters = cheap_letters(ms, 1)
     moves = short_moves(ms) if moves is None else moves
@@ -149,7 +159,12 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
         base_rows = None
     wrong = int(np.count_nonzero(state != goal))
     finishing = False
+    max_rows = MAX_TABLE_ROWS if max_rows is None else max_rows
+    steps = 0
     while wrong > mismatches:
+        steps += 1
+        if max_steps is not None and steps > max_steps:
+            break
         if deadline is not None and time.monotonic() > deadline:
             if not finishing and cycles is not None and finish_by is not None:
                 finishing = True
@@ -230,7 +245,8 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
         else:
             pair = _best_pair(table, state, goal, gains)
             if pair is None:
-                if not _deepen(table, letters, state != goal, position_orbit):
+                if table.size >= max_rows or \
+                        not _deepen(table, letters, state != goal, position_orbit, max_rows):
                     break
                 continue
             chosen = list(pair)
@@ -338,7 +354,8 @@ def _parity_neutral(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray, sta
                     dtype=bool)
 
 
-def _deepen(table: ToolTable, letters, bad: np.ndarray, position_orbit: np.ndarray | None) -> bool:
+def _deepen(table: ToolTable, letters, bad: np.ndarray, position_orbit: np.ndarray | None,
+            max_rows: int) -> bool:
     """Grow the table's frontier rows that lie in an orbit holding a wrong position."""
     rows = table.frontier
     # effects on more than three pieces multiply without end under conjugation
@@ -350,8 +367,7 @@ def _deepen(table: ToolTable, letters, bad: np.ndarray, position_orbit: np.ndarr
         rows = rows[wanted[orbits[table.pos[rows, 0]]]]
     if len(rows) == 0:
         return False
-    table.grow(letters, rows)
-    return True
+    return table.grow(letters, rows, limit=max_rows) > 0
 
 
 #: second tools scored at most, a step (the cheapest first tools first)
