@@ -78,10 +78,15 @@ def default_memory() -> int:
     >>> MIN_MEMORY <= default_memory() <= DEFAULT_MEMORY
     True
     """
-    free = free_memory()
-    if free is None:
-        return DEFAULT_MEMORY
-    return max(MIN_MEMORY, min(DEFAULT_MEMORY, int(free * FREE_SHARE)))
+    now = time.monotonic()
+    if now - _DEFAULT[0] > 1.0:  # a budget per answer: read the free memory once a second
+        free = free_memory()
+        _DEFAULT[:] = [now, DEFAULT_MEMORY if free is None else
+                       max(MIN_MEMORY, min(DEFAULT_MEMORY, int(free * FREE_SHARE)))]
+    return _DEFAULT[1]
+
+
+_DEFAULT: list = [-math.inf, DEFAULT_MEMORY]
 
 
 def parse_memory(text: str | int | float) -> int:

@@ -82,7 +82,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 #: the options of ``permgroup solve``, each passed to the formats that take it
-SOLVE_OPTIONS = ("max_depth", "max_length", "timeout", "info", "time_limit", "only", "jobs")
+SOLVE_OPTIONS = ("max_depth", "max_length", "info", "time_limit", "only", "jobs")
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -486,7 +486,7 @@ def _format_listing() -> str:
             + "\nexamples:\n"
               "  permgroup solve uva11007 examples/uva11007.txt\n"
               "  permgroup solve zoj2477 examples/zoj2477.txt --max-depth 14\n"
-              "  permgroup solve cube3-facelets examples/cube3-facelets.txt --timeout 0.1\n"
+              "  permgroup solve cube3-facelets examples/cube3-facelets.txt --time-limit 0.1\n"
               "\nSample inputs for every format are in the repository's examples/ folder.")
 
 
@@ -587,11 +587,10 @@ def parser() -> argparse.ArgumentParser:
                    help="the deepest answer searched (zoj2477: default 5; poj3131: default 30)")
     s.add_argument("--max-length", type=_at_least(0), metavar="N",
                    help="stop at the first solution this short (cube3-facelets)")
-    s.add_argument("--timeout", type=_seconds, metavar="S",
-                   help="seconds per cube (cube3-facelets; default 1)")
     s.add_argument("--info", metavar="PUZZLE_INFO.csv", help="the moves of each type (santa2023)")
     s.add_argument("--time-limit", type=_seconds, metavar="S",
-                   help="seconds per row or case (santa2023, zoj2477; default 60)")
+                   help="seconds per case: per row (santa2023; default 60), per case "
+                        "(zoj2477), per cube (cube3-facelets; default 1)")
     s.add_argument("--only", nargs="+", metavar="TYPE|ID",
                    help="solve only the rows of these types or ids (santa2023)")
     s.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes (santa2023; default 1)")

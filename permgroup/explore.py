@@ -317,7 +317,9 @@ def diameter(puzzle: Puzzle | str, metric: Metric = "qtm", **options) -> int:
 
 def shortest_word(element: Element, metric: Metric = "qtm", **options) -> Element:
     """An optimal word for ``element`` in its puzzle's generators (GAP's
-    ``Factorization``, but optimal), as an element built from that word.
+    ``Factorization``, but optimal), as an element built from that word: the
+    one solve path (:func:`permgroup.solve`, ``optimal=True``; ``options`` such
+    as ``time_limit`` and ``memory`` go to it).
 
     With whole-puzzle symmetries the word's product equals ``element`` up to a
     symmetry (``.normalized()`` of both agree).
@@ -326,42 +328,43 @@ def shortest_word(element: Element, metric: Metric = "qtm", **options) -> Elemen
     >>> shortest_word(Element.from_word(p, "A A A")).word
     ("A'",)
     """
+    from permgroup.solution import solve as solve_path
+
     puzzle = _element(element, "shortest_word").puzzle
-    t = table(puzzle, metric, **options)
-    names = t.word(element.perm)
-    word = Element.from_word(puzzle, " ".join(names))
-    if t.space.normalize(word.perm) != t.space.normalize(element.perm):
-        # the table's move names stand for moves followed by a re-orientation
-        raise ValueError(f"the {puzzle.name} table (anchor {t.space.normalizer.anchor}) names "
-                         "normalized moves that no plain move equals; its words need "
-                         "re-orientations between moves")
-    return word
+    found = solve_path(puzzle, Element.identity(puzzle), Element(puzzle, element.perm),
+                       metric=metric, optimal=True, **{"time_limit": None, **options})
+    return Element.from_word(puzzle, " ".join(found.word))
 
 
 def distance(a: Element, b: Element, metric: Metric = "qtm", **options) -> int:
     """Moves from the state of ``a`` to the state of ``b`` (the depth of ``a⁻¹ b``),
-    ``-1`` when the moves cannot get there.
+    ``-1`` when the moves cannot get there: the one solve path
+    (:func:`permgroup.solution.distance`; ``options`` such as ``time_limit``
+    and ``memory`` go to it).
 
     >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
     >>> distance(Element.from_word(p, "A"), Element.from_word(p, "A'"))
     2
     """
+    from permgroup.solution import distance as distance_path
+
     _element(a, "distance"), _element(b, "distance")
     if a.puzzle.degree != b.puzzle.degree:
         raise InputError(f"distance: elements of {a.puzzle.name} and {b.puzzle.name} act on "
                          "different stickers")
-    return table(a.puzzle, metric, **options).distance(a.perm, b.perm)
+    return distance_path(a.puzzle, a, b, metric=metric, **options)
 
 
 def solve(puzzle: Puzzle | str, start, goal=None, *, mismatches: int = 0,
           time_limit: float = 60.0, metric: Metric = "qtm") -> list[str]:
     """A word taking ``start`` to ``goal`` (default: solved), checked by applying it
-    before it is returned; optimal when an exact method answers in part of the
-    time (a table or bidirectional search), else the generic solver's
-    (:mod:`permgroup.solving`).  States are elements, :class:`State` colourings or
-    sequences of colours; at most ``mismatches`` positions may differ at the end.
-    :class:`InputError` when no word is found within ``time_limit`` seconds or
-    none exists.
+    before it is returned: the one solve path (:func:`permgroup.solve`),
+    optimal when an exact method answers in part of the time (a table or an
+    exact search), else a chain of subgroups' or the generic solver's.  States
+    are words, elements, :class:`State` colourings or sequences of colours; at
+    most ``mismatches`` positions may differ at the end.  :class:`InputError`
+    when the goal cannot be reached (the law named) or no word is found
+    within ``time_limit`` seconds.
 
     >>> p = define_puzzle("ring", {"T": [1, 2, 3, 0]}, solved="aabb")
     >>> solve(p, "abba")
@@ -369,14 +372,16 @@ def solve(puzzle: Puzzle | str, start, goal=None, *, mismatches: int = 0,
     >>> solve(p, "abab")
     Traceback (most recent call last):
     ...
-    permgroup.errors.UnreachableError: ring: no sequence of moves joins the two states (an exhaustive search)
+    permgroup.errors.UnreachableError: ring: the goal cannot be reached from the start: ...
     """
     from permgroup.budget import parse_time_limit
-    from permgroup.solving import word_between
+    from permgroup.solution import solve as solve_path
 
-    return word_between(as_puzzle(puzzle, "solve"), start, goal, metric=metric,
-                        mismatches=require_whole(mismatches, "mismatches"),
-                        time_limit=parse_time_limit(time_limit)).word
+    if not isinstance(puzzle, (str, os.PathLike)):
+        puzzle = as_puzzle(puzzle, "solve")
+    return solve_path(puzzle, start, goal, metric=metric,
+                      mismatches=require_whole(mismatches, "mismatches"),
+                      time_limit=parse_time_limit(time_limit)).word
 
 
 def reachable(puzzle: Puzzle | Element, state=None) -> Reachability:

@@ -259,7 +259,8 @@ def _colouring(puzzle: Puzzle, colours: tuple, solved: tuple, laws, exact: bool 
             if match is None:
                 if any(sorted(map(str, look)) == sorted(map(str, shown)) for look in looks):
                     why = (f"{_name(kind, slot, piece)} shows {shown}, a piece's colours in "
-                           "mirror order (or one already used elsewhere)")
+                           "an order no turn gives (mirrored), or a piece already used "
+                           "elsewhere")
                 else:
                     why = f"{_name(kind, slot, piece)} shows {shown}, which no piece has"
                 return Reachability(False, (why,), "pieces")

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import os
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
@@ -71,8 +72,14 @@ from permgroup.puzzle import Puzzle
 BUILD_RATE = 5e7
 #: the share of the time left within which a table may be built
 TABLE_SHARE = 0.5
-#: the share of the time left an exact search may take when other methods follow
+#: the share of the time left an exact search may take when other methods follow;
+#: it is tried where it fits (its space is small enough to search through, or a
+#: word in hand bounds the depth it must reach: :func:`_search_fits`), else once
+#: a heuristic word bounds it, or always when the puzzle lends its own
 SEARCH_SHARE = 0.3
+#: states an exact search may keep, per byte of its memory budget (a state, its
+#: key and its place in the levels: about 200 bytes)
+SEARCH_STATE_BYTES = 200
 #: puzzles past this many stickers are not checked for reachability (reading
 #: their laws takes longer than the answer is worth)
 MAX_CHECKED = 2500
@@ -121,10 +128,16 @@ class Door:
 
     puzzle: Puzzle
     definition: object = None
+    #: what is worked out once per puzzle (each metric's moves and letters)
+    known: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def name(self) -> str:
         return self.puzzle.name
+
+    def __reduce__(self):
+        # to another process without what was worked out here (tables, spaces)
+        return (Door, (self.puzzle, self.definition))
 
     def hook(self, name: str) -> Callable | None:
         """The definition's own ``name`` function, if it lends one."""
@@ -140,6 +153,7 @@ class Door:
 
 
 _DOORS: dict[str, Door] = {}
+_PUZZLE_DOORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def door(puzzle) -> Door:
@@ -156,12 +170,19 @@ def door(puzzle) -> Door:
     if isinstance(puzzle, Door):
         return puzzle
     if isinstance(puzzle, Puzzle):
-        return Door(puzzle)
+        if puzzle not in _PUZZLE_DOORS:
+            _PUZZLE_DOORS[puzzle] = Door(puzzle)
+        return _PUZZLE_DOORS[puzzle]
     if isinstance(puzzle, Definition):
         if puzzle.partial is not None:
             raise InputError(f"{puzzle.name}'s moves depend on the position; "
                              "use permgroup solve for it")
-        return Door(puzzle.puzzle, puzzle)
+        key = f"definition {id(puzzle)}"  # the door keeps it: the id stays its own
+        if key not in _DOORS:
+            if len(_DOORS) > 64:
+                _DOORS.clear()
+            _DOORS[key] = Door(puzzle.puzzle, puzzle)
+        return _DOORS[key]
     if isinstance(puzzle, (str, os.PathLike)):
         name = os.fspath(puzzle)
         if name not in _DOORS:
@@ -195,6 +216,9 @@ class Task:
     moves: dict[str, Perm] = field(default_factory=dict)
     letters: dict[str, tuple[str, int]] = field(default_factory=dict)
     progress: Progress | None = None
+    #: whether the question is one of colourings whose pieces look alike (else
+    #: ``position`` says all: two elements given, or colours that tell it)
+    colourings: bool = False
 
     @property
     def puzzle(self) -> Puzzle:
@@ -263,27 +287,32 @@ def _colours(d: Door, text: str) -> tuple | None:
 
 def _read(d: Door, x, what: str) -> tuple[tuple, Letters | None, Perm | None]:
     """``(colouring, letters of the word it was given as, element)``."""
+    from permgroup.elements import state_colours
+
     puzzle = d.puzzle
     solved = _solved(puzzle)
-    if x is None:
+    if x is None and what == "goal":
         return solved, (), identity(puzzle.degree)
     if isinstance(x, Element):
         if x.puzzle.degree != puzzle.degree:
             raise InputError(f"{what}: an element of {x.puzzle.name}, not of {puzzle.name}")
         return act(solved, x.perm), x.letters, x.perm
-    if isinstance(x, State):
-        return tuple(x.colours), None, None
     if isinstance(x, str):
         colours = _colours(d, x)
         if colours is None:
             try:
                 letters = _letters(d, x)
             except InputError as exc:
+                solved = _solved(puzzle)
+                if x and all(isinstance(c, str) and len(c) == 1 for c in solved) and \
+                        set(x) <= set(solved):  # meant as a state, one colour a sticker
+                    raise InputError(f"{what}: a state of {len(x)} positions; {puzzle.name} "
+                                     f"has {puzzle.degree}") from None
                 raise InputError(f"{what}: {exc}") from None
             g = _letters_perm(puzzle, letters)
             return act(solved, g), letters, g
-    else:
-        colours = tuple(x.tolist() if hasattr(x, "tolist") else x)
+    else:  # a State, a sequence of colours, or 0..n-1 for a family's points
+        colours = state_colours(puzzle, x)
     if len(colours) != puzzle.degree:
         raise InputError(f"{what}: a state of {len(colours)} stickers; {puzzle.name} has "
                          f"{puzzle.degree}")
@@ -310,38 +339,55 @@ def task(puzzle, start, goal=None, *, metric: Metric | None = None, mismatches: 
         from permgroup.words import invert_word, reduce_word
 
         given = reduce_word(d.puzzle, invert_word(d.puzzle, x_word) + tuple(y_word))
-    try:
-        moves = metric_moves(d.puzzle, metric)
-    except (KeyError, ValueError) as exc:
-        raise InputError(f"{d.name}: metric {metric_label(metric)!r}: {exc}") from None
-    # each move of the metric as the power of a generator it is
-    letters = {}
-    for g, p in d.puzzle.generators.items():
-        n = order(p)
-        for k in range(1, n):
-            letters.setdefault(power_name(g, k, n), (g, k))
-    letters = {name: letters[name] for name in moves if name in letters}
+    moves, letters = _metric(d, metric)
     found = Task(d, metric, x, y, None, given, mismatches, moves, letters)
+    elements = isinstance(start, Element) and isinstance(goal, Element)
+    if elements:  # a question about elements: every sticker told apart
+        found.start, found.goal = act(range(d.puzzle.degree), a), act(range(d.puzzle.degree), b)
     if a is not None and b is not None:
         found.position = compose(inverse(b), a)
     if mismatches == 0:
-        _check(found)
+        _check(found, elements)
+    else:
+        found.colourings = True
     return found
 
 
-def _check(t: Task) -> None:
-    """Decide reachability by the laws the moves obey (quick, no table); set
-    the position when the colours tell it.  With whole-puzzle symmetries a
-    start may be turned as a whole first."""
+def _metric(d: Door, metric: Metric) -> tuple[dict[str, Perm], dict[str, tuple[str, int]]]:
+    """The metric's moves by name, and each as the power of a generator it is
+    (worked out once per puzzle and metric)."""
+    key = ("metric", metric_label(metric))
+    if key not in d.known:
+        try:
+            moves = metric_moves(d.puzzle, metric)
+        except (KeyError, ValueError) as exc:
+            raise InputError(f"{d.name}: metric {metric_label(metric)!r}: {exc}") from None
+        letters = {}
+        for g, p in d.puzzle.generators.items():
+            n = order(p)
+            for k in range(1, n):
+                letters.setdefault(power_name(g, k, n), (g, k))
+        d.known[key] = moves, {name: letters[name] for name in moves if name in letters}
+    return d.known[key]
+
+
+def _check(t: Task, elements: bool) -> None:
+    """Decide reachability by the laws the moves obey (quick, no table).  For
+    ``elements`` (two elements given), the element between them; else the
+    start colouring read against the goal's, piece by piece: when the colours
+    tell every piece apart the reading is the position, else the question is
+    one of colourings.  With whole-puzzle symmetries a start may be turned as
+    a whole first."""
     from permgroup.reachability import reachable
 
     puzzle = t.puzzle
-    if t.position is not None:
+    if elements:
         found = reachable(puzzle, Element(puzzle, t.position), quick=True)
         if not found:
             raise UnreachableError(f"{t.door.name}: the goal cannot be reached from the start: "
                                    + "; ".join(found.reasons))
         return
+    t.colourings = True
     if Counter(map(str, t.start)) != Counter(map(str, t.goal)):
         have, want = Counter(map(str, t.start)), Counter(map(str, t.goal))
         diff = [f"{c!r}: {have.get(c, 0)} in the start, {want.get(c, 0)} in the goal"
@@ -361,7 +407,8 @@ def _check(t: Task) -> None:
     if not found:
         raise UnreachableError(f"{t.door.name}: the goal cannot be reached from the start: "
                                + "; ".join(found.reasons))
-    t.position = found.element
+    if found.element is not None:  # the colours tell the position
+        t.position, t.colourings = found.element, False
 
 
 # --- the methods --------------------------------------------------------------
@@ -388,15 +435,37 @@ def _building(t: Task, budget: Budget, title: str):
 
 
 def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
-    """A word down a table: the puzzle's own (its hooks), the Cayley table of the elements,
-    a definition's positions, or the colourings, whichever is cached or fits."""
-    from permgroup.oracle import by_colouring
+    """A word down a table (:func:`_table`)."""
+    found = _table(t, budget)
+    if found is None:
+        return None
+    table, kind, key = found
+    if kind == "positions":
+        return table.solve_many([key])[0]
+    return table.word(key) if kind == "elements" else table.path(key)
+
+
+def _table_depth(t: Task, budget: Budget) -> int | None:
+    """The distance read off a table (:func:`_table`) without walking a word."""
+    found = _table(t, budget)
+    if found is None:
+        return None
+    table, kind, key = found
+    return table.distance(key) if kind == "positions" else table.depth(key)
+
+
+def _table(t: Task, budget: Budget) -> tuple[object, str, object] | None:
+    """``(table, kind, key)`` of the question: a definition's table over its
+    positions (what ``permgroup table`` builds), the puzzle's own (its hooks), the
+    Cayley table of the elements, or the colourings' table, whichever is
+    cached or fits the budget; ``key`` is what to look up in it (a position,
+    the element a word must make, the start colouring)."""
     from permgroup.tables import registry
 
     puzzle, metric, d = t.puzzle, t.metric, t.door
+    title = f"{d.name} {metric_label(metric)} table"
     if d.definition is not None and not registry.rotated(d.definition) and \
             tuple(t.goal) == _solved(puzzle):
-        # a definition's own table, over its positions (what permgroup table builds)
         from permgroup.formats.definition import position_bound
 
         position = (_definition_position(d, t.start) if t.position is None
@@ -406,62 +475,57 @@ def _by_table(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
             cached = registry.cache_path(d.definition, metric).exists()
             if cached or _fits(size, len(t.moves), budget, False):
                 try:
-                    with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                    with _building(t, budget, title) as report:
                         table = registry.load_or_build(d.definition, metric, "byte",
                                                        progress=report)
                 except InputError:  # positions it cannot rank (the torus's alike cells)
                     table = None   # its colourings below
                 if table is not None:
-                    return table.solve_many([position])[0]
-    if t.position is not None and not by_colouring(puzzle):
-        space = _element_space(puzzle, metric)
+                    return table, "positions", position
+    if t.position is not None and not t.colourings:
+        space = _element_space(d, metric)
         if space is not None and space.size <= registry.MAX_ENTRIES:
-            own = t.door.hook("table")
+            own = d.hook("table")
             if own is not None and puzzle.symmetries and metric in ("qtm", "htm") and \
                     _fits(space.size, space.n_moves, budget, False):
                 from permgroup.tables.table import CayleyTable
 
-                with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                with _building(t, budget, title) as report:
                     found = own(metric, progress=report)  # the puzzle's own, at its anchor
                 if isinstance(found, CayleyTable):
-                    return found.word(inverse(t.position))
+                    return found, "elements", inverse(t.position)
             cached = registry.table(puzzle, metric, build=False)
             if cached is not None or _fits(space.size, space.n_moves, budget, False):
                 if cached is None:
-                    with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                    with _building(t, budget, title) as report:
                         cached = registry.table(puzzle, metric, progress=report)
-                return cached.word(inverse(t.position))
-    if by_colouring(replace(puzzle, solved=t.goal)) or (t.position is None):
+                return cached, "elements", inverse(t.position)
+    if t.colourings:
         space = _colouring_space(t)
         if space is not None and space.size <= registry.MAX_ENTRIES:
             working = replace(puzzle, solved=tuple(t.goal))
             table = registry.load_or_build(working, metric, states="colourings", build=False)
             if table is None and _fits(space.size, space.n_moves, budget, False):
-                with _building(t, budget, f"{d.name} {metric_label(metric)} table") as report:
+                with _building(t, budget, title) as report:
                     table = registry.load_or_build(working, metric, states="colourings",
                                                    progress=report)
             if table is not None:
-                return table.path(t.start)
+                return table, "colourings", t.start
     return None
 
 
-_SPACES: dict[tuple[str, str], object] = {}
-
-
-def _element_space(puzzle: Puzzle, metric: Metric):
-    """The puzzle's :func:`~permgroup.tables.registry.element_space` (made once:
-    a large puzzle's takes a second), ``None`` where it cannot be made."""
+def _element_space(d: Door, metric: Metric):
+    """The puzzle's :func:`~permgroup.tables.registry.element_space` (made once
+    per puzzle: a large puzzle's takes a second), ``None`` where it cannot be made."""
     from permgroup.tables.registry import element_space
 
-    key = (puzzle.fingerprint(), metric_label(metric))
-    if key not in _SPACES:
-        if len(_SPACES) > 8:
-            _SPACES.clear()
+    key = ("elements", metric_label(metric))
+    if key not in d.known:
         try:
-            _SPACES[key] = element_space(puzzle, metric)
+            d.known[key] = element_space(d.puzzle, metric)
         except (ValueError, MemoryError):
-            _SPACES[key] = None
-    return _SPACES[key]
+            d.known[key] = None
+    return d.known[key]
 
 
 def _definition_position(d: Door, colours: Sequence):
@@ -492,34 +556,46 @@ def _colouring_space(t: Task):
     return colouring_space(replace(t.puzzle, solved=tuple(t.goal)), t.metric)
 
 
+def _search_fits(t: Task, budget: Budget, bound: int | None) -> bool:
+    """Whether an exact search can be expected to end within the memory: the
+    states it may meet (the element space's size, or the colourings of the
+    goal's colours) fit, or a word in hand of ``bound`` moves limits each side
+    to half that depth."""
+    from math import factorial, prod
+
+    most = budget.memory // SEARCH_STATE_BYTES
+    if bound is not None and len(t.moves) ** ((bound + 1) // 2) <= most:
+        return True
+    if not t.colourings and t.position is not None:
+        space = _element_space(t.door, t.metric)
+        return space is not None and space.size <= most
+    counts = Counter(t.goal).values()
+    return factorial(len(t.goal)) // prod(factorial(c) for c in counts) <= most
+
+
 def _by_search(t: Task, budget: Budget, bound: int | None) -> list[str] | None:
     """An optimal word by exact search: the puzzle's own (its hooks: a cube's IDA*), else
     bidirectional over elements, colourings in a word, or any colourings.
     :class:`Stopped` with what it ruled out when the budget ends or no word
     shorter than ``bound`` exists."""
-    from permgroup.oracle import by_colouring, search_colourings, search_elements
+    from permgroup.search.meet import element_path, search_path
 
     max_depth = None if bound is None else bound - 1
-    stop = budget.stop_reason
     own = t.door.hook("solve_exact")
     if own is not None and t.position is not None:
         found = own(t.position, t.metric, max_depth, budget)
-    elif (t.position is not None and not by_colouring(t.puzzle) and t.puzzle.degree <= 255
-          and (elements := _element_space(t.puzzle, t.metric)) is not None):
-        found = search_elements(elements, inverse(t.position), stop, budget.memory, max_depth)
+    elif (t.position is not None and not t.colourings and t.puzzle.degree <= 255
+          and (elements := _element_space(t.door, t.metric)) is not None):
+        found = element_path(elements, inverse(t.position), max_depth, budget)
     elif (space := _colouring_space(t)) is not None:
-        found = search_colourings(space, t.start, t.goal, stop, budget.memory, max_depth)
+        try:
+            found = search_path(space, t.start, t.goal, max_depth, budget=budget)
+        except UnreachableError:
+            found = None
     else:
         from permgroup.solver.exact import exact_word
 
-        labels = _labels(t)
-        try:
-            found = exact_word(_gather(t), *labels, time_limit=max(budget.left(), 1e-3),
-                               memory=budget.memory)
-        except InputError as exc:
-            raise Stopped(str(exc)) from None
-        if max_depth is not None and len(found) > max_depth:
-            raise Stopped("no shorter word", max_depth)
+        found = exact_word(_gather(t), *_labels(t), budget=budget, max_depth=max_depth)
     if found is None:
         if max_depth is None:
             raise UnreachableError(f"{t.door.name}: no sequence of moves joins the two "
@@ -540,8 +616,7 @@ def _by_chain(t: Task, budget: Budget, bound: int | None, max_length: int | None
     from permgroup.solver.chain import chain_word
 
     start, goal = _labels(t)
-    return chain_word(_gather(t), start, goal, time_limit=max(budget.left(), 1e-3),
-                      deadline=budget.deadline)
+    return chain_word(_gather(t), start, goal, budget=budget)
 
 
 def _by_greedy(t: Task, budget: Budget, bound: int | None, chain: bool = True
@@ -571,12 +646,22 @@ METHODS: tuple[tuple[str, Method, bool, float], ...] = (
 )
 
 
-def _gather(t: Task) -> dict:
-    """The metric's moves as gather arrays (``new = old[g]``), the form of
-    :mod:`permgroup.solver`: the inverse of each sticker map."""
-    import numpy as np
+def gather_moves(puzzle: Puzzle, metric: Metric = "qtm") -> dict:
+    """The moves of ``metric`` as gather arrays (``new = old[g]``), the form
+    :func:`permgroup.solver.find_word` takes (:func:`permgroup.moves.gather_of`).
 
-    return {name: np.array(inverse(p), dtype=np.int32) for name, p in t.moves.items()}
+    >>> {k: v.tolist() for k, v in gather_moves(Puzzle("p", 3, {"T": (1, 2, 0)})).items()}
+    {'T': [2, 0, 1], "T'": [1, 2, 0]}
+    """
+    from permgroup.moves import gather_of
+
+    return {name: gather_of(p) for name, p in metric_moves(puzzle, metric).items()}
+
+
+def _gather(t: Task) -> dict:
+    from permgroup.moves import gather_of
+
+    return {name: gather_of(p) for name, p in t.moves.items()}
 
 
 def _labels(t: Task):
@@ -702,17 +787,29 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
               and (not optimal or m[2])]
     if mismatches:
         chosen = [m for m in chosen if m[0] == "greedy"]
-    answered = False  # a method that proves nothing has given a word: enough
-    for number, (name, method, proves, share) in enumerate(chosen):
-        if (best is not None and best[1]) or answered:
+    answered = False  # a method that proves nothing has given a word: enough of those
+    waiting = None  # an exact search that did not fit: tried again once a word bounds it
+    queue = list(chosen)
+    while queue:
+        entry = queue.pop(0)
+        name, method, proves, share = entry
+        if best is not None and best[1]:
             break
+        if answered and not proves:
+            continue
         if budget.expired:
             tried.append(f"{name}: {budget.stop_reason()}")
             break
-        # an exact search leaves time for the methods after it that always answer
-        follows = any(not later[2] for later in chosen[number + 1:])
-        part = budget.share(share) if share < 1 and follows else budget
         bound = None if best is None else len(best[0])
+        if name == "search" and not (optimal or t.door.hook("solve_exact") is not None
+                                     or _search_fits(t, budget, bound)):
+            if waiting is None and not answered:
+                waiting = entry
+                tried.append("search: does not fit without a shorter word in hand")
+            continue
+        # an exact search leaves time for the methods after it that always answer
+        follows = any(not later[2] for later in queue)
+        part = budget.share(share) if share < 1 and follows else budget
         began = time.monotonic()
         try:
             if name == "chain":
@@ -734,10 +831,14 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
             tried.append(f"{name}: no answer ({time.monotonic() - began:.2f} s)")
             continue
         word = _tidy(t, word)
-        answered = not proves
         tried.append(f"{name}: {len(word)} moves ({time.monotonic() - began:.2f} s)")
         if best is None or len(word) < len(best[0]) or (len(word) == len(best[0]) and proves):
             best = (word, proves, name)
+        if not proves:
+            answered = True
+            if waiting is not None:  # its turn again, bounded by the word found
+                queue.insert(0, waiting)
+                waiting = None
     if best is None or (optimal and not best[1]):
         if optimal:
             raise Stopped(budget.stop_reason() or stopped or "no exact method applies", ruled_out)
@@ -764,10 +865,16 @@ def distance(puzzle, start, goal=None, *, metric: Metric | None = None,
     (1, 3, -1)
     """
     try:
-        return len(solve(puzzle, start, goal, metric=metric, time_limit=time_limit,
+        t = task(puzzle, start, goal, metric=metric)
+        # a table, when one is at hand or fits, answers without walking a word
+        depth = _table_depth(t, Budget.of(time_limit, memory))
+        if depth is not None:
+            return depth
+        return len(solve(t.door, start, goal, metric=metric, time_limit=time_limit,
                          memory=memory, optimal=True).word)
     except UnreachableError:
         return -1
 
 
-__all__ = ["solve", "distance", "Solution", "Door", "door", "Task", "task", "METHODS", "NoWord"]
+__all__ = ["solve", "distance", "Solution", "Door", "door", "Task", "task", "METHODS", "NoWord",
+           "gather_moves"]

@@ -21,9 +21,10 @@ True
 >>> _ = w.wait(); w.distance
 2
 
-Distances come from :mod:`permgroup.oracle` (a table, or a search with a time
-limit) in a background thread; ``busy`` is true meanwhile, and the browser
-shows a spinner.  anywidget is needed only here:
+Distances come from the one solve path (:func:`permgroup.solve`, its exact
+methods: a table, or a search within the time limit) in a background thread;
+``busy`` is true meanwhile, and the browser shows a spinner; a newer state
+cancels the search for the one before.  anywidget is needed only here:
 :func:`permgroup.explore.widget` imports this module when called.
 """
 from __future__ import annotations
@@ -40,25 +41,12 @@ from permgroup.drawing import picture
 from permgroup.elements import Element, State
 from permgroup.errors import InputError, InputTypeError
 from permgroup.metric import Metric, metric_label, metric_moves
-from permgroup.oracle import TimeUp, describe, oracle
 from permgroup.perm import act
 from permgroup.puzzle import Puzzle
 from permgroup.words import parse_word, word_names
 
 #: seconds a search may take before the read-out gives up
 TIME_LIMIT = 5.0
-
-_ORACLES: dict[tuple[str, str], object] = {}
-_ORACLES_LOCK = threading.Lock()
-
-
-def _oracle(puzzle: Puzzle, metric: Metric):
-    key = (puzzle.fingerprint(), metric_label(metric))
-    with _ORACLES_LOCK:
-        if key not in _ORACLES:
-            _ORACLES[key] = oracle(puzzle, metric)
-        return _ORACLES[key]
-
 
 # --- reading a colouring ------------------------------------------------------
 
@@ -174,6 +162,7 @@ class PuzzleWidget(anywidget.AnyWidget):
         self._job: threading.Thread | None = None
         self._generation = 0
         self._lock = threading.Lock()
+        self._cancel = threading.Event()
         names = list(metric_moves(puzzle, metric))
         super().__init__(title=f"{puzzle.name} · {metric_label(metric)}", moves=names,
                          key_moves=_key_map(names), time_limit=time_limit, **kwargs)
@@ -303,17 +292,15 @@ class PuzzleWidget(anywidget.AnyWidget):
         found = element_of_colouring(self._puzzle, colours)
         if found is None:
             # colours do not tell the pieces apart: find a word that reaches them
-            word = None
-            o = _oracle(self._puzzle, self._metric)
-            if o.way.startswith("colouring"):
-                try:
-                    word = o.solve_colourings(self._puzzle.solved, colours,
-                                              time.monotonic() + self.time_limit)
-                except TimeUp:
-                    pass
-            if word is None:
+            from permgroup.errors import Stopped
+            from permgroup.solution import solve
+
+            try:
+                word = solve(self._puzzle, State.solved(self._puzzle), colours,
+                             metric=self._metric, time_limit=self.time_limit).word
+            except (InputError, Stopped) as exc:
                 raise InputError(f"{what}: no element of {self._puzzle.name} gives this "
-                                 "colouring (or none was found in time)")
+                                 f"colouring ({exc})") from None
             # the start is the element, not the word found for it
             found = Element(self._puzzle, Element.from_word(self._puzzle, " ".join(word)).perm)
         return found
@@ -327,42 +314,52 @@ class PuzzleWidget(anywidget.AnyWidget):
         with self._lock:
             self._generation += 1
             generation = self._generation
+            self._cancel.set()  # the read-outs of the state before are not wanted now
+            self._cancel = cancel = threading.Event()
         self.busy = True
         # read-outs of the previous state must not pass for this one's
         self.distance, self.solution = -1, []
         self.target_distance, self.target_solution = -1, []
         self.distance_text = "distance to solved: searching…"
         self.target_text = "distance to target: searching…" if self._target else ""
-        job = threading.Thread(target=self._readouts, args=(generation, e, self._target),
-                               daemon=True)
+        job = threading.Thread(target=self._readouts,
+                               args=(generation, e, self._target, cancel), daemon=True)
         self._job = job
         job.start()
 
-    def _readouts(self, generation: int, e: Element, target: Element | None) -> None:
+    def _readouts(self, generation: int, e: Element, target: Element | None,
+                  cancel: threading.Event) -> None:
+        from permgroup.budget import Budget, default_memory
+        from permgroup.errors import Stopped, UnreachableError
+        from permgroup.solution import solve
+
         goals = [("distance", "solution", "distance_text", "distance to solved",
                   Element.identity(self._puzzle))]
         if target is not None:
             goals.append(("target_distance", "target_solution", "target_text",
                           "distance to target", target))
         results: dict = {"target_distance": -1, "target_solution": [], "target_text": ""}
+        label = metric_label(self._metric)
         try:
-            o = _oracle(self._puzzle, self._metric)
-            how = describe(o)
-            for distance, solution, text, label, goal in goals:
+            for distance, solution, text, name, goal in goals:
                 results[distance], results[solution] = -1, []
-                end = time.monotonic() + self.time_limit
+                # the time limit, or as soon as a newer state cancels it
+                budget = Budget(time.monotonic() + self.time_limit, default_memory(), cancel)
                 try:
-                    # stop at the time limit, or as soon as a newer state wants the thread
-                    word = o.solve(e, goal, lambda: (time.monotonic() > end
-                                                     or generation != self._generation))
-                except TimeUp:
-                    results[text] = f"{label}: no answer within {self.time_limit:g} s ({how})"
+                    # states, not elements: pieces that look alike may trade places
+                    found = solve(self._puzzle, State(self._puzzle, _colours(e)),
+                                  State(self._puzzle, _colours(goal)), metric=self._metric,
+                                  optimal=True, budget=budget)
+                except Stopped:
+                    results[text] = f"{name}: no answer within {self.time_limit:g} s"
                     continue
-                if word is None:
-                    results[text] = f"{label}: unreachable"
-                else:
-                    results[distance], results[solution] = len(word), list(word)
-                    results[text] = f"{label}: {len(word)} ({how})"
+                except UnreachableError:
+                    results[text] = f"{name}: unreachable"
+                    continue
+                how = f"from the {label} table" if found.method == "table" else \
+                    f"by {label} search"
+                results[distance], results[solution] = len(found.word), list(found.word)
+                results[text] = f"{name}: {len(found.word)} ({how})"
         except Exception as error:  # a read-out must never take the widget down
             results.update(distance=-1, solution=[], distance_text="distance to solved: ?",
                            message=f"read-out failed: {error}")

@@ -320,8 +320,12 @@ def distance(a: str, b: str, metric: Metric = "qtm") -> int:
     >>> distance("UUUURRRRFFFFDDDDLLLLBBBB", "UUUURRRRFFFFDDDDLLLLBBBB")
     0
     """
+    from permgroup.elements import Element
+    from permgroup.solution import distance as distance_path
+
     p, q = pair_elements(a, b)
-    return table(metric).distance(p, q)
+    return distance_path(definition(), Element(PUZZLE, p), Element(PUZZLE, q),
+                         metric=metric)
 
 
 def solve(a: str, b: str, metric: Metric = "qtm") -> list[str]:
@@ -334,8 +338,12 @@ def solve(a: str, b: str, metric: Metric = "qtm") -> list[str]:
     >>> solve(solved, apply_moves(solved, "R U R'"))
     ['R', 'U', "R'"]
     """
+    from permgroup.elements import Element
+    from permgroup.solution import solve as solve_path
+
     p, q = pair_elements(a, b)
-    return table(metric).solve(p, q)
+    return solve_path(definition(), Element(PUZZLE, p), Element(PUZZLE, q),
+                      metric=metric, optimal=True, time_limit=None).word
 
 
 def apply_moves(state: str, moves: str | Sequence[str]) -> str:

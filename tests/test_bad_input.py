@@ -78,7 +78,7 @@ def test_decode_counts_lines_and_bytes_from_one():
     (["word", "skewb", "--time-limit", "inf"], ["--time-limit", "finite"]),
     (["word", "skewb", "--time-limit", "soon"], ["--time-limit", "'soon'"]),
     (["solve", "santa2023", "--time-limit", "0"], ["--time-limit", "got 0"]),
-    (["solve", "cube3-facelets", "--timeout", "-1"], ["--timeout", "got -1"]),
+    (["solve", "cube3-facelets", "--time-limit", "-1"], ["--time-limit", "got -1"]),
     (["solve", "santa2023", "--jobs", "0"], ["--jobs", "at least 1, got 0"]),
     (["solve", "santa2023", "--jobs", "-1"], ["--jobs", "at least 1, got -1"]),
     (["solve", "santa2023", "--jobs", "2.5"], ["--jobs", "whole number", "'2.5'"]),
@@ -124,12 +124,12 @@ def test_ctrl_c_in_santa2023_with_two_jobs_writes_the_rows_solved(tmp_path):
     script.write_text(
         "import sys, time\n"
         "from puzzles.formats import santa2023\n"
-        "real = santa2023.find_word\n"
-        "def find_word(moves, start, goal, **options):\n"
+        "real = santa2023.solve\n"
+        "def solve(door, start, goal, **options):\n"
         "    if len(start) == 10:  # the wreaths wait for the Ctrl-C\n"
         "        time.sleep(300)\n"
-        "    return real(moves, start, goal, **options)\n"
-        "santa2023.find_word = find_word\n"
+        "    return real(door, start, goal, **options)\n"
+        "santa2023.solve = solve\n"
         "from permgroup.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n")
     process = subprocess.Popen(

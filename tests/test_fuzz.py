@@ -270,16 +270,15 @@ def test_fuzzed_words_get_solving_words_or_one_error_line(case):
 SECONDS = ["0.5", "2", "0", "-1", "nan", "inf", "x", ""]
 COUNTS = ["0", "1", "2", "-1", "x", "2.5", ""]
 VALUES = {"--metric": ["qtm", "htm", "gens", "HTM", ""], "--time-limit": SECONDS,
-          "--timeout": SECONDS, "--memory": ["1MB", "50MB", "2GB", "0", "0.5", "", "lots", "1e9"],
+          "--memory": ["1MB", "50MB", "2GB", "0", "0.5", "", "lots", "1e9"],
           "--jobs": COUNTS, "--workers": COUNTS, "--max-depth": COUNTS, "--max-length": COUNTS,
           "--only": ["wreath_6/6", "0", "nope"], "--info": ["/nonexistent.csv", ""],
-          "--scheduler": ["tcp://127.0.0.1:9"], "--packed": None}
+          "--scheduler": ["tcp://127.0.0.1:9"], "--packed": None, "--states": None}
 #: each command's own options (another's is drawn now and then)
 OPTIONS = {"order": [], "table": ["--metric", "--packed", "--memory", "--workers", "--scheduler"],
            "optimal": ["--metric", "--time-limit", "--memory"],
-           "word": ["--metric", "--time-limit"],
-           "solve": ["--max-depth", "--max-length", "--timeout", "--info", "--time-limit", "--only",
-                     "--jobs"]}
+           "word": ["--metric", "--time-limit", "--memory", "--states"],
+           "solve": ["--max-depth", "--max-length", "--info", "--time-limit", "--only", "--jobs"]}
 COMMANDS = {
     "order": [["lrx-5"], ["skewb"], ["Skewb"], ["lrx-2"], ["nope.tws"]],
     "table": [["lrx-5"], ["lrx-6"], ["pancake-4"], ["skewb", "--metric", "gens"]],

@@ -222,7 +222,7 @@ def test_scrambles_of_a_megaminx_and_a_5x5x5(name):
     by face (centres alike, as Santa's rows colour it), solved; the word
     applied by the plain applier."""
     from permgroup.formats import resolve
-    from permgroup.solving import gather_moves, word_between
+    from permgroup.solution import gather_moves, solve
 
     puzzle = resolve(name).puzzle
     moves = gather_moves(puzzle)
@@ -230,7 +230,7 @@ def test_scrambles_of_a_megaminx_and_a_5x5x5(name):
     # the cube's stickers face by face, 25 a face; the Megaminx's own colours
     goal = [k // 25 for k in range(150)] if name == "cube-5" else list(puzzle.solved)
     start = plain_apply(goal, [rng.choice(sorted(moves)) for _ in range(100)], moves)
-    found = word_between(puzzle, start, goal, time_limit=60)
+    found = solve(puzzle, start, goal, time_limit=60)
     assert plain_apply(start, found.word, moves) == goal
 
 

@@ -137,7 +137,7 @@ def test_refusals_are_quick(cache):
 
 def test_a_megaminx_definition_is_refused():
     from permgroup import explore
-    from permgroup.solving import gather_moves
+    from permgroup.solution import gather_moves
 
     puzzle = explore.load_puzzle("megaminx")
     moves = gather_moves(puzzle)

@@ -216,7 +216,7 @@ def test_format_answers_each_line(chain, tmp_path, capsys):
     path = tmp_path / "in.txt"
     path.write_text(states[0] + "\n\n" + SOLVED + "\r\n" + states[1] + "\n")
     assert main(["solve", "cube3-facelets", str(path), "--max-length", "3",
-                 "--timeout", "0.5"]) == 0
+                 "--time-limit", "0.5"]) == 0
     lines = capsys.readouterr().out.split("\n")
     assert lines[-1] == "" and len(lines) == 4
     assert lines[1] == ""  # the solved cube
@@ -230,7 +230,7 @@ def test_format_example_file(chain, capsys):
 
     path = Path(__file__).resolve().parent.parent / "examples" / "cube3-facelets.txt"
     cubes = path.read_text().split()
-    assert main(["solve", "cube3-facelets", str(path), "--timeout", "0.1"]) == 0
+    assert main(["solve", "cube3-facelets", str(path), "--time-limit", "0.1"]) == 0
     lines = capsys.readouterr().out.split("\n")[:-1]
     assert len(lines) == len(cubes)
     for state, line in zip(cubes, lines):
@@ -249,7 +249,7 @@ def test_format_bad_lines(chain, tmp_path, capsys, bad, message):
     good = cube3.apply_moves(SOLVED, "U")
     path = tmp_path / "in.txt"
     path.write_text(good + "\n" + bad + "\n" + good + "\n")
-    assert main(["solve", "cube3-facelets", str(path), "--timeout", "0.1"]) == 2
+    assert main(["solve", "cube3-facelets", str(path), "--time-limit", "0.1"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "U'\n"  # the good line before the bad one is answered
     err = captured.err.strip().splitlines()
@@ -259,8 +259,8 @@ def test_format_bad_lines(chain, tmp_path, capsys, bad, message):
 
 
 def test_format_options_are_checked():
-    with pytest.raises(InputError, match="--timeout must be more than 0"):
-        cube3_facelets.solve_text(SOLVED, timeout=0)
+    with pytest.raises(InputError, match="--time-limit must be more than 0"):
+        cube3_facelets.solve_text(SOLVED, time_limit=0)
     with pytest.raises(InputError, match="--max-length must be at least 0"):
         cube3_facelets.solve_text(SOLVED, max_length=-1)
     assert cube3_facelets.solve_text("") == ""

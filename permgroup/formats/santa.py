@@ -280,10 +280,20 @@ def santa_definition(path: str | os.PathLike, kind: str):
     >>> d.puzzle.degree, d.puzzle.name
     (24, 'cube_2-2-2')
     """
+    return moves_definition(kind, read_type(path, kind))
+
+
+def moves_definition(kind: str, moves: Mapping[str, np.ndarray]):
+    """The :class:`~permgroup.formats.definition.Definition` of a type's moves
+    (as :func:`read_puzzle_info` reads them): see :func:`santa_definition`.
+
+    >>> d = moves_definition("ring_3", {"t": np.array([1, 2, 0])})
+    >>> list(d.moves), d.derived
+    (['t'], {'-t': "t'"})
+    """
     from permgroup.formats.stickers import definition_of, puzzle_name
     from permgroup.puzzle import Puzzle
 
-    moves = read_type(path, kind)
     degree = len(next(iter(moves.values())))
     # the file's moves gather (new[i] = old[p[i]]); the engine's send sticker i to p⁻¹[i]
     view = Puzzle(puzzle_name(kind), degree,

@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.errors import Stopped, UnreachableError
 from permgroup.levels import SortedKeys, by_moves, levels
 from permgroup.spaces.ranking import sorted_positions
@@ -77,7 +78,8 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
            back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64,
            *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
            state_bytes: int | None = None,
-           accept: Callable[[np.ndarray], np.ndarray] | None = None) -> list[int] | None:
+           accept: Callable[[np.ndarray], np.ndarray] | None = None,
+           budget: Budget | None = None) -> list[int] | None:
     """A shortest word (move indices) from ``start`` to ``goal`` (each a state or a
     set of states, such as every goal matching a pattern), ``None`` if none
     within ``max_depth`` moves (or at all).
@@ -85,7 +87,8 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     ``stop()`` is asked before each move of a level: a reason (``"the time
     limit"``) ends the search with :class:`Stopped` (a slow ``step`` may raise
     it too); so does a next level whose states, at ``state_bytes`` each (the
-    dtype's size by default), would take the search past ``memory`` bytes.
+    dtype's size by default), would take the search past ``memory`` bytes.  A
+    ``budget`` (:class:`~permgroup.budget.Budget`) gives both.
 
     With ``accept`` (a test of a batch of states), the start's side also ends
     at the first state it passes: the word is then the shortest of those
@@ -102,6 +105,8 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     ...
     permgroup.errors.Stopped: the memory budget of 2,000 bytes (no word of 8 moves or fewer)
     """
+    if budget is not None:
+        stop, memory = budget.stop_reason, budget.memory
     dtype = np.dtype(dtype)
     forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step, n_moves, stop)
     backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step, n_moves, stop)
@@ -148,9 +153,9 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
 
 
 def _colouring_search(space, a: Sequence[Hashable], b: Sequence[Hashable],
-                      max_depth: int | None) -> list[int]:
+                      max_depth: int | None, budget: Budget | None = None) -> list[int]:
     word = search(space.encode(a), space.encode(b), space.n_moves, space.apply, space.unapply,
-                  max_depth=max_depth, dtype=space.dtype)
+                  max_depth=max_depth, dtype=space.dtype, budget=budget)
     if word is None:
         raise UnreachableError("no sequence of moves joins the two colourings"
                                + (f" within {max_depth} moves" if max_depth is not None else ""))
@@ -180,9 +185,11 @@ def search_distance(space, a: Sequence[Hashable], b: Sequence[Hashable],
 
 
 def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
-                max_depth: int | None = None, table=None) -> list[str]:
+                max_depth: int | None = None, table=None, budget: Budget | None = None
+                ) -> list[str]:
     """An optimal list of move names from colouring ``a`` to colouring ``b``
-    (from ``table`` or by search, as :func:`search_distance`).
+    (from ``table`` or by search, as :func:`search_distance`; within
+    ``budget``, else :class:`~permgroup.errors.Stopped`).
 
     >>> from permgroup.spaces.colouring import ColouringSpace
     >>> s = ColouringSpace("aabb", {"rot": (1, 2, 3, 0)})
@@ -192,4 +199,62 @@ def search_path(space, a: Sequence[Hashable], b: Sequence[Hashable],
     renamed = None if table is None else table.as_source(a, b)
     if renamed is not None:
         return table.path(renamed)
-    return [space.move_names[m] for m in _colouring_search(space, a, b, max_depth)]
+    return [space.move_names[m] for m in _colouring_search(space, a, b, max_depth, budget)]
+
+
+#: elements a search moves between two looks at its budget
+CHUNK = 50_000
+
+
+def element_path(space, g: Sequence[int], max_depth: int | None = None,
+                 budget: Budget | None = None) -> list[str] | None:
+    """An optimal word (move names of ``space``, an
+    :class:`~permgroup.spaces.element.ElementSpace`) for the element ``g`` up
+    to whole-puzzle symmetry, by :func:`search` over elements, each packed into
+    one Python integer; ``None`` when no word of at most ``max_depth`` moves
+    (or none at all) makes it; :class:`~permgroup.errors.Stopped` when the
+    ``budget`` runs out (it is asked between chunks of a level).
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> from permgroup.spaces.element import ElementSpace
+    >>> p = Puzzle("p", 4, {"A": (1, 2, 3, 0)}, pieces={"dot": ((0,), (1,), (2,), (3,))})
+    >>> element_path(ElementSpace(p, "qtm"), (2, 3, 0, 1))
+    ['A', 'A']
+    """
+    from permgroup.perm import compose, inverse
+
+    n = space.puzzle.degree
+    if n > 255:
+        raise ValueError(f"{space.puzzle.name}: search packs elements of at most 255 stickers")
+    stop = None if budget is None else budget.stop_reason
+    moves = [tuple(x) for x in space.moves]
+    backs = [inverse(x) for x in moves]
+
+    def pack(perm) -> int:
+        return int.from_bytes(bytes(perm), "big")
+
+    def stepper(table):
+        def step(states, k):
+            mv = table[k]
+            out = []
+            states = states.tolist()
+            for at in range(0, len(states), CHUNK):  # a level may take minutes
+                reason = stop() if stop is not None and at else None
+                if reason:
+                    raise Stopped(reason, 0)
+                out += [pack(compose(tuple(s.to_bytes(n, "big")), mv))
+                        for s in states[at:at + CHUNK]]
+            return _objects(out)
+        return step
+
+    # a Python integer of n bytes and its place in an object array
+    result = search(_objects([pack(range(n))]), _objects([pack(space.normalize(tuple(g)))]),
+                    len(moves), stepper(moves), stepper(backs), max_depth, dtype=object,
+                    state_bytes=36 + n + 8, budget=budget)
+    return None if result is None else [space.move_names[k] for k in result]
+
+
+def _objects(values: list) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out

@@ -58,6 +58,7 @@ from math import factorial, log2
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.perm import closure, compose, inverse
 from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
 from permgroup.moves import MoveSet, scatter_of
@@ -338,32 +339,61 @@ def directions(ms: MoveSet, scatter: Mapping[str, tuple[int, ...]], costs: Mappi
     return out
 
 
-def _chain(plan: ChainPlan, seconds_left: float):
+class _Watched:
+    """The progress of a chain's builds: a bar for each table, the budget
+    checked after each level (:class:`~permgroup.errors.Stopped` once it has
+    run out: a build writes its file only when complete)."""
+
+    def __init__(self, budget: Budget):
+        self.budget, self.bars = budget, {}
+
+    def __call__(self, stage: int, what: str, depth: int, count: int) -> None:
+        from permgroup.progress import Bar
+
+        if (stage, what) not in self.bars:
+            self.bars[stage, what] = Bar(f"chain stage {stage}: {what}").__enter__()
+        self.bars[stage, what](depth, count)
+        self.budget.check()
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.__exit__(None, None, None)
+
+
+def _chain(plan: ChainPlan, budget: Budget):
     """The plan's :class:`SubgroupChain`, its tables read from the cache, or
-    built when that fits in ``seconds_left``; ``None`` otherwise."""
+    built when that fits in the budget's time; ``None`` otherwise."""
     if plan.chain is None:
         args = (plan.name, plan.moves, plan.pieces, [plan.subgroup])
         options = dict(key={"moves": plan.name}, symmetries=plan.symmetries, costs=plan.costs)
         try:
             plan.chain = SubgroupChain(*args, build=False, **options)
         except LookupError:
-            if plan.build_seconds > seconds_left:
+            if plan.build_seconds > budget.left():
                 return None
-            plan.chain = SubgroupChain(*args, **options)  # progress bars of their own
+            watched = _Watched(budget)
+            try:
+                plan.chain = SubgroupChain(*args, progress=watched, **options)
+            finally:
+                watched.close()
     return plan.chain
 
 
 def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-               time_limit: float, deadline: float | None = None, ms: MoveSet | None = None
-               ) -> list[str] | None:
+               time_limit: float | None = None, deadline: float | None = None,
+               ms: MoveSet | None = None, budget: Budget | None = None) -> list[str] | None:
     """A word (move names) taking the colouring ``start`` to ``goal`` through the
     puzzle's chain (see the module docstring), checked; ``None`` when the chain
-    does not apply, its tables do not fit in the time, or no answer comes in
-    ``time_limit`` seconds (or by ``deadline``, a :func:`time.monotonic` time).
-    (``ms``, the moves' :class:`MoveSet`, is not needed: the chain names the
-    moves by their order.)"""
+    does not apply, its tables do not fit in the time, or no answer comes
+    within the ``budget`` (or ``time_limit`` seconds, or by ``deadline``, a
+    :func:`time.monotonic` time); :class:`~permgroup.errors.Stopped` when the
+    budget runs out while its tables are built.  (``ms``, the moves'
+    :class:`MoveSet`, is not needed: the chain names the moves by their order.)"""
     began = time.monotonic()
-    end = began + time_limit if deadline is None else min(deadline, began + time_limit)
+    if budget is None:
+        end = began + time_limit if deadline is None else min(deadline, began + time_limit)
+        budget = Budget(end)
+    time_limit = budget.left()
     start, goal = np.asarray(start), np.asarray(goal)
     if not 0 < len(start) <= MAX_DEGREE:
         return None
@@ -378,11 +408,11 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     element = plan.element(start, goal)
     if element is None:
         return None
-    chain = _chain(plan, end - time.monotonic())
+    chain = _chain(plan, budget)
     if chain is None:
         return None
     # half of what is left at most: the caller's other ways keep the rest
-    left = (end - time.monotonic()) / 2
+    left = budget.left() / 2
     try:
         found = chain.solve(element, timeout=min(SEARCH_SECONDS, SEARCH_SHARE * time_limit,
                                                  left / 2),

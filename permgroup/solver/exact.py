@@ -23,19 +23,27 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped
 from permgroup.levels import row_keys, rows_of
 
 
 def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
                mismatches: int = 0, time_limit: float = 60.0,
-               max_states: int = 4_000_000, memory: int = 1 << 30) -> list[str]:
+               max_states: int = 4_000_000, memory: int = 1 << 30,
+               budget: Budget | None = None, max_depth: int | None = None
+               ) -> list[str] | None:
     """A shortest list of move names taking ``start`` to ``goal`` (see the module
     docstring); :class:`InputError` when none is found within ``time_limit``
     seconds, ``max_states`` states or about ``memory`` bytes of seen states, or
-    when the two cannot be joined."""
+    when the two cannot be joined.  With a ``budget`` (its time and memory
+    instead), running out is :class:`~permgroup.errors.Stopped` as every
+    budgeted search reports it, and ``None`` says that no word of at most
+    ``max_depth`` moves exists."""
     from permgroup.search.meet import search
 
+    if budget is not None:
+        time_limit, memory = budget.left(), budget.memory
     deadline = time.monotonic() + time_limit
     start, goal = _compact(np.asarray(start), np.asarray(goal))
     if np.count_nonzero(start != goal) <= mismatches:
@@ -54,6 +62,8 @@ def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
         return step
 
     def stop() -> str | None:
+        if budget is not None:
+            return budget.stop_reason()
         return "the time limit" if time.monotonic() > deadline else None
 
     def near_goal(states: np.ndarray) -> np.ndarray:
@@ -61,10 +71,15 @@ def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
 
     try:
         word = search(row_keys(start[None, :]), row_keys(goal[None, :]), len(names),
-                      mover(forward), mover(backward), dtype=row_keys(start[None, :]).dtype,
-                      stop=stop, memory=memory, state_bytes=state_bytes, accept=near_goal if mismatches else None)
+                      mover(forward), mover(backward), max_depth,
+                      dtype=row_keys(start[None, :]).dtype, stop=stop, memory=memory,
+                      state_bytes=state_bytes, accept=near_goal if mismatches else None)
     except Stopped as exc:
+        if budget is not None:
+            raise
         raise InputError(f"no word found: {exc}") from None
+    if word is None and budget is not None and max_depth is not None:
+        return None
     if word is None:
         raise InputError("no sequence of moves joins the two states (every state "
                          "reachable from one of them was seen)")

@@ -69,6 +69,22 @@ def state_count(puzzle: Puzzle) -> int:
     return puzzle_chain(puzzle).order // symmetries_inside(puzzle)
 
 
+def by_colouring(puzzle: Puzzle) -> bool:
+    """Whether states are best compared as colourings: the solved colouring
+    repeats colours and the puzzle declares no pieces of two or more stickers
+    (so the colours cannot tell which piece is where).
+
+    >>> by_colouring(Puzzle("t", 4, {"S": (1, 0, 3, 2)}, solved="aabb"))
+    True
+    >>> by_colouring(Puzzle("t", 4, {"S": (1, 0, 3, 2)}, solved="aabb", pieces={"bar": ((0, 1), (2, 3))}))
+    False
+    """
+    solved = puzzle.solved
+    if not solved or len(set(solved)) == len(solved):
+        return False
+    return all(len(p) == 1 for pieces in puzzle.pieces.values() for p in pieces)
+
+
 def choose_anchor(puzzle: Puzzle, metric: Metric = "qtm") -> int | None:
     """The normalization anchor for the tables built here: a sticker every move
     fixes (the table then ranks only the pieces the subgroup moves), else one

@@ -6,7 +6,7 @@ face turns (``U``, ``U2``, ``U'``) separated by spaces, an empty line for a
 solved cube.  Blank input lines are skipped.
 
 Each cube is solved by the two-phase search (:func:`puzzles.cube3.solve`):
-``timeout`` seconds per cube (1 by default), stopping early at a solution of
+``time_limit`` seconds per cube (1 by default), stopping early at a solution of
 at most ``max_length`` turns.  A bad line stops the run: the cubes before it
 are answered, then one message names the line and what is wrong.
 
@@ -23,7 +23,7 @@ from permgroup.errors import InputError
 from puzzles import cube3
 
 
-def solve_text(text: str, max_length: int | None = None, timeout: float = 1.0) -> str:
+def solve_text(text: str, max_length: int | None = None, time_limit: float = 1.0) -> str:
     """Answer every line of a ``cube3-facelets`` input.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
@@ -34,8 +34,8 @@ def solve_text(text: str, max_length: int | None = None, timeout: float = 1.0) -
     """
     if max_length is not None and max_length < 0:
         raise InputError(f"--max-length must be at least 0, got {max_length}")
-    if not timeout > 0:
-        raise InputError(f"--timeout must be more than 0 seconds, got {timeout}")
+    if not time_limit > 0:
+        raise InputError(f"--time-limit must be more than 0 seconds, got {time_limit}")
     out = []
     chain = None
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
@@ -49,5 +49,5 @@ def solve_text(text: str, max_length: int | None = None, timeout: float = 1.0) -
             raise
         if chain is None:  # build (progress on stderr) or read the tables once
             chain = cube3.two_phase()
-        out.append(" ".join(cube3.solve(state, max_length, timeout)) + "\n")
+        out.append(" ".join(cube3.solve(state, max_length, time_limit)) + "\n")
     return "".join(out)

@@ -1,7 +1,8 @@
 """Kaggle Santa 2023: ``puzzles.csv`` in, a submission (``id,moves``) out.
 
-Each row is solved by :func:`permgroup.solver.find_word` from the row's moves
-(as :mod:`permgroup.formats.santa` reads them), start and goal, then applied
+Each row is solved by the one solve path (:func:`permgroup.solve`) from the
+row's moves (as :mod:`permgroup.formats.santa` reads them), start and goal
+(its wildcards the positions allowed to differ), then applied
 again here and compared with its goal before it is written: a row that is not
 solved in its time is an error line on stderr naming its id, never a wrong row.
 Progress, and a table per puzzle type of rows, moves and seconds, go to stderr.
@@ -26,12 +27,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TextIO
 
 from permgroup.errors import InputError, Interrupted
-from permgroup.solving import find_word
-from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, read_puzzle_info,
-                                     read_puzzles, with_inverses)
+from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, moves_definition,
+                                     read_puzzle_info, read_puzzles, with_inverses)
+from permgroup.solution import Door, door, solve
 from permgroup.formats.text import read_text
 
 #: seconds each row may take by default
@@ -48,23 +50,19 @@ class Answer:
     seconds: float
 
 
-# what the worker processes solve: set before they are forked
-_JOB: dict = {}
-
-
 def _ignore_interrupt() -> None:
     """A worker leaves Ctrl-C to the parent, which writes the rows solved and
     ends the pool (each worker printed its own traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _solve_one(index: int) -> Answer:
-    row: SantaPuzzle = _JOB["rows"][index]
-    moves = _JOB["moves"][row.type]
+def _solve_one(job: tuple[int, SantaPuzzle, Door], time_limit: float) -> Answer:
+    """One row's answer, by the one solve path (:func:`permgroup.solve`)."""
+    index, row, door = job
     began = time.perf_counter()
     try:
-        word = find_word(moves, row.start, row.goal, mismatches=row.wildcards,
-                         time_limit=_JOB["time_limit"])
+        word = solve(door, tuple(row.start.tolist()), tuple(row.goal.tolist()),
+                     mismatches=row.wildcards, time_limit=time_limit).word
         error = ""
     except InputError as exc:
         word, error = None, str(exc)
@@ -136,18 +134,20 @@ def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
     fewer than the rows."""
     stream = sys.stderr if stream is None else stream
     moves = {kind: with_inverses(m) for kind, m in info.items()}
-    _JOB.update(rows=list(rows), moves=moves, time_limit=time_limit)
+    doors = {kind: door(moves_definition(kind, m)) for kind, m in info.items()}
     # the largest puzzles first, so that the processes finish together
     order = sorted(range(len(rows)), key=lambda i: -len(rows[i].start))
+    jobs_in_order = ((i, rows[i], doors[rows[i].type]) for i in order)
+    one = partial(_solve_one, time_limit=time_limit)
     answers: dict[int, Answer] = {}
     began, total_moves = time.perf_counter(), 0
     pool = None
     try:
         if jobs > 1 and len(rows) > 1:
             pool = multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupt)
-            results = pool.imap_unordered(_solve_one, order)
+            results = pool.imap_unordered(one, jobs_in_order)
         else:
-            results = map(_solve_one, order)
+            results = map(one, jobs_in_order)
         for answer in results:
             row = rows[answer.index]
             if answer.word is not None:
@@ -166,7 +166,6 @@ def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
     finally:
         if pool is not None:
             pool.terminate()
-        _JOB.clear()
     print(file=stream)
     return answers
 
