@@ -703,18 +703,21 @@ def _spell(t: Task, letters: Sequence[tuple[str, int]]) -> list[str] | None:
 
 
 def _tidy(t: Task, word: Sequence[str]) -> list[str]:
-    """The word with neighbouring moves of one generator merged (``L L`` is
-    ``L2`` where the metric counts a power as one move, ``L L'`` nothing)."""
-    if isinstance(t.metric, str):
-        from permgroup.words import reduce_word
+    """The word with its powers merged by the one move model
+    (:meth:`permgroup.moves.MoveSet.reduce`: ``L L`` is ``L2`` where the metric
+    counts a power as one move, ``L L'`` nothing, across commuting moves
+    too), when that makes it shorter; else the word as it came."""
+    key = ("move set", metric_label(t.metric))
+    if key not in t.door.known:
+        from permgroup.moves import MoveSet
 
-        if any(name not in t.letters for name in word):
-            return list(word)
-        letters = [t.letters[name] for name in word]
-        spelled = _spell(t, reduce_word(t.puzzle, letters))
-        if spelled is not None and len(spelled) <= len(word):
-            return spelled
-    return list(word)
+        t.door.known[key] = MoveSet.from_moves(_gather(t))
+    ms = t.door.known[key]
+    index = ms.named_letters()
+    if any(name not in index for name in word):
+        return list(word)
+    shorter = ms.names(ms.reduce([index[name] for name in word]))
+    return shorter if len(shorter) < len(word) else list(word)
 
 
 def _apply(t: Task, word: Sequence[str]) -> tuple:

@@ -31,7 +31,6 @@ True
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -486,12 +485,14 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     out: list[list[str] | None] = []
     for i, word in enumerate(words):
         if word is None and max_depth > radius:
-            deadline = None if time_limit is None else time.monotonic() + time_limit
+            from permgroup.budget import Budget
+
             try:
                 word = ida_star(space, states[:, i:i + 1], near, max_depth, bounds=bounds,
-                                pruning=pruning(metric), deadline=deadline)
+                                pruning=pruning(metric), budget=Budget.of(time_limit))
             except Stopped as exc:
-                exc.reason = f"the time limit of {time_limit:g} s"
+                if exc.reason == "the time limit":
+                    exc.reason = f"the time limit of {time_limit:g} s"
                 exc.answered = out
                 raise
         out.append(None if word is None else [names[m] for m in word])

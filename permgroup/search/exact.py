@@ -8,12 +8,12 @@ every depth is exact, and both return an optimal word (move indices), or
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.errors import Stopped
 from permgroup.search.ball import Ball, key_levels
 from permgroup.search.dfs import Bound, MovePruning, Stage, bounded_paths
@@ -74,13 +74,13 @@ def meet_in_the_middle(space: DigitSpace, start: np.ndarray, ball: Ball, max_dep
 def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
              bounds: Sequence[Bound] = (), pruning: MovePruning | None = None,
              batch: int = 1 << 16, stats: SearchStats | None = None,
-             deadline: float | None = None) -> list[int] | None:
+             budget: Budget | None = None) -> list[int] | None:
     """Iterative deepening of a bound ``L`` over
     :func:`~permgroup.search.dfs.bounded_paths` (batches of at most ``batch``
     states, the sequences ``pruning`` allows, children pruned by the admissible
     ``bounds``), looking the states ``r`` moves short of ``L`` up in the ball: no
     bound below ``L`` succeeded, so a hit is optimal.  :class:`~permgroup.errors.Stopped`
-    once ``deadline`` (a ``time.monotonic()`` time) has passed.
+    once the ``budget`` (a :class:`~permgroup.budget.Budget`) has run out.
 
     >>> from permgroup.search.ball import build_ball
     >>> from permgroup.spaces.digits import ring_space
@@ -111,7 +111,7 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
     pruning = pruning or MovePruning.every(space.n_moves)
 
     def stop() -> bool:
-        return deadline is not None and time.monotonic() > deadline
+        return budget is not None and budget.expired
 
     for limit in range(lower, max_depth + 1):
         stage.generated = stage.lookups = 0
@@ -123,5 +123,5 @@ def ida_star(space: DigitSpace, start: np.ndarray, ball: Ball, max_depth: int,
         if word is not None:
             return word
         if stop():
-            raise Stopped("the time limit", limit - 1)
+            raise Stopped(budget.stop_reason() or "the time limit", limit - 1)
     return None

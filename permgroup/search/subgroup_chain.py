@@ -53,6 +53,7 @@ from math import prod
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.normalize import orbit
 from permgroup.perm import Perm, compose, identity, inverse, parity
 from permgroup.search.ball import load_ball
@@ -440,21 +441,21 @@ class SubgroupChain:
 
     def solve(self, element: Sequence[int], max_length: int | None = None,
               timeout: float | None = 1.0, stats: dict | None = None,
-              directions: int | None = None, give_up: float | None = None
+              directions: int | None = None, budget: Budget | None = None
               ) -> list[str] | None:
         """A word (move names) taking ``element`` to the identity, checked.
 
         The best total is kept until a word of at most ``max_length`` moves is
         found, ``timeout`` seconds have passed (after the first answer: there
-        is always one) or no shorter total is left.  ``give_up`` (a
-        :func:`time.monotonic` time) stops the search even without an answer
-        (``None``).  ``directions`` limits the search to the first few of
+        is always one) or no shorter total is left.  ``budget`` (a
+        :class:`~permgroup.budget.Budget`) stops the search once it runs out,
+        even without an answer (``None``).  ``directions`` limits the search to the first few of
         :meth:`directions` (1: the element alone).  ``stats`` (a dict) receives
         the first-stage lengths tried, the totals found, and ``split``, the
         stage lengths of the answer as found (in its direction).
         """
         word = self._search(element, max_length, timeout, stats if stats is not None else {},
-                            directions, give_up)
+                            directions, budget)
         if word is None:
             return None
         check = self.replay(element, np.array(word, dtype=np.int64).reshape(-1, 1))
@@ -509,7 +510,7 @@ class SubgroupChain:
         """The cost of a word of move indices (its length without ``costs``)."""
         return int(self.costs[np.asarray(word, dtype=np.int64)].sum()) if len(word) else 0
 
-    def _search(self, element, max_length, timeout, stats, count, give_up=None
+    def _search(self, element, max_length, timeout, stats, count, budget=None
                 ) -> list[int] | None:
         start_time = time.monotonic()
         deadline = None if timeout is None else start_time + timeout
@@ -519,7 +520,7 @@ class SubgroupChain:
 
         def stop() -> bool:
             if best is None:
-                return give_up is not None and time.monotonic() > give_up
+                return budget is not None and budget.expired
             return self.cost(best) <= target or (deadline is not None and
                                                  time.monotonic() > deadline)
 

@@ -416,7 +416,7 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     try:
         found = chain.solve(element, timeout=min(SEARCH_SECONDS, SEARCH_SHARE * time_limit,
                                                  left / 2),
-                            give_up=time.monotonic() + left)
+                            budget=budget.share(0.5))
     except RuntimeError:  # the chain's own check: its first stage never ends
         return None
     if found is None:
