@@ -7,7 +7,7 @@
 * ``permgroup solve cube3-facelets`` on N uniformly random cubes (random
   permutations of equal parity, random twists and flips with the sums fixed,
   fixed seed), whole process with a warm cache, with the default 1 s budget
-  per cube and with ``--timeout 0.1``: wall time and mean length; every
+  per cube and with ``--time-limit 0.1``: wall time and mean length; every
   printed solution is applied and checked;
 * the superflip (20 face turns optimal) with the default budget;
 * baseline measured in the same run: the same chain searched in one direction,
@@ -80,7 +80,8 @@ def main() -> None:
     cubes = random_cubes(args.cubes)
     path = Path(cache) / "cubes.txt"
     path.write_text("\n".join(cubes) + "\n")
-    budgets = [("0.1", ["--timeout", "0.1"])] + ([] if args.skip_slow else [("1 (default)", [])])
+    budgets = [("0.1", ["--time-limit", "0.1"])] + ([] if args.skip_slow else
+                                                    [("1 (default)", [])])
     for label, extra in budgets:
         cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         wall, out = run_process([sys.executable, "-m", "permgroup", "solve", "cube3-facelets",
@@ -88,7 +89,8 @@ def main() -> None:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         used = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
         lengths = checked_lengths(cubes, out)
-        print(f"{len(cubes)} random cubes, --timeout {label}: mean {statistics.mean(lengths):.2f} "
+        print(f"{len(cubes)} random cubes, --time-limit {label}: mean "
+              f"{statistics.mean(lengths):.2f} "
               f"moves, max {max(lengths)}, whole process {wall:.1f} s wall, {used:.1f} s CPU "
               "(the budget is wall time: a loaded machine gives less search)", flush=True)
 

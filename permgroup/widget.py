@@ -332,6 +332,7 @@ class PuzzleWidget(anywidget.AnyWidget):
         from permgroup.budget import Budget, default_memory
         from permgroup.errors import Stopped, UnreachableError
         from permgroup.solution import solve
+        from permgroup.tables.registry import by_colouring
 
         goals = [("distance", "solution", "distance_text", "distance to solved",
                   Element.identity(self._puzzle))]
@@ -340,6 +341,7 @@ class PuzzleWidget(anywidget.AnyWidget):
                           "distance to target", target))
         results: dict = {"target_distance": -1, "target_solution": [], "target_text": ""}
         label = metric_label(self._metric)
+        kind = " colouring" if by_colouring(self._puzzle) else ""
         try:
             for distance, solution, text, name, goal in goals:
                 results[distance], results[solution] = -1, []
@@ -356,8 +358,8 @@ class PuzzleWidget(anywidget.AnyWidget):
                 except UnreachableError:
                     results[text] = f"{name}: unreachable"
                     continue
-                how = f"from the {label} table" if found.method == "table" else \
-                    f"by {label} search"
+                how = (f"from the {label}{kind} table" if found.method == "table" else
+                       f"by {label} search{' on colourings' if kind else ''}")
                 results[distance], results[solution] = len(found.word), list(found.word)
                 results[text] = f"{name}: {len(found.word)} ({how})"
         except Exception as error:  # a read-out must never take the widget down
