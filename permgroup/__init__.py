@@ -14,9 +14,9 @@ Where to start:
 * :mod:`permgroup.puzzle` (a puzzle: moves as sympy permutations of stickers),
   :mod:`permgroup.elements` (group elements and states), :mod:`permgroup.words`
   (move sequences), :mod:`permgroup.cayley` (Cayley graphs for networkx),
-  :mod:`permgroup.oracle` and :mod:`permgroup.optimal` (optimal words),
   :func:`permgroup.solve` (a checked word between any two states of any puzzle, the
-  one solve path: :mod:`permgroup.solution`), :mod:`permgroup.structure`
+  one solve path: :mod:`permgroup.solution`), :mod:`permgroup.optimal`
+  (optimal words for lines of moves), :mod:`permgroup.structure`
   (what a group is), :mod:`permgroup.drawing` (pictures), :mod:`permgroup.cache`
   (tables on disk), :mod:`permgroup.progress` (progress bars),
   :mod:`permgroup.widget` (the Jupyter widget);

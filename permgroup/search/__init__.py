@@ -4,6 +4,6 @@ balls of exact depths, pattern databases, IDA* and meet in the middle,
 bidirectional search, subgroup chains.
 
 May import ``tables``, ``spaces`` and the group algebra, never the toolkit
-above it (``explore``, ``oracle``, the command line); ``tests/test_package.py``
+above it (``explore``, ``solution``, the command line); ``tests/test_package.py``
 checks it.
 """

@@ -6,6 +6,6 @@ Dask), and the registry that takes a puzzle to its table.
 
 May import ``spaces``, the group algebra (``permgroup.perm``, ``puzzle``, ``metric``,
 ``normalize``, ``cache``, ``progress``, ``formats``...), never ``search`` or
-the toolkit above it (``explore``, ``oracle``, the command line);
+the toolkit above it (``explore``, ``solution``, the command line);
 ``tests/test_package.py`` checks it.  ``docs/architecture.md`` tells the layers.
 """

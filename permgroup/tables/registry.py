@@ -3,7 +3,7 @@
 (:func:`table_space`, :func:`table_size`), the form of its table chosen from a
 memory budget (:func:`choose_form`), and the table itself, kept in memory and
 cached on disk (:func:`load_or_build`), for the command line,
-:mod:`permgroup.explore`, :mod:`permgroup.oracle`, :mod:`permgroup.optimal` and
+:mod:`permgroup.explore`, :mod:`permgroup.solution`, :mod:`permgroup.optimal` and
 the widget alike.
 """
 from __future__ import annotations
