@@ -175,7 +175,7 @@ def _layer(module: str) -> int:
 
 def test_layers_import_only_downwards():
     """Group algebra, then spaces, tables, search, then the toolkit (explore,
-    oracle, the command line...): the engine never reaches up."""
+    solution, the command line...): the engine never reaches up."""
     graph = _import_graph()
     upward = [f"{m} -> {i}" for m, imports in sorted(graph.items()) for i in sorted(imports)
               if _layer(i) > _layer(m)]
