@@ -276,9 +276,8 @@ def test_counts_of_one_are_singular(cli):
 
 
 @pytest.mark.parametrize("args, stdin, words", [
-    (["order", "Skewb"], "", "unknown puzzle 'Skewb' (did you mean 'skewb'?)"),
     (["order", "megamix"], "", "(did you mean 'megaminx'?)"),
-    (["order", "LRX-5"], "", "(did you mean 'lrx-5'?)"),
+    (["order", "lrx5"], "", "(did you mean 'lrx-5'?)"),
     (["solve", "uva1107"], "", "'uva1107' (did you mean 'uva11007'?)"),
     (["table", "minicube", "--metric", "HTM"], "", "(did you mean 'htm'?)"),
     (["tabel", "minicube"], "", "(did you mean 'table'?)"),
@@ -286,6 +285,13 @@ def test_counts_of_one_are_singular(cli):
 ])
 def test_a_mistyped_name_gets_a_did_you_mean(cli, args, stdin, words):
     assert_usage_error(cli(*args, stdin=stdin), words)
+
+
+@pytest.mark.parametrize("name", ["Skewb", "LRX-5"])
+def test_a_name_in_another_case_is_the_puzzle(cli, name):
+    result = cli("order", name)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == cli("order", name.lower()).stdout.splitlines()[0]
 
 
 @pytest.mark.parametrize("puzzle", [str(DATA / "gap" / "ring.gap"), "cube-2"])

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 
 from permgroup.formats.definition import Definition
 
@@ -81,10 +82,12 @@ def resolve(name: str) -> Definition:
     Traceback (most recent call last):
     ...
     permgroup.errors.InputError: unknown puzzle 'gigaminx'; choose from minicube, cube3, ..., a family (lrx-N, ...), or the path of a definition file (.tws, .def, .kpuzzle.json, .gap) or PUZZLE_INFO.csv#TYPE (a Santa 2023 type)
-    >>> resolve("Skewb")  # doctest: +ELLIPSIS
+    >>> resolve("Skewb").name, resolve("LRX-5").name  # names are read whatever their case
+    ('skewb', 'lrx-5')
+    >>> resolve("megamix")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: unknown puzzle 'Skewb' (did you mean 'skewb'?); choose from ...
+    permgroup.errors.InputError: unknown puzzle 'megamix' (did you mean 'megaminx'?); choose from ...
     """
     from permgroup.catalog import FILE_HINT, catalog
     from permgroup.errors import InputError, did_you_mean
@@ -105,9 +108,17 @@ def resolve(name: str) -> Definition:
     definition = member(name)
     if definition is not None:
         return definition
+    # no two names differ only in case: 'Skewb' and 'LRX-5' can mean one puzzle only
+    by_case = {known.lower(): known for known in found.puzzles}
+    if name.lower() in by_case:
+        return found.puzzles[by_case[name.lower()]].make()
+    definition = member(name.lower())
+    if definition is not None:
+        return definition
     hint = did_you_mean(name, found.puzzles)
-    if not hint and name != name.lower() and member(name.lower()) is not None:
-        hint = did_you_mean(name, [name.lower()])
+    dashed = re.sub(r"([a-z])(\d+)$", r"\1-\2", name.lower())  # 'lrx5' for 'lrx-5'
+    if not hint and dashed != name.lower() and member(dashed) is not None:
+        hint = f" (did you mean {dashed!r}?)"
     raise InputError(f"unknown puzzle {name!r}{hint}; choose from {', '.join(found.puzzles)} "
                      f"(permgroup table --help says what each is), a family "
                      f"({', '.join(found.families)}), {FILE_HINT}")
