@@ -346,3 +346,22 @@ def test_htm_counts_a_bounded_number_of_powers():
     with pytest.raises(InputError, match=r"htm counts each power of a move as one move, and "
                                          r"move T has order 10007: too many powers"):
         OrbitSpace(d, "htm", tables=False)
+
+
+def test_a_table_refusal_names_dask_only_where_it_would_work():
+    from permgroup.budget import Budget, MemoryBudgetError
+    from permgroup.formats import resolve
+    from permgroup.tables.registry import _planned_space, require_table
+
+    space = _planned_space(resolve("lrx-13"), "qtm", "positions")[0]  # planned: nothing built
+    said = {}
+    for memory, default in (("2GB", True), ("4GB", True), ("4GB", False)):
+        with pytest.raises(MemoryBudgetError) as refused:
+            require_table(Budget.of(memory=memory), "lrx-13", "qtm", space, "2bit",
+                          default=default)
+        said[memory, default] = str(refused.value)
+    # the 2-bit table gathered from the workers takes 3.7 GB here; --memory
+    # chooses a build in this process, so Dask is named under the default budget only
+    assert "--dask (dask=True) builds it on Dask workers, 3.7 GB here" in said["4GB", True]
+    assert "--dask" not in said["2GB", True] and "--dask" not in said["4GB", False]
+    assert all("out of core in shards on disk" in text for text in said.values())

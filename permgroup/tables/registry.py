@@ -340,16 +340,17 @@ def require_table(budget: Budget, name: str, metric: str, space, form: str, *,
         return
     what = (f"{'reading' if cached else 'building'} the {metric} table of {name} "
             f"({space.size:,} states, {FORMS.get(form, form)})")
-    advice = _advice(space, form, budget)
+    advice = _advice(space, form, budget, default)
     if default:
         advice = "the budget is --memory's default, half the free memory up to 2 GB; " + advice
     budget.require(need, what, advice)
 
 
-def _advice(space, form: str, budget: Budget) -> str:
+def _advice(space, form: str, budget: Budget, default: bool = False) -> str:
     """What would work instead of a table of ``space`` in ``form`` too large for
     ``budget``: 2 bits a state in memory, or a memory of the user's choosing
-    (by rows, or out of core in shards on disk), or no table at all."""
+    (by rows, or out of core in shards on disk), or Dask workers (under the
+    default budget: ``--memory`` chooses a build here), or no table at all."""
     tables, size = space_bytes(space), space.size
     packed = tables + table_memory(space, "2bit")
     if form in ("byte", "nibble") and budget.fits(packed):
@@ -363,9 +364,12 @@ def _advice(space, form: str, budget: Budget) -> str:
     rows = (f"by rows in memory when SIZE is at least "
             f"{size_text(tables + table_memory(space, 'rows'))}, else "
             if ROW_PULL in space.capabilities else "")
+    dask = tables + table_memory(space, "dask")
+    on_dask = (f"; --dask (dask=True) builds it on Dask workers, {size_text(dask)} here to "
+               "gather it" if default and form != "dask" and budget.fits(dask) else "")
     return (f"--memory SIZE (memory=SIZE) builds it at 2 bits a state in SIZE of memory, "
             f"{rows}out of core in shards on disk ({size_text(disk)} of them; SIZE at least "
-            f"{size_text(tables + least_memory(size))})")
+            f"{size_text(tables + least_memory(size))}){on_dask}")
 
 
 _TABLES: dict[tuple[str, str, int], CayleyTable] = {}
