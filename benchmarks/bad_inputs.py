@@ -13,8 +13,11 @@ for the API), in a fresh cache folder shared by the run.  A case passes when:
   ``wait4`` and by polling; a case past 3 GB is stopped);
 * with no traceback on stderr.
 
-It prints one row per case and a summary; the exit status is the number of
-failed cases (capped at 100).  It is not a speed benchmark: it checks bounds.
+It prints one row per case (outcome, wall seconds, peak MB, whether stderr
+holds a traceback, the verdict, and the error line, the answer's last line or
+why it failed) and a summary; the exit status is the number of failed cases
+(capped at 100).  The inputs are made from ``tests/data``: nothing is read
+from outside the repository.  It is not a speed benchmark: it checks bounds.
 """
 from __future__ import annotations
 
@@ -236,8 +239,25 @@ def cases(f: dict[str, Path]) -> list[Case]:
             accept=("answer",)),
         Case("'1 line', not '1 lines'", ["word", "skewb"], stdin="URF\n",
              check=contains("# 1 line;"), accept=("answer",)),
-        Case("did you mean (order Skewb)", ["order", "Skewb"], accept=("error",),
-             check=contains("skewb", "err")),
+        Case("a name in another case (order Skewb)", ["order", "Skewb"], accept=("answer",),
+             check=order_is(3149280)),
+        Case("did you mean (order lrx5)", ["order", "lrx5"], accept=("error",),
+             check=contains("did you mean 'lrx-5'", "err")),
+        Case("table skewb --workers 2 (no --dask)", ["table", "skewb", "--workers", "2"],
+             accept=("error",)),
+        Case("order transpositions-256", ["order", "transpositions-256"],
+             check=order_is(math.factorial(256))),
+        Case("order --help says no '(sympy)'", ["order", "--help"], accept=("answer",),
+             check=lambda out, err: "says '(sympy)'" if "(sympy)" in out else None),
+        Case("table --help names PATH#TYPE", ["table", "--help"], accept=("answer",),
+             check=contains("PUZZLE_INFO.csv#TYPE")),
+        # an out-of-core build stopped by Ctrl-C: its shards counted, then cleared
+        Case("Ctrl-C in table lrx-11 --memory 20MB", ["table", "lrx-11", "--memory", "20MB"],
+             interrupt=6.0, accept=("interrupted",)),
+        Case("cache lists the stopped build", ["cache"], accept=("answer",),
+             check=contains("unfinished out-of-core build")),
+        Case("cache clear lrx-11", ["cache", "clear", "lrx-11"], accept=("answer",),
+             check=contains("# removed 1 table")),
     ]
 
 
@@ -322,7 +342,33 @@ def run(case: Case, env: dict) -> dict:
             else (err.strip().splitlines() or [""])[-1] if outcome != "answer"
             else (out.strip().splitlines() or [""])[-1])
     return {"case": case.name, "outcome": outcome, "seconds": seconds, "peak": peak,
-            "verdict": "FAIL" if why else "ok", "note": why or said}
+            "traceback": "Traceback" in err, "verdict": "FAIL" if why else "ok",
+            "note": why or said}
+
+
+def summary(rows: list[dict]) -> str:
+    """The run in a few lines: cases passed, outcomes, tracebacks, the slowest
+    case and the largest peak, and the cases that failed.
+
+    >>> print(summary([{"case": "a", "outcome": "error", "seconds": 1.0, "peak": 5e7,
+    ...                 "traceback": False, "verdict": "ok", "note": ""}]))
+    # 1 of 1 cases pass; 0 fail
+    # outcomes: 1 error; tracebacks: 0
+    # slowest: 1.0 s (a); largest peak: 50 MB (a)
+    """
+    failed = [r for r in rows if r["verdict"] != "ok"]
+    outcomes: dict[str, int] = {}
+    for r in rows:
+        outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
+    slow = max(rows, key=lambda r: r["seconds"])
+    big = max(rows, key=lambda r: r["peak"])
+    lines = [f"# {len(rows) - len(failed)} of {len(rows)} cases pass; {len(failed)} fail",
+             f"# outcomes: {', '.join(f'{n} {o}' for o, n in sorted(outcomes.items()))}; "
+             f"tracebacks: {sum(r['traceback'] for r in rows)}",
+             f"# slowest: {slow['seconds']:.1f} s ({slow['case']}); "
+             f"largest peak: {big['peak'] / 1e6:.0f} MB ({big['case']})"]
+    lines += [f"# FAIL {r['case']}: {r['note']}" for r in failed]
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
@@ -334,16 +380,21 @@ def main(argv: list[str]) -> int:
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     chosen = [c for c in cases(files(folder))
               if not args.names or any(n.lower() in c.name.lower() for n in args.names)]
-    print(f"{'case':<42} {'outcome':<12} {'s':>6} {'peak MB':>8}  verdict  note", flush=True)
-    failed = 0
+    print(f"{'case':<42} {'outcome':<12} {'s':>6} {'peak MB':>8} {'tb':<3} verdict  note",
+          flush=True)
+    rows = []
     for case in chosen:
         row = run(case, env)
-        failed += row["verdict"] != "ok"
+        rows.append(row)
         print(f"{row['case'][:42]:<42} {row['outcome']:<12} {row['seconds']:>6.1f} "
-              f"{row['peak'] / 1e6:>8.0f}  {row['verdict']:<7}  {row['note'][:110]}", flush=True)
-    print(f"# {len(chosen) - failed} of {len(chosen)} cases pass; {failed} fail")
+              f"{row['peak'] / 1e6:>8.0f} {'yes' if row['traceback'] else 'no':<3} "
+              f"{row['verdict']:<7}  {row['note'][:110]}", flush=True)
+    if not rows:
+        print("# no case matches")
+        return 0
+    print(summary(rows))
     print(machine_note())
-    return min(failed, 100)
+    return min(sum(r["verdict"] != "ok" for r in rows), 100)
 
 
 if __name__ == "__main__":
