@@ -501,7 +501,13 @@ def _small_cycle_giant(f: Factor) -> bool:
         small = moves[counts == size]
         if len(small):
             points = np.nonzero(small[0] != identity(m))[0]  # two or three: a cycle
-            if (minimal_blocks(moves, points) == 0).all():
+            # a few of many moves first: when they alone move every point and
+            # keep none of the points apart, neither do all of them
+            few = moves[np.random.default_rng(0).choice(len(moves), 1024, replace=False)] \
+                if len(moves) > 4096 else moves
+            if len(few) < len(moves) and (minimal_blocks(np.concatenate([small[:1], few]),
+                                                         points) == 0).all() \
+                    or (minimal_blocks(moves, points) == 0).all():
                 f.giant = "S" if (parity(f.moves) == 1).any() else "A"
                 f.giant_proof = (f"a {'transposition' if size == 2 else '3-cycle'} whose "
                                  "conjugates link every point; "

@@ -101,8 +101,9 @@ def _classes(rows):
 def minimal_blocks(gens, points: Sequence[int]):
     """The finest block system of the group of ``gens`` (numpy rows) in which
     ``points`` lie in one block (Atkinson: join the points, then the images of
-    joined points under each move, until stable; powers ``g^2, g^4, ...`` join
-    the moves from the second round, so a long cycle takes a few dozen rounds);
+    joined points under each move, until stable; from the second round the
+    moves' powers ``g^2``, then ``g^4``... join too, so that a long cycle
+    takes a few dozen rounds);
     each point's block (numbered in the order of the blocks' least points),
     ``-1`` off the orbits of ``points``.
 
@@ -118,7 +119,7 @@ def minimal_blocks(gens, points: Sequence[int]):
     n = gens.shape[1]
     points = np.asarray(points, dtype=np.intp)
     label = components(n, np.full(len(points) - 1, points[0]), points[1:])
-    letters, x = gens, np.arange(n)
+    letters, powers, x = gens, gens, np.arange(n)
     for rounds in range(1, 4 * n + 8):
         # a block maps onto a block: join the images of each point and its
         # root (where a move fixes both, the pair is joined already)
@@ -129,8 +130,11 @@ def minimal_blocks(gens, points: Sequence[int]):
         if np.array_equal(new, label):
             break
         label = new
-        if rounds > 1:  # powers of the moves: a long cycle in a few dozen rounds
-            letters = np.concatenate([gens, np.take_along_axis(letters, letters, axis=1)])
+        if rounds > 1:  # powers g^2, g^4, ...: a long cycle in a few dozen rounds
+            powers = np.take_along_axis(powers, powers, axis=1)
+            # any elements of the group may join; the identity joins nothing
+            powers = powers[(powers != x).any(axis=1)]
+            letters = np.concatenate([gens, powers])
     g, y = np.nonzero(gens != identity(n))
     orbit = components(n, y, gens[g, y])
     inside = np.isin(orbit, orbit[points])

@@ -372,7 +372,9 @@ def _piece_forms(kinds: dict, offsets: list[int], moves: list, degree: int):
         slot[table] = np.arange(m)[:, None]
         place[table] = np.arange(k)[None, :]
         first = gens[:, table[:, 0]]
-        to, turn = slot[first], place[first]
+        to = slot[first]
+        # one-sticker pieces never turn (no gather: a big family's moves are 8M entries)
+        turn = place[first] if k > 1 else np.zeros(to.shape, dtype=np.int8)
         bad = to < 0
         if k > 1:  # a one-sticker piece cannot be broken
             expected = table[np.maximum(to, 0)[..., None], (np.arange(k) + turn[..., None]) % k]
@@ -381,8 +383,11 @@ def _piece_forms(kinds: dict, offsets: list[int], moves: list, degree: int):
             g, j = map(int, np.argwhere(bad)[0])
             raise ValueError(f"the permutation does not carry {kind} {tuple(pieces[j])} onto a "
                              f"{kind} with its stickers in the same cyclic order")
-        where.append(to + base)
+        to += base
+        where.append(to)
         twist.append(turn)
+    if len(where) == 1:
+        return where[0], twist[0].astype(np.intp, copy=False)
     where = np.concatenate(where, axis=1) if where else np.empty((len(gens), 0), np.intp)
     twist = np.concatenate(twist, axis=1) if twist else np.empty((len(gens), 0), np.intp)
     return where, twist
@@ -421,7 +426,8 @@ class _Analysis:
         self.steps = [k // m for k, m in zip(self.stickers, self.turns)]
         step_of = np.array([self.steps[i] for i, r in enumerate(self.ranges) for _ in r],
                            dtype=np.intp)
-        reduced = twists // np.maximum(step_of, 1) % np.array(self.moduli, dtype=np.intp)
+        reduced = (twists // np.maximum(step_of, 1) % np.array(self.moduli, dtype=np.intp)
+                   if twists.any() else twists)
         # the moves on the pieces: numpy rows (where, twist); tuples when asked
         self.where, self.twists = where, reduced
         self.arrays = list(zip(where, reduced))

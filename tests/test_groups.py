@@ -181,3 +181,23 @@ def test_permgroup_group_on_the_command_line(tmp_path):
     assert "derived series: 43252003274489856000 > 21626001637244928000 (not solvable)" in text
     assert "line 1: in the group" in text
     assert any(t.startswith("line 2: not in the group: ") for t in text)
+
+
+def test_minimal_blocks_agree_with_sympy():
+    """Atkinson's joins with the moves' powers (a long cycle's) against
+    sympy's ``minimal_block`` on transitive groups with and without blocks."""
+    import numpy as np
+
+    from permgroup.pieces import minimal_blocks
+
+    n = 60
+    cycle = [(i + 1) % n for i in range(n)]
+    cases = [[cycle], [cycle, [(i + 10) % 20 + 20 * (i // 20) for i in range(n)]],
+             [cycle, [1, 0] + list(range(2, n))], [cycle, [(7 * i) % n for i in range(n)]]]
+    for gens in cases:
+        group = PermutationGroup([Permutation(g) for g in gens])
+        for b in (1, 2, 5, 12, 30):
+            theirs = group.minimal_block([0, b])
+            mine = minimal_blocks(np.array(gens), [0, b]).tolist()
+            assert all((theirs[i] == theirs[j]) == (mine[i] == mine[j])
+                       for i in range(n) for j in range(n)), (gens, b)
