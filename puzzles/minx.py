@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import product
 
 import numpy as np
 
 from permgroup.puzzle import Puzzle
 from puzzles.nets import cells, face_polygons
-from puzzles.solids import MEGAMINX_NAMES, PHI, _face_depth, _rotation, _unit, megaminx
+from puzzles.solids import (MEGAMINX_NAMES, _face_depth, _rotation, _unit, dodecahedron,
+                            megaminx)
 
 #: the common names by number of layers
 NAMES = {3: "megaminx", 5: "gigaminx", 7: "teraminx", 9: "petaminx", 11: "examinx",
@@ -40,12 +40,7 @@ NAMES = {3: "megaminx", 5: "gigaminx", 7: "teraminx", 9: "petaminx", 11: "examin
 
 def _dodecahedron() -> tuple[list[np.ndarray], list[tuple[float, ...]]]:
     """The face normals (in the library Megaminx's order of names) and corners."""
-    normals = []
-    for a, b in product((1, -1), repeat=2):
-        normals += [(0, a * PHI, b), (a * PHI, b, 0), (b, 0, a * PHI)]
-    corners = [tuple(c) for c in product((1, -1), repeat=3)]
-    for a, b in product((1, -1), repeat=2):
-        corners += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (b * PHI, 0, a / PHI)]
+    normals, corners = dodecahedron()
     order = sorted(normals, key=lambda n: (-n[1], -n[2], n[0]))
     return [_unit(n) for n in order], corners
 

@@ -335,13 +335,25 @@ MEGAMINX_NET = (("U", "F"), ("U", "R"), ("U", "BR"), ("U", "BL"), ("U", "L"), ("
                 ("D", "DR"), ("DR", "DBR"), ("DR", "DBL"), ("DR", "B"), ("DR", "DL"))
 
 
-def _megaminx() -> Solid:
+def dodecahedron() -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
+    """The regular dodecahedron's face normals (not of unit length) and its
+    corners, centred at the origin.
+
+    >>> normals, corners = dodecahedron()
+    >>> len(normals), len(corners)
+    (12, 20)
+    """
     normals = []
     for a, b in product((1, -1), repeat=2):
         normals += [(0, a * PHI, b), (a * PHI, b, 0), (b, 0, a * PHI)]
     corners = [tuple(c) for c in product((1, -1), repeat=3)]
     for a, b in product((1, -1), repeat=2):
         corners += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (b * PHI, 0, a / PHI)]
+    return normals, corners
+
+
+def _megaminx() -> Solid:
+    normals, corners = dodecahedron()
 
     def nearest(point, count) -> list:
         # rounded so that equally near faces keep their listed order on every machine
