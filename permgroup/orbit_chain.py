@@ -969,7 +969,14 @@ def _glued(gens: np.ndarray, n: int, factors: list[Factor], fixed: np.ndarray,
     for f in factors:
         images[:, at:at + f.index] = at + f.action
         at += f.index
-    glue = schreier_sims(np.concatenate([images, gens + m], axis=1), m + n,
+    # one move per action on the cosets generates the same quotient (its
+    # elements, products of moves, stay in the group): S_256's 32,640 moves
+    # act on its one coset alike
+    moving = np.nonzero((images != np.arange(m)).any(axis=1))[0]
+    keep = moving[np.unique(images[moving], axis=0, return_index=True)[1]] if len(moving) \
+        else np.arange(min(len(gens), 1))
+    keep.sort()
+    glue = schreier_sims(np.concatenate([images[keep], gens[keep] + m], axis=1), m + n,
                          points=range(m), budget=budget, seed=seed)
     proven = glue.proven and all(f.local.kind != "chain" or f.local.chain.proven
                                  for f in factors)
