@@ -90,3 +90,22 @@ def test_santa_4x4x4_rows_solved_corners_first():
                 solved_at = i
         assert solved_at is not None and solved_at < 30
         assert (state == r.goal).sum() >= len(state) - r.wildcards
+
+
+def test_each_reduction_variant_solves(monkeypatch):
+    """find_word keeps the shortest of its reduction variants: each alone
+    (forward, and backward: the goal taken to the start, the word inverted)
+    gives a word the competition's applier accepts."""
+    import permgroup.solver as solver
+
+    row = next(r for r in read_csv(PUZZLES) if r["puzzle_type"] == "cube_4/4/4")
+    parsed = {r.id: r for r in read_puzzles(read_text(PUZZLES), SANTA)}[row["id"]]
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    lengths = []
+    for variant in solver.REDUCTION_VARIANTS[:2]:
+        monkeypatch.setattr(solver, "REDUCTION_VARIANTS", (variant,))
+        word = solver.find_word(moves, parsed.start, parsed.goal, mismatches=parsed.wildcards,
+                                time_limit=8, chain=False)
+        assert wrong_positions(row, ".".join(word), allowed_moves()) <= parsed.wildcards
+        lengths.append(len(word))
+    assert all(0 < n < 400 for n in lengths)

@@ -96,14 +96,17 @@ def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | N
 
 def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
-                   deadline: float | None = None, finish_by: float | None = None
-                   ) -> list[Letter] | None:
+                   deadline: float | None = None, finish_by: float | None = None,
+                   kinds: int | None = None) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
     ``None`` when a step cannot be done (the small orbits' search does not
     apply or finds nothing in time; no parity fix keeps them).  Past
     ``deadline`` the rounds look at fewer commutators and take more of them
-    (a longer word, sooner); past ``finish_by`` the 3-cycles finish at once."""
+    (a longer word, sooner); past ``finish_by`` the 3-cycles finish at once.
+    ``kinds``: the kinds of commutator scored a round (default
+    :data:`ROUND_KINDS`; another number gives another word, often of another
+    length: :func:`permgroup.solver.find_word` keeps the shortest of a few)."""
     end = time.monotonic() + 60 if deadline is None else deadline
     last = end if finish_by is None else max(finish_by, end)
     found = solve_small_orbits(moves, start, goal, np.flatnonzero(red.frozen), deadline=end)
@@ -121,9 +124,9 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     wrong = int(np.count_nonzero(state != goal))
     while wrong > mismatches and time.monotonic() < last:
         hurry = time.monotonic() > end
-        steps = _best_steps(ms, red, state, goal, hurry=hurry)
+        steps = _best_steps(ms, red, state, goal, hurry=hurry, kinds=kinds)
         if not steps and hurry:  # the few commutators looked at do not help: all of them
-            steps = _best_steps(ms, red, state, goal)
+            steps = _best_steps(ms, red, state, goal, kinds=kinds)
         if not steps:
             break
         state, word = ms.apply(state, steps), ms.extend(word, steps)
@@ -172,13 +175,13 @@ HURRIED = (24, 0.3, 5)
 
 
 def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray,
-                hurry: bool = False) -> list[Letter]:
+                hurry: bool = False, kinds: int | None = None) -> list[Letter]:
     """One round: the parallel commutator or 3-cycle fixing the most positions
     per move (the next one when its word does not fix what its score said),
     then the round's other candidates, scored again on the state they meet,
     while they fix nearly as much a move (scoring every commutator again
     after each would cost a round each)."""
-    kinds, share, outers = HURRIED if hurry else (ROUND_KINDS, ROUND_SHARE, None)
+    kinds, share, outers = HURRIED if hurry else (kinds or ROUND_KINDS, ROUND_SHARE, None)
     options = [(f[0], lambda f=f: red.shapes.word(f[1], f[2], f[3]))
                for f in red.shapes.ranked(state, goal, max_kinds=kinds, outers=outers)]
     # a 3-cycle is looked for only when it may beat the commutators (building
