@@ -458,6 +458,18 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.epilog_of = epilog_of
 
+    def parse_known_args(self, args=None, namespace=None):
+        # a command's options may come before its optional FILE (`word cube-2
+        # --states FILE`): argparse alone gives that FILE up once an option is
+        # read before it; the top parser, with its commands, cannot intermix
+        if self._subparsers is None and not getattr(self, "_intermixing", False):
+            self._intermixing = True
+            try:
+                return self.parse_known_intermixed_args(args, namespace)
+            finally:
+                self._intermixing = False
+        return super().parse_known_args(args, namespace)
+
     def format_help(self) -> str:
         if self.epilog_of is not None:
             self.epilog, self.epilog_of = self.epilog_of(), None

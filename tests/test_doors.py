@@ -133,3 +133,51 @@ def test_alike_pieces_too_many_to_rank_are_solved_by_their_colourings(tmp_path, 
     found = permgroup.solve(definition, "T S T T", time_limit=60, optimal=True)
     assert found.method == "table" and found.optimal and len(found.word) <= 4
     assert 5_405_400 > LIST_LIMIT   # too many to list: the orbit space refuses its positions
+
+
+def test_word_reads_positions_and_its_options_may_come_before_the_file(capsys, tmp_path):
+    """``word --states``: each line ``START,GOAL`` in Santa's stickers (two
+    cube_2/2/2 rows of the competition's file); the family and Santa's type
+    prove the same lengths, the family keeps ``X'``, Santa's file ``-X``; the
+    FILE may follow the options."""
+    rows = [line.split(",") for line in
+            (DATA / "santa2023" / "puzzles.csv").read_text().splitlines()[1:]]
+    lines = tmp_path / "positions.txt"
+    lines.write_text("".join(f"{r[3]},{r[2]}\n" for r in rows if r[1] == "cube_2/2/2"))
+    family = _run(capsys, "word", "cube-2", "--states", "--time-limit", "30",
+                  str(lines)).splitlines()
+    santa = _run(capsys, "word", f"{INFO}#cube_2/2/2", "--time-limit", "30", "--states",
+                 str(lines)).splitlines()
+    assert [len(w.split()) for w in family[:-1]] == [len(w.split()) for w in santa[:-1]]
+    assert family[-1] == santa[-1] == "# 2 lines; proven optimal: all"
+    assert not any(m.startswith("-") for w in family[:-1] for m in w.split())
+    assert not any(m.endswith("'") for w in santa[:-1] for m in w.split())
+    from permgroup.formats.santa import read_type, with_inverses
+
+    moves = with_inverses(read_type(INFO, "cube_2/2/2"))
+    for row, word in zip([r for r in rows if r[1] == "cube_2/2/2"], santa):
+        state = row[3].split(";")
+        for m in word.split():
+            state = [state[i] for i in moves[m]]  # Santa's rule: new = old[move]
+        assert state == row[2].split(";")
+
+
+def test_optimal_and_word_spell_moves_alike_and_the_torus_answers(capsys, tmp_path):
+    """The same line through ``optimal`` and ``word``: the same moves, spelt the
+    same way (``r0'``, or ``-r0`` in Santa's file); the torus and its contest
+    name answer both commands with a checked word."""
+    from puzzles import torus
+
+    line = tmp_path / "line.txt"
+    line.write_text("f0 r1 d0'\n")
+    for door in ("cube-2", f"{INFO}#cube_2/2/2"):
+        optimal = _run(capsys, "optimal", door, str(line)).splitlines()
+        word = _run(capsys, "word", door, str(line)).splitlines()
+        assert optimal[0] == word[0] and len(word[0].split()) == 3
+    assert optimal[0] == "d0 -r1 -f0"
+    line.write_text("row1 col2' row3 col0\n")
+    for command, door in (("word", "torus"), ("word", "rubiksrevenge"), ("optimal", "torus")):
+        # within 5 s: no table of 63 million colourings is built for one line
+        out = _run(capsys, command, door, str(line), "--time-limit", "5").splitlines()
+        board = torus.apply_moves(torus.GOAL, "row1 col2' row3 col0")
+        assert torus.apply_moves(board, out[0]) == torus.GOAL and len(out[0].split()) <= 4
