@@ -560,12 +560,15 @@ def _search_fits(t: Task, budget: Budget, bound: int | None) -> bool:
     """Whether an exact search can be expected to end within the memory: the
     states it may meet (the element space's size, or the colourings of the
     goal's colours) fit, or a word in hand of ``bound`` moves limits each side
-    to half that depth."""
+    to half the depth of a shorter one (``bound // 2`` levels, each move
+    followed by any but its own inverse)."""
     from math import factorial, prod
 
     most = budget.memory // SEARCH_STATE_BYTES
-    if bound is not None and len(t.moves) ** ((bound + 1) // 2) <= most:
-        return True
+    if bound is not None:
+        n, depth = len(t.moves), bound // 2
+        if (n * (n - 1) ** (depth - 1) if depth else 1) <= most:
+            return True
     if not t.colourings and t.position is not None:
         space = _element_space(t.door, t.metric)
         return space is not None and space.size <= most

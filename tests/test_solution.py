@@ -183,3 +183,22 @@ def test_bad_inputs_are_input_errors():
         permgroup.solve("cubic-eight", "")
     with pytest.raises(UnreachableError, match="colours"):
         permgroup.solve("minicube", "UUUUUUUUUUUUUUUUUUUUUUUU")
+
+
+def test_cube4_scrambles_of_six_moves_get_proven_optimal_words():
+    rng = random.Random(4)
+    names = [f"{m}{i}" for m in "frd" for i in range(4)]
+    for _ in range(2):
+        scramble = " ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(6))
+        found = permgroup.solve("cube-4", scramble, time_limit=30)
+        assert found.optimal and len(found.word) <= 6
+        assert _solves("cube-4", scramble, found.word)
+
+
+def test_a_word_is_never_longer_than_the_input_reduced_and_reversed():
+    """``R R R R R`` is nothing on a face of order 5; ``R R`` is ``R2`` in face
+    turns: the answer is never longer than that (a longer Megaminx scramble:
+    test_a_word_given_is_a_candidate_and_an_exhaustive_search_proves_it)."""
+    found = permgroup.solve("megaminx", "R R R R R U U'", time_limit=2)
+    assert found.word == []
+    assert permgroup.solve("cube3", "R R", metric="htm", time_limit=2).word == ["R2"]
