@@ -431,9 +431,10 @@ def solve_elements(elements: Sequence[Perm], max_depth: int, metric: str = "qtm"
     return solve_digits(digits(elements, metric), max_depth, metric, progress, time_limit)
 
 
-def corner_database(metric: str = "qtm", progress=None):
+def corner_database(metric: str = "qtm", progress=None, build: bool = True):
     """The corners' pattern database (8!·3^7 = 88,179,840 entries, 4 bits
-    each; built once in about 20 s and cached).
+    each; built once in about 20 s and cached); with ``build=False``, ``None``
+    when it is neither in memory nor in the cache.
 
     The corner digits it covers (the database itself is too big to build here):
 
@@ -448,12 +449,18 @@ def corner_database(metric: str = "qtm", progress=None):
         space = search_space(metric)
         which = [i for i, f in enumerate(space.factors) if f.name.startswith("corner")]
         goal = digits([tuple(range(54))], metric)
-        _CORNER_DATABASES[metric] = load_pattern_database(
-            space, which, goal, _cache_key(metric), f"cube3-{metric}", progress)
+        found = load_pattern_database(space, which, goal, _cache_key(metric),
+                                      f"cube3-{metric}", progress, build=build)
+        if found is None:
+            return None
+        _CORNER_DATABASES[metric] = found
     return _CORNER_DATABASES[metric]
 
 
 _CORNER_DATABASES: dict = {}
+#: seconds the corners' database may take to build on two busy cores: a shorter
+#: budget does not start it
+CORNER_BUILD_SECONDS = 30.0
 #: deeper than this many moves past the ball, the search prunes with the corners
 PATTERN_FROM = 5
 
@@ -559,6 +566,12 @@ def solve_exact(position: Perm, metric: str, max_depth: int | None, budget) -> l
     if metric not in GODS_NUMBER:
         return None
     depth = GODS_NUMBER[metric] if max_depth is None else min(max_depth, GODS_NUMBER[metric])
+    if depth - DEEP_RADIUS[metric] > PATTERN_FROM and budget.left() < CORNER_BUILD_SECONDS \
+            and corner_database(metric, build=False) is None:
+        # a level of its build is not cut short: started in a short budget, it
+        # would take the time of the methods after this one
+        raise Stopped(f"the time left is too short to build the corners' database (up to "
+                      f"{CORNER_BUILD_SECONDS:g} s, once)", 0)
     # the ball and the corners' database are built (and cached) within the budget
     return solve_elements([position], depth, metric, progress=budget.watch(),
                           time_limit=budget.left())[0]
