@@ -804,8 +804,14 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
         if answered and not proves:
             continue
         if budget.expired:
-            tried.append(f"{name}: {budget.stop_reason()}")
-            break
+            # the generic solver still answers when only the time ran out and no
+            # word is in hand (its last-resort finish is bounded by the puzzle's
+            # size, permgroup.solver.finish): a limit trades length, never the answer
+            if name != "greedy" or best is not None or budget.cancel.is_set():
+                tried.append(f"{name}: {budget.stop_reason()}")
+                if budget.cancel.is_set():
+                    break
+                continue
         bound = None if best is None else len(best[0])
         if name == "search" and not (optimal or t.door.hook("solve_exact") is not None
                                      or _search_fits(t, budget, bound)):

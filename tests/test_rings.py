@@ -208,3 +208,36 @@ def test_the_last_resort_finish_is_counted_not_timed(monkeypatch):
     passes = 2 if last.rescue_cycles(ms, m) is not None else 1
     assert 0 < len(scans) <= passes * (last.STEPS_PER_WRONG * wrong + last.EXTRA_STEPS)
     assert m.table.size <= cap
+
+
+def test_the_solve_path_answers_when_an_earlier_method_takes_all_the_time(monkeypatch):
+    """permgroup.solve: when a method before the generic solver spends the
+    whole time limit (a chain's tables built on a loaded machine), the generic
+    solver still answers (a limit trades length, never the answer); a
+    cancelled request still stops."""
+    import threading
+    import time
+
+    import permgroup.solution as solution
+    from permgroup.budget import Budget
+    from permgroup.errors import Stopped
+    from permgroup.formats.santa import moves_definition
+
+    def slow(t, budget, bound, max_length=None):
+        while not budget.expired:
+            time.sleep(0.01)
+        raise Stopped(budget.stop_reason())
+
+    monkeypatch.setattr(solution, "_by_chain", slow)
+    moves = _santa("globe_3/4")
+    goal = np.arange(32) * 4 // 32
+    start = scramble(moves, goal, 100, random.Random(3))
+    found = solution.solve(solution.door(moves_definition("globe_3/4", SANTA["globe_3/4"])),
+                           tuple(start.tolist()), tuple(goal.tolist()), time_limit=0.5)
+    assert found.method == "greedy"
+    assert plain_apply(start, found.word, moves) == goal.tolist()
+    cancelled = Budget.of(time_limit=5)
+    threading.Timer(0.1, cancelled.cancel.set).start()
+    with pytest.raises(solution.NoWord):
+        solution.solve(solution.door(moves_definition("globe_3/4", SANTA["globe_3/4"])),
+                       tuple(start.tolist()), tuple(goal.tolist()), budget=cancelled)
