@@ -106,6 +106,10 @@ def power(p: Sequence[int], k: int) -> Perm:
     >>> power((1, 2, 0, 4, 3), 10 ** 20)   # 10^20 is 1 mod 3 and even: the 3-cycle once, no swap
     (1, 2, 0, 3, 4)
     """
+    if k == 1:  # a metric's moves are mostly the generators themselves
+        return tuple(p)
+    if k == -1:
+        return inverse(p)
     result = list(range(len(p)))
     seen = bytearray(len(p))
     for start, image in enumerate(p):

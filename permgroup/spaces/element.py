@@ -71,7 +71,7 @@ class PieceCoordinate:
                 self.place_of[pos] = u
         self.reference = tuple(slot[0] for slot in slots)
         self.move_names = list(moves)
-        self.slot_moves = [self._slot_move(name, m) for name, m in moves.items()]
+        self.slot_moves = self._slot_moves(moves)
         if twist_invariant is None:
             twist_invariant = all(sum(d) % self.modulus == 0 for _, d in self.slot_moves)
         self.twist_invariant = twist_invariant
@@ -90,19 +90,33 @@ class PieceCoordinate:
             raise ValueError(f"no move displaces any {kind}")
         return cls(kind, tuple(moved), moves)
 
-    def _slot_move(self, name: str, move: Perm) -> tuple[list[int], list[int]]:
-        # elements.piece_form checks the same, but the solving path must not import elements
-        target, shift = [], []
-        for j, slot in enumerate(self.slots):
-            pos = move[slot[0]]
-            k, t = self.slot_of[pos], self.place_of[pos]
-            if k < 0 or any(move[slot[u]] != self.slots[k][(u + t) % self.modulus]
-                            for u in range(self.modulus)):
-                raise ValueError(
-                    f"move {name!r} does not carry {self.kind} {slot} onto a {self.kind}")
-            target.append(k)
-            shift.append(t)
-        return target, shift
+    def _slot_moves(self, moves: dict[str, Perm]) -> list[tuple[list[int], list[int]]]:
+        """Each move as ``(target, shift)``: the slot each slot's piece goes to and
+        the turn it takes; :class:`ValueError` for a move that breaks a piece.
+        Plain loops, no generator a slot and none for one-point pieces
+        (transpositions-200's 19,900 moves: a second or two, not 20)."""
+        # elements.piece_form checks the same, but the solving path must not import
+        # elements (nor numpy: a cached table's lookup runs without it)
+        slots, slot_of, place_of, modulus = self.slots, self.slot_of, self.place_of, self.modulus
+        out = []
+        for name, move in moves.items():
+            target, shift = [], []
+            for slot in slots:
+                pos = move[slot[0]]
+                k, t = slot_of[pos], place_of[pos]
+                if k >= 0 and modulus > 1:
+                    onto = slots[k]
+                    for u in range(1, modulus):
+                        if move[slot[u]] != onto[(u + t) % modulus]:
+                            k = -1
+                            break
+                if k < 0:
+                    raise ValueError(
+                        f"move {name!r} does not carry {self.kind} {slot} onto a {self.kind}")
+                target.append(k)
+                shift.append(t)
+            out.append((target, shift))
+        return out
 
     # --- one element -------------------------------------------------------
     def slot_form(self, element: Sequence[int]) -> tuple[list[int], list[int]]:
