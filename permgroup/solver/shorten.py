@@ -116,31 +116,57 @@ def perm_hash(perms: np.ndarray) -> np.ndarray:
 def short_words(ms: MoveSet, length: int, budget: int = 30_000_000) -> dict[int, list[Letter]]:
     """The cheapest word of up to ``length`` letters for each permutation they
     make, keyed by :func:`perm_hash`; a level is added only while the words'
-    permutations cost at most ``budget`` position lookups to make."""
+    permutations cost at most ``budget`` position lookups to make.
+
+    >>> from permgroup.moves import MoveSet
+    >>> ms = MoveSet.from_moves({"T": np.array([1, 2, 3, 0]), "S": np.array([1, 0, 2, 3])})
+    >>> [ms.names(w) for w in short_words(ms, 2).values()]  # T² is one letter of two turns
+    [[], ['T'], ['T', 'T'], ['S'], ['T', 'S'], ['T', 'T', 'S'], ['S', 'T'], ['S', 'T', 'T']]
+    """
     letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
                if ms.letter_cost((c, e)) <= 2]
     identity = np.arange(ms.degree, dtype=np.int32)
     table: dict[int, list[Letter]] = {int(perm_hash(identity)[0]): []}
     frontier: list[tuple[np.ndarray, list[Letter]]] = [(identity, [])]
+    if not letters:
+        return table
+    classes = np.array([c for c, _ in letters], dtype=np.int64)
+    powers = np.stack([np.asarray(ms.powers[c][e]) for c, e in letters])
     spent = 0
     for _ in range(length):
         spent += len(frontier) * len(letters) * ms.degree
         if spent > budget:
             break
+        perms = np.stack([p for p, _ in frontier])
+        last = np.array([w[-1][0] if w else -1 for _, w in frontier], dtype=np.int64)
+        # a letter never follows its own class, nor a commuting class of a higher number
+        follows = last[:, None] >= 0
+        before = np.maximum(last, 0)[:, None]
+        skip = follows & ((before == classes[None, :])
+                          | (ms.commute[before, classes[None, :]] & (before > classes[None, :])))
+        # every permutation of the level made and hashed at once, in the order the
+        # words are met (frontier first, then letter: the first of equal cost stays)
+        rows, ks = np.nonzero(~skip)
         grown = []
-        for perm, w in frontier:
-            for x in letters:
-                if w and (w[-1][0] == x[0] or (ms.commute[w[-1][0], x[0]] and w[-1][0] > x[0])):
-                    continue
-                p = perm[ms.powers[x[0]][x[1]]]
-                key = int(perm_hash(p)[0])
-                cand = w + [x]
+        for at in range(0, len(rows), SHORT_WORDS_BLOCK):
+            r, k = rows[at:at + SHORT_WORDS_BLOCK], ks[at:at + SHORT_WORDS_BLOCK]
+            made = np.take_along_axis(perms[r], powers[k], axis=1)
+            keys = perm_hash(made)
+            for j in range(len(r)):
+                cand = frontier[r[j]][1] + [letters[k[j]]]
+                key = int(keys[j])
                 old = table.get(key)
                 if old is None or ms.cost(old) > ms.cost(cand):
                     table[key] = cand
-                    grown.append((p, cand))
+                    grown.append((made[j], cand))
         frontier = grown
+        if not frontier:
+            break
     return table
+
+
+#: candidate permutations of :func:`short_words` made and hashed in one block
+SHORT_WORDS_BLOCK = 4096
 
 
 def replace_windows(ms: MoveSet, word: Sequence[Letter], table: dict[int, list[Letter]],
