@@ -625,13 +625,16 @@ def _by_chain(t: Task, budget: Budget, bound: int | None, max_length: int | None
 def _by_greedy(t: Task, budget: Budget, bound: int | None, chain: bool = True
                ) -> list[str] | None:
     """The generic solver's word (:func:`permgroup.solver.find_word`; ``chain``:
-    its own try of a chain first, when the path has not tried one)."""
+    its own try of a chain first, when the path has not tried one).  With a
+    word in hand (``bound``) it is held to the budget; without, it answers
+    even past it (a limit trades length, never the answer)."""
     from permgroup.solver import find_word
 
     start, goal = _labels(t)
     try:
         return find_word(_gather(t), start, goal, mismatches=t.mismatches,
-                         time_limit=max(budget.left(), 1e-3), chain=chain or t.mismatches > 0)
+                         time_limit=max(budget.left(), 1e-3), chain=chain or t.mismatches > 0,
+                         budget=None if bound is None else budget)
     except InputError as exc:
         raise Stopped(str(exc)) from None
 

@@ -163,6 +163,24 @@ def test_random_scrambles_of_a_4x4x4():
         assert plain_apply(start, word, moves) == goal
 
 
+def test_with_a_budget_a_word_is_not_owed_past_it():
+    """Held to a budget (the caller has a word already), the solver stops with
+    Stopped once the budget has run out; with a time limit alone it still
+    finishes its word (a limit trades length, never the answer)."""
+    import time
+
+    from permgroup.budget import Budget
+    from permgroup.errors import Stopped
+
+    moves = with_inverses(SANTA["cube_2/2/2"])
+    goal = np.array([i // 4 for i in range(24)])
+    start = np.array(plain_apply(goal.tolist(), ["f0", "r0", "d1", "-f1", "r1"], moves))
+    with pytest.raises(Stopped, match="time limit"):
+        find_word(moves, start, goal, chain=False, budget=Budget(time.monotonic()))
+    word = find_word(moves, start, goal, chain=False, time_limit=1e-3)
+    assert plain_apply(start.tolist(), word, moves) == goal.tolist()
+
+
 def test_unreachable_position_is_named():
     t = np.array([1, 2, 3, 0])
     with pytest.raises(InputError, match="no word found"):

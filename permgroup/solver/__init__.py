@@ -156,11 +156,18 @@ def colourings(state: np.ndarray) -> int:
 
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-              mismatches: int = 0, time_limit: float = 60.0, chain: bool = True) -> list[str]:
+              mismatches: int = 0, time_limit: float = 60.0, chain: bool = True,
+              budget: Budget | None = None) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
     (see the module docstring); :class:`InputError` naming why when none is found
     in ``time_limit`` seconds.  ``chain=False`` skips the chain of subgroups
-    (:func:`permgroup.solve` tries it before)."""
+    (:func:`permgroup.solve` tries it before).  With a ``budget`` (its time
+    instead of ``time_limit``) a word is not owed: the caller holds one, so
+    once the budget has run out the solver stops
+    (:class:`~permgroup.errors.Stopped`) where it
+    would otherwise go on past its limit to finish a word."""
+    if budget is not None:
+        time_limit = max(budget.left(), 1e-3)
     began = time.monotonic()
     deadline = began + time_limit
     ms = MoveSet.from_moves(moves)
@@ -189,6 +196,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         if deadline - time.monotonic() < GREEDY_AFTER * took:
             return _checked(moves, start, goal, ms.names(word), mismatches)
     m = model(ms, deadline)
+    if budget is not None:
+        budget.check()
     for backward, compete in VARIANTS:
         began_variant = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
@@ -211,6 +220,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
                 time.monotonic() + 2 * spent > began + VARIANT_SHARE * time_limit:
             break
     if wrong > mismatches:
+        if budget is not None:
+            budget.check()
         # the last resort: finished with no deadline, from where the greedy stopped
         # (a limit trades length, never the answer; permgroup.solver.finish)
         from permgroup.solver.finish import finish
