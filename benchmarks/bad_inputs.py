@@ -189,6 +189,9 @@ def cases(f: dict[str, Path]) -> list[Case]:
             "print(explore.commutators('transpositions-200'))"),
         Case("table topspin-6 --dask --workers 100",
              ["table", "topspin-6", "--dask", "--workers", "100"]),
+        Case("word skewb, a deep position", ["word", "skewb", "--time-limit", "10"],
+             stdin="ULF2' [URF [URB, ULF2' ULF]3: ULF2 URB]2\n", limit=10,
+             check=contains("# 1 line; proven optimal: all")),
         Case("word pancake-256, 3 moves", ["word", "pancake-256", "--time-limit", "10"],
              stdin="R2 R3 R4\n", limit=10, check=contains("# 1 line")),
         # tracebacks

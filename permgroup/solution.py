@@ -471,6 +471,9 @@ def _table(t: Task, budget: Budget) -> tuple[object, str, object] | None:
         position = (_definition_position(d, t.start) if t.position is None
                     else _position_of(d.definition, t.position))
         size = position_bound(d.definition)
+        if position is not None and size > registry.MAX_ENTRIES:
+            # the bound counts every twist and parity; the table, those the moves make
+            size = registry.position_count(d.definition, metric) or size
         if position is not None and size <= registry.MAX_ENTRIES:
             cached = registry.cache_path(d.definition, metric).exists()
             if cached or _fits(size, len(t.moves), budget, False):

@@ -147,6 +147,23 @@ def table_size(puzzle: Puzzle, metric: Metric = "qtm") -> int:
     return element_space(puzzle, metric).size
 
 
+def position_count(definition: Definition, metric: Metric = "qtm") -> int | None:
+    """The states of the definition's table over its positions (what
+    ``permgroup table`` counts), known before any table is built: far fewer
+    than :func:`~permgroup.formats.definition.position_bound` where the moves
+    keep twists and parities (the Skewb: 3,149,280, not 1.9e11); ``None``
+    where no such table can be made.
+
+    >>> from permgroup.formats import resolve
+    >>> position_count(resolve("pancake-4"))
+    24
+    """
+    try:
+        return _planned_space(definition, metric, "positions")[0].size
+    except (InputError, ValueError):
+        return None
+
+
 def rotated(definition: Definition) -> bool:
     """Whether the definition's states are taken up to its whole-puzzle rotations:
     it defines some, and its moves can make them (a 2x2x2 without centres turned
