@@ -298,4 +298,4 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         elif best is None:
             return None
         took = max(took, time.monotonic() - t)
-    return best, took
+    return None if best is None else (best, took)
