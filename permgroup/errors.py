@@ -68,6 +68,16 @@ class UnreachableError(InputError):
     """
 
 
+class TooLong(InputError):
+    """A word whose expansion would pass the most letters kept
+    (:data:`permgroup.formats.alg.MAX_LETTERS`): its element can still be
+    computed, powers taken by cycles (:func:`permgroup.formats.alg.evaluate`).
+
+    >>> issubclass(TooLong, InputError)
+    True
+    """
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during work that had answered part of its input: ``answered``
     holds the output of the part answered (as :class:`InputError`'s does), which

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 
 from permgroup.budget import Budget, MemoryBudgetError
 from permgroup.elements import Element, State
-from permgroup.errors import InputError, Stopped, UnreachableError
+from permgroup.errors import InputError, Stopped, TooLong, UnreachableError
 from permgroup.formats.alg import power_name
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.perm import Perm, act, compose, identity, inverse, order, power
@@ -271,6 +271,38 @@ def _letters_perm(puzzle: Puzzle, letters: Letters) -> Perm:
     return g
 
 
+def _evaluated(d: Door, text: str, what: str) -> Perm:
+    """The element of a word too long to expand (:class:`TooLong`): each
+    bracket's power taken by cycles, whatever its exponent.
+
+    >>> from permgroup.puzzle import Puzzle
+    >>> ring = Puzzle("ring", 4, {"T": (1, 2, 3, 0)})
+    >>> _evaluated(door(ring), "(T T)1000001", "start")   # T^2000002 = T^2
+    (2, 3, 0, 1)
+    """
+    from permgroup.formats.alg import Algebra, evaluate
+    from permgroup.words import alphabet
+
+    puzzle = d.puzzle
+    if d.definition is None:
+        names = alphabet(puzzle, True)
+    else:
+        definition = d.definition
+        names = [*definition.moves, *definition.rotations, *definition.derived]
+    known: dict[str, Perm] = {}
+
+    def element(name: str) -> Perm:
+        if name not in known:
+            known[name] = _letters_perm(puzzle, _letters(d, name))
+        return known[name]
+
+    algebra = Algebra(identity(puzzle.degree), compose, inverse, power)
+    try:
+        return evaluate(text.replace(".", " "), element, algebra, names, "moves")
+    except InputError as exc:
+        raise InputError(f"{what}: {exc}") from None
+
+
 def _colours(d: Door, text: str) -> tuple | None:
     """A state written as text: stickers separated by ``;`` (Santa 2023's
     files), or one character per sticker, each a colour of the puzzle's
@@ -302,6 +334,9 @@ def _read(d: Door, x, what: str) -> tuple[tuple, Letters | None, Perm | None]:
         if colours is None:
             try:
                 letters = _letters(d, x)
+            except TooLong:  # (R U)5000000: its element, nothing expanded
+                g = _evaluated(d, x, what)
+                return act(solved, g), None, g
             except InputError as exc:
                 solved = _solved(puzzle)
                 if x and all(isinstance(c, str) and len(c) == 1 for c in solved) and \

@@ -368,3 +368,15 @@ def test_a_table_refusal_names_dask_only_where_it_would_work():
     assert "--dask (dask=True) builds it on Dask workers, 3.7 GB here" in said["4GB", True]
     assert "--dask" not in said["2GB", True] and "--dask" not in said["4GB", False]
     assert all("out of core in shards on disk" in text for text in said.values())
+
+
+def test_a_word_too_long_to_expand_is_solved_from_its_element():
+    from permgroup import explore, solve
+    from permgroup.perm import compose, identity
+
+    minicube = explore.load_puzzle("minicube")
+    for text in ("(R U)5000000", "((R U)100000)100000"):  # 10^7 and 2*10^10 moves
+        word = solve("minicube", text, time_limit=10).word
+        made = minicube.move_array(text)   # by cycles, nothing expanded
+        undone = minicube.move_array(" ".join(word)) if word else identity(minicube.degree)
+        assert compose(made, undone) == identity(minicube.degree)

@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
-from permgroup.errors import InputError, did_you_mean
+from permgroup.errors import InputError, TooLong, did_you_mean
 
 #: a move of a word as read, before it meets a puzzle: ``(name, exponent)``
 Letter = tuple[str, int]
@@ -294,11 +294,11 @@ def letters_of(units: Sequence[Node], limit: int = MAX_LETTERS, text: str = "") 
     """The letters of parsed units (:class:`InputError` past ``limit`` of them)."""
     if all(u.kind == "move" for u in units):  # a plain sequence: nothing to fold
         if len(units) > limit:
-            raise InputError(f"{text[:40]!r} has {len(units):,} moves, more than {limit:,}")
+            raise TooLong(f"{text[:40]!r} has {len(units):,} moves, more than {limit:,}")
         return [(u.name, u.amount) for u in units]
     size = _size(units)
     if size > limit:
-        raise InputError(f"{text[:40]!r} expands to {size:,} moves, more than {limit:,}; "
+        raise TooLong(f"{text[:40]!r} expands to {size:,} moves, more than {limit:,}; "
                          "compute its element instead (permgroup.formats.alg.evaluate)")
 
     def extend(acc: list[Letter], more: list[Letter]) -> list[Letter]:
@@ -324,7 +324,7 @@ def expand(text: str, is_name: Names = None, what: str | None = "alg",
     >>> expand("(R U)5000000")
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: '(R U)5000000' expands to 10,000,000 moves, more than 1,000,000; compute its element instead (permgroup.formats.alg.evaluate)
+    permgroup.errors.TooLong: '(R U)5000000' expands to 10,000,000 moves, more than 1,000,000; compute its element instead (permgroup.formats.alg.evaluate)
     """
     return letters_of(parse_alg(text, is_name, what), limit, text)
 

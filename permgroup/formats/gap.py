@@ -229,6 +229,10 @@ def read_group(text: str, degree: int | None = None, name: str | None = None,
     Traceback (most recent call last):
     ...
     permgroup.errors.InputError: <gap>, line 1: generator g1: point 2 appears twice in '(1,2)(2,3)'
+    >>> read_group("G := Group((1,30000000000));")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    permgroup.budget.MemoryBudgetError: <gap>, line 1: a group of 30,000,000,000 points and 1 generators needs 4.2 TB, ...
     """
     import json
 
@@ -266,6 +270,12 @@ def read_group(text: str, degree: int | None = None, name: str | None = None,
                              f"but Group has {len(items)}")
     else:
         names = [f"g{i + 1}" for i in range(len(items))]
+    from permgroup.budget import Budget
+
+    # the numbering and each generator's tuple hold a Python int a point
+    Budget.of().require(degree * (100 + 40 * len(items)),
+                        f"{where}: a group of {degree:,} points and {len(items)} generators",
+                        "number the points 1..N with N the points the generators move")
     number = {x: x - 1 for x in range(1, degree + 1)}
     gens = {}
     for n, item, c in zip(names, items, cycles):
