@@ -159,7 +159,7 @@ def cases(f: dict[str, Path]) -> list[Case]:
         Case("GAP point 30,000,000", ["order", str(f["far.gap"])], check=order_is(2)),
         Case("word (R U)5000000", ["word", "minicube", "--time-limit", "10"],
              stdin="(R U)5000000\n", limit=10, check=contains("# 1 line")),
-        Case("word ((R U)100000)100000", ["word", "minicube", "--time-limit", "10"],
+        Case("word ((R U)100000)100000", ["word", "cube3", "--time-limit", "10"],
              stdin="((R U)100000)100000\n", limit=10, check=contains("# 1 line")),
         api("draw(lrx-200, 'L ' * 10000)",
             "svg = explore.draw(explore.load_puzzle('lrx-200'), 'L ' * 10000)\n"
@@ -234,6 +234,9 @@ def cases(f: dict[str, Path]) -> list[Case]:
              check=contains("\n0,"), accept=("answer",)),
         Case("the hint's f02", ["optimal", f"{info}#cube_2/2/2"], stdin="f02\n", limit=60,
              check=contains("f0"), accept=("answer",)),
+        api("from_gap: a group on point 30,000,000,000",
+            "from permgroup.export import from_gap\n"
+            "from_gap('G := Group((1,30000000000));')", accept=("error",)),
         api("reachable('lrx-5', [0, 1, 2, 3, 4])",
             "print(explore.reachable('lrx-5', [0, 1, 2, 3, 4]))", check=contains("reachable\n"),
             accept=("answer",)),
