@@ -335,3 +335,27 @@ def test_parallel_pairs_meeting_in_two_pieces():
     fewer = Shapes.find(ms, pieces, max_meet=2, frozen=frozen)
     assert fewer.size < shapes.size
     assert not np.append(frozen, False)[fewer.pos].any()
+
+
+def test_a_chain_build_cut_short_still_owes_a_word(monkeypatch):
+    """The chain's tables can take longer than their estimate on a loaded machine:
+    the budget stops the build, and a caller with no budget of its own still gets
+    a checked word from the other methods."""
+    import permgroup.solver.chain as chain
+    from permgroup.budget import Budget
+    from permgroup.errors import Stopped
+
+    def slow_build(*args, **kwargs):
+        raise Stopped("the time limit")
+
+    monkeypatch.setattr(chain, "chain_word", slow_build)
+    moves = with_inverses(SANTA["cube_2/2/2"])
+    goal = np.arange(24) // 4
+    start = goal[moves["f0"]][moves["r1"]]
+    word = find_word(moves, start, goal, time_limit=5)
+    final = start
+    for name in word:
+        final = final[moves[name]]
+    assert (final == goal).all()
+    with pytest.raises(Stopped):
+        find_word(moves, start, goal, budget=Budget.of(5))
