@@ -845,10 +845,13 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
         if answered and not proves:
             continue
         if budget.expired:
-            # the generic solver still answers when only the time ran out and no
-            # word is in hand (its last-resort finish is bounded by the puzzle's
-            # size, permgroup.solver.finish): a limit trades length, never the answer
-            if name != "greedy" or best is not None or budget.cancel.is_set():
+            # the last method that answers still answers when only the time ran
+            # out and no word is in hand (the generic solver's last-resort finish
+            # is bounded by the puzzle's size, permgroup.solver.finish; a chain
+            # asked alone gives its first answer): a limit trades length, never
+            # the answer
+            last = not proves and not any(not later[2] for later in queue)
+            if not last or best is not None or budget.cancel.is_set():
                 tried.append(f"{name}: {budget.stop_reason()}")
                 if budget.cancel.is_set():
                     break
