@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import scratch_dir, machine_note, peak_memory_mb, run_process  # noqa: E402
+from permgroup.budget import Budget  # noqa: E402
 from puzzles import cube3  # noqa: E402
 
 SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
@@ -104,7 +105,7 @@ def main() -> None:
     # baseline: one direction, no ball, no cap
     saved = chain.last_stage_cap, chain.first_answer_cap, chain.stages[-1].ball
     chain.last_stage_cap, chain.first_answer_cap, chain.stages[-1].ball = None, None, None
-    plain = [len(chain.solve(cube3.element(c), timeout=0.1, directions=1)) for c in cubes]
+    plain = [len(chain.solve(cube3.element(c), budget=Budget.of(0.1), directions=1)) for c in cubes]
     chain.last_stage_cap, chain.first_answer_cap, chain.stages[-1].ball = saved
     print(f"baseline, plain two-phase (one direction, no ball), 0.1 s: mean "
           f"{statistics.mean(plain):.2f} moves, max {max(plain)}", flush=True)

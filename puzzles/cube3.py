@@ -71,6 +71,8 @@ PUZZLE = Puzzle(
 DEEP_RADIUS = {"qtm": 7, "htm": 6}
 #: seconds an exact search may take per position by default
 TIME_LIMIT = 60.0
+#: seconds the two-phase search improves on its first answer by default
+TWO_PHASE_SECONDS = 1.0
 #: radius of the ball ``table()`` builds and ``permgroup table cube3`` prints
 TABLE_RADIUS = {"qtm": 5, "htm": 5}
 
@@ -506,23 +508,23 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     return out
 
 
-def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0, *,
+def solve(state: str, max_length: int | None = None, time_limit: float | None = None, *,
           optimal: bool = False, max_depth: int | None = None,
-          metric: str | None = None, time_limit: float | None = TIME_LIMIT
-          ) -> list[str] | None:
+          metric: str | None = None) -> list[str] | None:
     """A list of face turns (``U``, ``U2``, ``U'``) solving any legal cube,
     found by the two-phase search (:func:`two_phase`) and checked by applying
-    it: the shortest seen within ``timeout`` seconds, stopping early at one of
-    at most ``max_length`` turns.  About 19.5 turns on average with the
-    default second; rarely more than 21.
+    it: the shortest seen within ``time_limit`` seconds (1 unless given; the
+    first answer is always given), stopping early at one of at most
+    ``max_length`` turns.  About 19.5 turns on average with the default
+    second; rarely more than 21.
 
     ``optimal=True`` (or giving ``max_depth`` or ``metric``) runs the exact
     search instead: an optimal list of turns in ``metric`` (``"qtm"`` unless
     given), or ``None`` if it needs more than ``max_depth`` (14 unless given).
     Its time grows about ninefold per quarter turn: 14 takes a fraction of a
-    second, 16 a few seconds, 18 minutes; past ``time_limit`` seconds (60 by
-    default) it stops with :class:`~permgroup.errors.Stopped`, which says how
-    many turns were ruled out.
+    second, 16 a few seconds, 18 minutes; past ``time_limit`` seconds (60
+    unless given) it stops with :class:`~permgroup.errors.Stopped`, which
+    says how many turns were ruled out.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> scrambled = apply_moves(SOLVED, "R U2 F' L D B2")
@@ -544,13 +546,16 @@ def solve(state: str, max_length: int | None = None, timeout: float | None = 1.0
         require_whole(max_length, "max_length")
     if max_depth is not None:
         require_whole(max_depth, "max_depth")
-    timeout, time_limit = parse_time_limit(timeout), parse_time_limit(time_limit)
-    if optimal or max_depth is not None or metric is not None:
+    exact = optimal or max_depth is not None or metric is not None
+    if time_limit is None:
+        time_limit = TIME_LIMIT if exact else TWO_PHASE_SECONDS
+    time_limit = parse_time_limit(time_limit)
+    if exact:
         return solve_elements([g], 14 if max_depth is None else max_depth, metric or "qtm",
                               time_limit=time_limit)[0]
     # the one solve path, its chain alone: this module's two-phase (solve_chain)
     return solve_path(definition(), Element(PUZZLE, g), metric="htm",
-                      time_limit=timeout, methods=("chain",), max_length=max_length).word
+                      time_limit=time_limit, methods=("chain",), max_length=max_length).word
 
 
 #: the deepest exact search the solve path asks for without a bound (God's
@@ -588,7 +593,7 @@ def solve_chain(position: Perm, metric: str, max_length: int | None, budget
     if metric not in GODS_NUMBER:
         return None
     chain = two_phase()
-    word = chain.solve(position, max_length, budget.left())
+    word = chain.solve(position, max_length, budget)
     if word is None or metric == "htm":
         return word
     return [half for m in word for half in ([m[0], m[0]] if m.endswith("2") else [m])]

@@ -42,7 +42,7 @@ def test_mini_chain_against_the_exact_table(mini_chain):
     for _ in range(40):
         word = [rng.choice(MINI_MOVES) for _ in range(25)]
         g = compose_all([minicube.PUZZLE.move_array(m) for m in word], 24)
-        answer = mini_chain.solve(g, timeout=None)
+        answer = mini_chain.solve(g)
         assert compose_all([g] + [minicube.PUZZLE.move_array(m) for m in answer], 24) == identity
         assert len(answer) >= table.distance(g, identity)
         # nothing shorter than the two phases allow: at most the optimal
@@ -65,7 +65,7 @@ def test_a_longer_chain_through_a_middle_stage():
     identity = tuple(range(24))
     for _ in range(10):
         g = compose_all([moves[rng.choice(MINI_MOVES)] for _ in range(20)], 24)
-        answer = chain.solve(g, timeout=None)
+        answer = chain.solve(g)
         assert compose_all([g] + [moves[m] for m in answer], 24) == identity
         assert len(answer) >= table.distance(g, identity)
 
@@ -88,11 +88,11 @@ def test_move_costs_make_half_turns_count_two():
     cheaper = 0
     for _ in range(25):
         g = compose_all([moves[rng.choice(MINI_MOVES)] for _ in range(25)], 24)
-        answer = weighted.solve(g, timeout=None)
+        answer = weighted.solve(g)
         assert compose_all([g] + [moves[m] for m in answer], 24) == identity
         cost = sum(costs.get(m, 1) for m in answer)
         assert cost >= quarter.distance(g, identity)
-        plain = sum(costs.get(m, 1) for m in counted.solve(g, timeout=None))
+        plain = sum(costs.get(m, 1) for m in counted.solve(g))
         assert cost <= plain
         cheaper += cost < plain
     assert cheaper > 0  # the costs change some answers
@@ -100,7 +100,7 @@ def test_move_costs_make_half_turns_count_two():
 
 def test_max_length_stops_at_the_first_short_enough_answer(mini_chain):
     g = compose_all([minicube.PUZZLE.move_array(m) for m in "R U F2 R' U2".split()], 24)
-    answer = mini_chain.solve(g, max_length=30, timeout=None)
+    answer = mini_chain.solve(g, max_length=30)
     assert compose_all([g] + [minicube.PUZZLE.move_array(m) for m in answer], 24) == \
         tuple(range(24))
 
@@ -157,7 +157,7 @@ def test_random_cubes_are_solved_and_checked(chain):
     rng = np.random.default_rng(11)
     for _ in range(8):
         state = cube3.facelets(cube3.random_element(rng))
-        word = cube3.solve(state, timeout=0.2)
+        word = cube3.solve(state, time_limit=0.2)
         assert cube3.apply_moves(state, word) == SOLVED
         assert len(word) <= 24
         assert all(m[0] in "URFDLB" and m[1:] in ("", "2", "'") for m in word)
@@ -165,7 +165,7 @@ def test_random_cubes_are_solved_and_checked(chain):
 
 def test_recoloured_cubes_are_read_through_their_centres(chain):
     state = cube3.apply_moves("".join(c * 9 for c in "WRGYOB"), "R U F' D2 L B")
-    word = cube3.solve(state, timeout=0.2)
+    word = cube3.solve(state, time_limit=0.2)
     assert cube3.apply_moves(state, word) == "".join(c * 9 for c in "WRGYOB")
 
 
@@ -175,7 +175,7 @@ def test_never_shorter_than_optimal_on_shallow_positions(chain):
     for length in range(0, 6):
         state = cube3.apply_moves(SOLVED, [rng.choice(htm) for _ in range(length)])
         optimal = cube3.solve(state, max_depth=length, metric="htm")
-        word = cube3.solve(state, timeout=0.3)
+        word = cube3.solve(state, time_limit=0.3)
         assert cube3.apply_moves(state, word) == SOLVED
         assert len(optimal) <= len(word) <= length
 
@@ -204,7 +204,7 @@ def test_illegal_cubes_keep_their_named_errors():
 def test_superflip_within_21(chain):
     superflip = ("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2")
     state = cube3.apply_moves(SOLVED, superflip)
-    word = cube3.solve(state, timeout=2.0)
+    word = cube3.solve(state, time_limit=2.0)
     assert cube3.apply_moves(state, word) == SOLVED
     assert len(word) <= 21
 

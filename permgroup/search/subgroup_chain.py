@@ -440,22 +440,24 @@ class SubgroupChain:
         return out
 
     def solve(self, element: Sequence[int], max_length: int | None = None,
-              timeout: float | None = 1.0, stats: dict | None = None,
-              directions: int | None = None, budget: Budget | None = None
+              budget: Budget | None = None, stats: dict | None = None,
+              directions: int | None = None, *, first_answer: Budget | None = None
               ) -> list[str] | None:
         """A word (move names) taking ``element`` to the identity, checked.
 
         The best total is kept until a word of at most ``max_length`` moves is
-        found, ``timeout`` seconds have passed (after the first answer: there
-        is always one) or no shorter total is left.  ``budget`` (a
-        :class:`~permgroup.budget.Budget`) stops the search once it runs out,
-        even without an answer (``None``).  ``directions`` limits the search to the first few of
-        :meth:`directions` (1: the element alone).  ``stats`` (a dict) receives
-        the first-stage lengths tried, the totals found, and ``split``, the
-        stage lengths of the answer as found (in its direction).
+        found, the ``budget`` (a :class:`~permgroup.budget.Budget`; ``None``:
+        no limit) has run out, or no shorter total is left.  The first answer
+        is waited for past the budget (it comes within a moment on a chain whose
+        stages tell their cosets apart), unless ``first_answer``, a budget of
+        its own, runs out first: then ``None``.  ``directions`` limits the
+        search to the first few of :meth:`directions` (1: the element alone).
+        ``stats`` (a dict) receives the first-stage lengths tried, the totals
+        found, and ``split``, the stage lengths of the answer as found (in its
+        direction).
         """
-        word = self._search(element, max_length, timeout, stats if stats is not None else {},
-                            directions, budget)
+        word = self._search(element, max_length, budget, stats if stats is not None else {},
+                            directions, first_answer)
         if word is None:
             return None
         check = self.replay(element, np.array(word, dtype=np.int64).reshape(-1, 1))
@@ -510,19 +512,17 @@ class SubgroupChain:
         """The cost of a word of move indices (its length without ``costs``)."""
         return int(self.costs[np.asarray(word, dtype=np.int64)].sum()) if len(word) else 0
 
-    def _search(self, element, max_length, timeout, stats, count, budget=None
+    def _search(self, element, max_length, budget, stats, count, first_answer=None
                 ) -> list[int] | None:
         start_time = time.monotonic()
-        deadline = None if timeout is None else start_time + timeout
         best: list[int] | None = None
         target = -1 if max_length is None else max_length
         stats.update(first_stage=[], totals=[], candidates=0, start=start_time, times=[])
 
         def stop() -> bool:
             if best is None:
-                return budget is not None and budget.expired
-            return self.cost(best) <= target or (deadline is not None and
-                                                 time.monotonic() > deadline)
+                return first_answer is not None and first_answer.expired
+            return self.cost(best) <= target or (budget is not None and budget.expired)
 
         def finish(e, back, chunk) -> list[int] | None:
             word = self._continue(e, chunk, length, best, stop, stats)

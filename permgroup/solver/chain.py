@@ -411,12 +411,13 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     chain = _chain(plan, budget)
     if chain is None:
         return None
-    # half of what is left at most: the caller's other ways keep the rest
+    # half of what is left at most for a first answer, and a short while to
+    # improve on it: the caller's other ways keep the rest
     left = budget.left() / 2
     try:
-        found = chain.solve(element, timeout=min(SEARCH_SECONDS, SEARCH_SHARE * time_limit,
-                                                 left / 2),
-                            budget=budget.share(0.5))
+        improving = budget.share(1.0, at_most=min(SEARCH_SECONDS, SEARCH_SHARE * time_limit,
+                                                  left / 2))
+        found = chain.solve(element, budget=improving, first_answer=budget.share(0.5))
     except RuntimeError:  # the chain's own check: its first stage never ends
         return None
     if found is None:
