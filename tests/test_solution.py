@@ -114,11 +114,16 @@ def test_optimal_colourings_match_a_plain_breadth_first_search():
         assert state == tuple(necklace.solved)
 
 
+def _cube_scramble(rng: random.Random, n: int, length: int) -> str:
+    """``length`` random moves of the n x n x n cube in Santa's names (``f0``, ``r1'``)."""
+    names = [f"{m}{i}" for m in "frd" for i in range(n)]
+    return " ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(length))
+
+
 def test_the_same_scrambles_through_the_family_and_the_santa_file_agree():
     rng = random.Random(7)
-    names = [f"{m}{i}" for m in "frd" for i in range(2)]
     for _ in range(3):
-        scramble = " ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(5))
+        scramble = _cube_scramble(rng, 2, 5)
         family = permgroup.solve("cube-2", scramble, time_limit=30)
         santa = permgroup.solve(f"{INFO}#cube_2/2/2", scramble, time_limit=30)
         assert family.optimal and santa.optimal
@@ -187,9 +192,8 @@ def test_bad_inputs_are_input_errors():
 
 def test_cube4_scrambles_of_six_moves_get_proven_optimal_words():
     rng = random.Random(4)
-    names = [f"{m}{i}" for m in "frd" for i in range(4)]
     for _ in range(2):
-        scramble = " ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(6))
+        scramble = _cube_scramble(rng, 4, 6)
         found = permgroup.solve("cube-4", scramble, time_limit=30)
         assert found.optimal and len(found.word) <= 6
         assert _solves("cube-4", scramble, found.word)
