@@ -380,3 +380,12 @@ def test_a_word_too_long_to_expand_is_solved_from_its_element():
         made = minicube.move_array(text)   # by cycles, nothing expanded
         undone = minicube.move_array(" ".join(word)) if word else identity(minicube.degree)
         assert compose(made, undone) == identity(minicube.degree)
+
+
+@pytest.mark.parametrize("name", ["pancake-256", "transpositions-200"])
+def test_a_definition_too_large_for_a_table_counts_no_positions(name):
+    from permgroup.formats import resolve
+    from permgroup.tables.registry import position_count
+
+    # an orbit of more than 127 pieces once overflowed the byte labels
+    assert position_count(resolve(name)) is None

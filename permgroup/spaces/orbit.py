@@ -407,7 +407,10 @@ class OrbitSpace:
             solved = d.solved[orbit.name]
             slots = [np.array(m[orbit.name].pieces) for m in self.moves]
             twists = [np.array(m[orbit.name].orientation) for m in self.moves]
-            labels = np.array(solved.pieces, dtype=np.int8)
+            # a byte a label, but for an orbit of more than 127 pieces (refused below
+            # when its moves move it: too many arrangements)
+            labels = np.array(solved.pieces,
+                              dtype=np.int8 if max(solved.pieces, default=0) < 128 else np.int16)
             moved = any((s != np.arange(orbit.size)).any() for s in slots)
             if moved:
                 distinct = len(set(solved.pieces)) == orbit.size
