@@ -238,16 +238,31 @@ def cmd_group(args: argparse.Namespace) -> int:
     from permgroup.progress import working
 
     puzzle = resolve(args.puzzle).puzzle
+    # the input checked before any work or output
+    bad = [p for p in args.stabilizer or () if not 0 <= p < puzzle.degree]
+    if bad:
+        raise InputError(f"--stabilizer {bad[0]}: {puzzle.name} has points 0 to "
+                         f"{puzzle.degree - 1}")
+    perms = []
+    if args.contains:
+        for number, line in enumerate(read_text(args.contains).splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                perm = np.array([int(x) for x in line.replace(",", " ").split()])
+            except ValueError:
+                raise InputError(f"{args.contains}, line {number}: expected whole numbers (a "
+                                 "permutation in array form)") from None
+            if sorted(perm.tolist()) != list(range(puzzle.degree)):
+                raise InputError(f"{args.contains}, line {number}: not a permutation of "
+                                 f"0..{puzzle.degree - 1}")
+            perms.append((number, perm))
     with working(f"{args.puzzle}: the group's stabilizer chain"):
         chain = explore.chain(puzzle)
     print(f"order: {_decimal(chain.order)}")
     lines = chain.lines()
     print(f"chain: {lines[0]}", *lines[1:], sep="\n")
     if args.stabilizer:
-        bad = [p for p in args.stabilizer if not 0 <= p < puzzle.degree]
-        if bad:
-            raise InputError(f"--stabilizer {bad[0]}: {puzzle.name} has points 0 to "
-                             f"{puzzle.degree - 1}")
         sub = explore.stabilizer(puzzle, args.stabilizer, setwise=args.setwise)
         what = ("the set of points" if args.setwise else
                 "point" if len(args.stabilizer) == 1 else "points")
@@ -261,20 +276,10 @@ def cmd_group(args: argparse.Namespace) -> int:
               f"({'solvable' if solvable else 'not solvable'})")
     if args.element_orders:
         print(explore.element_orders(puzzle, args.element_orders).text())
-    if args.contains:
-        for number, line in enumerate(read_text(args.contains).splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                perm = np.array([int(x) for x in line.replace(",", " ").split()])
-            except ValueError:
-                raise InputError(f"line {number}: expected whole numbers (a permutation in "
-                                 "array form)") from None
-            if sorted(perm.tolist()) != list(range(puzzle.degree)):
-                raise InputError(f"line {number}: not a permutation of 0..{puzzle.degree - 1}")
-            why = chain.why_not(perm)
-            print(f"line {number}: " + ("in the group" if why is None else
-                                        f"not in the group: {why}"))
+    for number, perm in perms:
+        why = chain.why_not(perm)
+        print(f"line {number}: " + ("in the group" if why is None else
+                                    f"not in the group: {why}"))
     return 0
 
 

@@ -233,3 +233,16 @@ def test_big_santa_types_two_algorithms_and_membership(tmp_path):
         found = explore.reachable(cube, Element(cube, tuple(h.tolist())))
         assert not found and found.reasons
         assert chain.why_not(h) is not None and chain.why_not(g) is None
+
+
+def test_permgroup_group_refuses_bad_input_before_any_work(tmp_path):
+    perms = tmp_path / "perms.txt"
+    perms.write_text("1 0 2\n")
+    env = {"PERMGROUP_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    for args, message in ((["--stabilizer", "99"], "--stabilizer 99: cube3 has points 0 to 53"),
+                          (["--contains", str(perms)],
+                           f"{perms}, line 1: not a permutation of 0..53")):
+        out = subprocess.run([sys.executable, "-m", "permgroup", "group", "cube3", *args],
+                             capture_output=True, text=True, cwd=ROOT, env=env)
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.strip().splitlines()[-1] == f"permgroup: error: {message}"
