@@ -477,7 +477,7 @@ def stabilizer(puzzle: Puzzle | str, points: int | Sequence[int], name: str | No
     from permgroup.subgroups import stabilizer as stabilize
 
     p = as_puzzle(puzzle, "stabilizer")
-    where = [points] if isinstance(points, int) else list(points)
+    where = _points(p, points, "stabilizer")
     found = (set_stabilizer if setwise else stabilize)(chain(p), where)
     gens = [tuple(int(x) for x in g) for g in found.generators]
     sub = define_puzzle(name or f"{p.name}_{{{','.join(map(str, where))}}}",
@@ -489,6 +489,19 @@ def stabilizer(puzzle: Puzzle | str, points: int | Sequence[int], name: str | No
     return sub
 
 
+def _points(puzzle: Puzzle, points: int | Sequence[int], function: str) -> list[int]:
+    """A point or points of the puzzle (stickers ``0..degree-1``), checked."""
+    from numbers import Integral
+
+    where = [points] if isinstance(points, Integral) else list(points) \
+        if isinstance(points, Sequence) or hasattr(points, "__array__") else None
+    if not where or any(not isinstance(x, Integral) or not 0 <= x < puzzle.degree
+                        for x in where):
+        raise InputError(f"{function}: expected a point or points (stickers) 0 to "
+                         f"{puzzle.degree - 1} of {puzzle.name}, got {points!r}")
+    return [int(x) for x in where]
+
+
 def blocks(puzzle: Puzzle | str, points: Sequence[int]) -> list[tuple[int, ...]]:
     """The finest block system of the puzzle's group in which ``points`` lie
     in one block (GAP's ``Blocks`` with a seed): every element maps a block
@@ -498,13 +511,11 @@ def blocks(puzzle: Puzzle | str, points: Sequence[int]) -> list[tuple[int, ...]]
     >>> blocks(cube, cube.pieces["corner"][0][:2])[:2]
     [(0, 36, 47), (2, 11, 45)]
     """
-    import numpy as np
-
+    from permgroup.perm_arrays import moves_of
     from permgroup.pieces import minimal_blocks
 
     p = as_puzzle(puzzle, "blocks")
-    label = minimal_blocks(np.array(list(p.generators.values())).reshape(-1, p.degree),
-                           list(points))
+    label = minimal_blocks(moves_of(p), _points(p, points, "blocks"))
     found: dict[int, list[int]] = {}
     for x, b in enumerate(label.tolist()):
         if b >= 0:
