@@ -71,7 +71,8 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.perm_arrays import (INDEX, RandomElements, as_perms, commutator, compose,
                                    components, cycle_labels, cycle_lengths, factorial,
-                                   identity, invert, moves_of, parity, power, primes)
+                                   identity, invert, moves_of, parity, power, primes,
+                                   unique_rows)
 from permgroup.stabilizer_chain import StabilizerChain, schreier_sims
 
 #: where the bound on a factor's group comes from
@@ -379,7 +380,7 @@ class OrbitChain:
 
         >>> print("\\n".join(orbit_chain([(1, 2, 0, 3, 4, 5), (0, 1, 2, 4, 5, 3),
         ...                                    (1, 0, 2, 4, 3, 5)]).lines()))
-        2 orbits of pieces; the order is proven (local subgroups by Sims' criterion, their cosets by canonical representatives, the glue by Sims' criterion)
+        2 orbits of pieces; the order is proven (local subgroups by the order of a cyclic group's generator, their cosets by canonical representatives, the glue by Sims' criterion)
           2 × C3 (index 2) on 3 points: the elements that move that orbit alone
           what ties the orbits together: a group of order 2, acting on the cosets of those subgroups (4 of them)
         """
@@ -855,8 +856,8 @@ def _normal_closure(elements: list[np.ndarray], moves: np.ndarray, m: int,
     generator by a move is.  With pieces (``cyclic``), a chain that reaches
     :func:`_wreath_bound` is the subgroup of the wreath product cut out by
     homomorphisms to an abelian group, normal in it: no conjugates needed."""
-    gens = np.unique(np.array(elements, dtype=INDEX), axis=0)
-    moves = np.unique(moves[(moves != identity(m)).any(axis=1)], axis=0)
+    gens = unique_rows(np.array(elements, dtype=INDEX))
+    moves = unique_rows(moves[(moves != identity(m)).any(axis=1)])
     while True:
         # Sims' check only once the conjugates stop adding anything
         bound = _wreath_bound(cyclic, gens) if cyclic is not None else None
@@ -870,13 +871,14 @@ def _normal_closure(elements: list[np.ndarray], moves: np.ndarray, m: int,
         outside = ~np.asarray(chain.contains(conjugates), dtype=bool)
         if not outside.any():
             order = chain.order
-            chain.verify(budget=budget)
+            if not chain.proven:  # a cyclic or abelian group's bound proves it already
+                chain.verify(budget=budget)
             if chain.order == order:
                 return chain, list(gens)
             outside = ~np.asarray(chain.contains(conjugates), dtype=bool)
             if not outside.any():
                 return chain, list(gens)
-        gens = np.unique(np.concatenate([gens, conjugates[outside]]), axis=0)
+        gens = unique_rows(np.concatenate([gens, conjugates[outside]]))
 
 
 def _enumerate_cosets(f: Factor, limit: int = MAX_INDEX) -> bool:
@@ -897,7 +899,7 @@ def _enumerate_cosets(f: Factor, limit: int = MAX_INDEX) -> bool:
     one = identity(m)
     keys = {f.local.canonical(one)[0].tobytes(): 0}
     reps = [one]
-    unique, which = np.unique(f.moves, axis=0, return_inverse=True)
+    unique, which = unique_rows(f.moves, return_inverse=True)
     which = which.reshape(-1)
     act = []  # per coset: the coset each unique move takes it to
     i = 0
@@ -973,7 +975,7 @@ def _glued(gens: np.ndarray, n: int, factors: list[Factor], fixed: np.ndarray,
     # elements, products of moves, stay in the group): S_256's 32,640 moves
     # act on its one coset alike
     moving = np.nonzero((images != np.arange(m)).any(axis=1))[0]
-    keep = moving[np.unique(images[moving], axis=0, return_index=True)[1]] if len(moving) \
+    keep = moving[unique_rows(images[moving], return_index=True)[1]] if len(moving) \
         else np.arange(min(len(gens), 1))
     keep.sort()
     glue = schreier_sims(np.concatenate([images[keep], gens[keep] + m], axis=1), m + n,
@@ -992,6 +994,8 @@ def _glued(gens: np.ndarray, n: int, factors: list[Factor], fixed: np.ndarray,
             ways.append(f"the bound {WREATH}")
         if any("cyclic group" in c.proof for c in chains):
             ways.append("the order of a cyclic group's generator")
+        if any("abelian group" in c.proof for c in chains):
+            ways.append("the bound an abelian group's orbits set")
         if any("Sims" in c.proof for c in chains):
             ways.append("Sims' criterion")
         proof = "proven: " + (f"local subgroups by {' and '.join(ways)}, " if ways else "")

@@ -54,6 +54,33 @@ def as_perms(perms: Sequence[Sequence[int]] | np.ndarray, degree: int | None = N
     return out
 
 
+def unique_rows(rows: np.ndarray, *, return_index: bool = False,
+                return_inverse: bool = False):
+    """``np.unique(rows, axis=0)`` (with ``return_index`` and
+    ``return_inverse`` as there), in the same order, quickly for long rows:
+    each row compared as one string of big-endian bytes (which sorts
+    non-negative numbers as numbers); numpy's own takes a field a column, 5 s
+    for a few rows of 100,000 points.
+
+    >>> unique_rows(np.array([[2, 0, 1], [0, 1, 2], [2, 0, 1]]), return_inverse=True)
+    (array([[0, 1, 2],
+           [2, 0, 1]]), array([1, 0, 1]))
+    """
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or not rows.size or rows.min() < 0:
+        return np.unique(rows, axis=0, return_index=return_index,
+                         return_inverse=return_inverse)
+    big = np.ascontiguousarray(rows, dtype=">i8")
+    keys = big.view(np.dtype((np.void, big.dtype.itemsize * rows.shape[1]))).reshape(-1)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    out = (rows[first],)
+    if return_index:
+        out += (first,)
+    if return_inverse:
+        out += (inverse.reshape(-1),)
+    return out if len(out) > 1 else out[0]
+
+
 _MOVES: dict[int, tuple[object, np.ndarray]] = {}
 
 

@@ -67,7 +67,7 @@ import numpy as np
 
 from permgroup.budget import Budget
 from permgroup.perm_arrays import (INDEX, RandomElements, as_perms, compose, identity,
-                                   invert)
+                                   invert, unique_rows)
 from permgroup.perm_arrays import order as order_of
 
 #: random elements that must sift through in a row before the random phase stops
@@ -424,10 +424,14 @@ def schreier_sims(generators: Sequence[Sequence[int]] | np.ndarray, degree: int 
         chain.levels.append(Level.start(int(b), n))
     if len(gens):
         # unique generators only: a chain's generators are often repeated on an orbit
-        gens = np.unique(gens, axis=0)
+        gens = unique_rows(gens)
         if len(gens) == 1 and bound is None and points is None:
             bound = order_of(gens[0])  # a cyclic group: the order of its generator
             why = "the order of the one generator (a cyclic group)"
+        elif bound is None and points is None and len(gens) <= 32 and _commute(gens):
+            bound = _abelian_bound(gens)
+            why = ("an abelian group: at most the product of its orbits' sizes (it acts "
+                   "regularly on each)")
         chain.extend(gens)
         rng = np.random.default_rng(seed)
         randoms = RandomElements(gens, rng)
@@ -455,6 +459,26 @@ def schreier_sims(generators: Sequence[Sequence[int]] | np.ndarray, degree: int 
     else:
         chain.proof = "not proven: randomized Schreier–Sims only"
     return chain
+
+
+def _commute(gens: np.ndarray) -> bool:
+    """Whether the generators commute pairwise (then the group is abelian)."""
+    return all(np.array_equal(a[b], b[a]) for i, a in enumerate(gens) for b in gens[i + 1:])
+
+
+def _abelian_bound(gens: np.ndarray) -> int:
+    """An upper bound on the order of the abelian group ``gens`` generate: the
+    product of its orbits' sizes (a transitive abelian group acts regularly,
+    and the group embeds in the product of its actions on its orbits).
+
+    >>> _abelian_bound(np.array([[1, 2, 0, 4, 3], [0, 1, 2, 4, 3]]))
+    6
+    """
+    from math import prod
+
+    from permgroup.perm_arrays import orbit_labels
+
+    return prod(int(c) for c in np.bincount(orbit_labels(gens)) if c > 0)
 
 
 def contains(chain, perm: Sequence[int] | np.ndarray) -> bool:

@@ -36,7 +36,8 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.errors import InputError
 from permgroup.orbit_chain import OrbitChain, orbit_chain
-from permgroup.perm_arrays import INDEX, commutator, compose, identity, invert
+from permgroup.perm_arrays import (INDEX, commutator, compose, identity, invert,
+                                   unique_rows)
 
 #: the largest orbit whose transversal a stabilizer keeps (rows of the degree)
 MAX_ORBIT = 20_000
@@ -204,7 +205,7 @@ def normal_closure(gens: np.ndarray, of: np.ndarray | OrbitChain, *,
     whole = of if isinstance(of, OrbitChain) else None
     of = of.generators if whole is not None else np.asarray(of, dtype=INDEX)
     n = of.shape[1]
-    gens = np.unique(np.asarray(gens, dtype=INDEX).reshape(-1, n), axis=0)
+    gens = unique_rows(np.asarray(gens, dtype=INDEX).reshape(-1, n))
     gens = gens[(gens != identity(n)).any(axis=1)]
     of = of[(of != identity(n)).any(axis=1)]
     if not len(gens):
@@ -221,7 +222,7 @@ def normal_closure(gens: np.ndarray, of: np.ndarray | OrbitChain, *,
         outside = ~np.asarray(chain.contains(conjugates), dtype=bool)
         if not outside.any():
             return chain
-        gens = np.unique(np.concatenate([gens, conjugates[outside]]), axis=0)
+        gens = unique_rows(np.concatenate([gens, conjugates[outside]]))
 
 
 def derived_subgroup(group: np.ndarray | OrbitChain, *, budget: Budget | None = None
