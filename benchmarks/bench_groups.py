@@ -12,7 +12,7 @@ the wall time grows with the load, the processor time much less):
   small ones, the 10x10x10 and the 33x33x33; ``--full`` all 26 and four types
   Santa does not have;
 * ``permgroup order`` of the Megaminx, ``transpositions-256``, and GAP files
-  written here: a 100,000-point cycle with a transposition; with ``--full``
+  written here: a 100,000-point cycle with a transposition, and alone; with ``--full``
   also the NxNxN cubes (every layer a move) for N = 9..13, 20, 30, 40, and the
   dodecahedra from the Gigaminx to the Yottaminx (:mod:`puzzles.minx`);
 * membership on the 10x10x10: 200 uniformly random elements of its group and
@@ -58,7 +58,8 @@ UNSEEN_TYPES = ["cube_11/11/11", "cube_15/15/15", "globe_5/7", "wreath_50/50"]
 #: published orders: the Megaminx's (20!/2 · 3^19 · 30!/2 · 2^29), S_n's n!
 PUBLISHED = {"megaminx": 100669616553523347122516032313645505168688116411019768627200000000000,
              "transpositions-256": factorial(256),
-             "a 100,000-cycle and a transposition (GAP file)": factorial(100_000)}
+             "a 100,000-cycle and a transposition (GAP file)": factorial(100_000),
+             "a 100,000-cycle alone (GAP file)": 100_000}
 
 SYMPY = """
 import sys, time
@@ -169,6 +170,9 @@ def main(argv: list[str]) -> int:
     cycle = folder / "cycle-100000.gap"
     cycle.write_text("M_C:=(" + ",".join(map(str, range(1, n + 1))) + ");\nM_T:=(1,2);\n")
     cases.append(("a 100,000-cycle and a transposition (GAP file)", str(cycle)))
+    alone = folder / "cycle-alone-100000.gap"
+    alone.write_text("M_C:=(" + ",".join(map(str, range(1, n + 1))) + ");\n")
+    cases.append(("a 100,000-cycle alone (GAP file)", str(alone)))
     from permgroup.cli import _decimal
     if args.full:
         from permgroup.explore import load_puzzle
