@@ -508,7 +508,7 @@ def _table(t: Task, budget: Budget) -> tuple[object, str, object] | None:
         size = position_bound(d.definition)
         if position is not None and size > registry.MAX_ENTRIES:
             # the bound counts every twist and parity; the table, those the moves make
-            size = registry.position_count(d.definition, metric) or size
+            size = _position_count(d, metric) or size
         if position is not None and size <= registry.MAX_ENTRIES:
             cached = registry.cache_path(d.definition, metric).exists()
             if cached or _fits(size, len(t.moves), budget, False):
@@ -563,6 +563,18 @@ def _element_space(d: Door, metric: Metric):
             d.known[key] = element_space(d.puzzle, metric)
         except (ValueError, MemoryError):
             d.known[key] = None
+    return d.known[key]
+
+
+def _position_count(d: Door, metric: Metric) -> int | None:
+    """The definition's :func:`~permgroup.tables.registry.position_count` (made
+    once per puzzle and metric: it plans the space, a second or two on the
+    3x3x3, every line of a file else)."""
+    from permgroup.tables.registry import position_count
+
+    key = ("positions", metric_label(metric))
+    if key not in d.known:
+        d.known[key] = position_count(d.definition, metric)
     return d.known[key]
 
 
