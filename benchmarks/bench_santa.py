@@ -127,6 +127,10 @@ def main() -> None:
           f"peak memory {peak:,.0f} MB (largest process)")
     for line in errors[:10]:
         print(f"#   {line}")
+    if run.returncode != 0 and not errors:
+        # no error line: the process itself failed; what it said last tells why
+        for line in run.stderr.splitlines()[-15:]:
+            print(f"#   {line}")
     if total_valid == len(rows) == 398:
         for name, published in PUBLISHED:
             print(f"# published {name:<32} {published:>10,}   ours / theirs "
