@@ -271,3 +271,31 @@ def test_word_from_a_small_table_is_proven_optimal(tmp_path, capsys, monkeypatch
     # t t t is undone by two turns back, t t t t by one turn
     assert out[0] == "-t -t" or out[0] == "t t"
     assert out[2] == "t"
+
+
+def test_a_row_whose_solver_fails_is_named_and_the_others_are_written(capsys, monkeypatch):
+    """A failure inside the solver on one row (a bug, not bad input) is that row's
+    error line; the rows solved are still written and checked."""
+    import puzzles.formats.santa2023 as santa2023
+
+    real, calls = santa2023.solve, []
+
+    def failing_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug on the first row")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(santa2023, "solve", failing_once)
+    status = main(["solve", "santa2023", PUZZLES, "--info", INFO, "--only", "wreath_6/6"])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert "internal error on this row: RuntimeError: a bug on the first row" in err
+    assert "Traceback" not in err
+    rows = [r for r in read_csv(PUZZLES) if r["puzzle_type"] == "wreath_6/6"]
+    answers = submission(out)
+    assert len(rows) == 2 and len(answers) == 1
+    moves = allowed_moves()
+    for row in rows:
+        if row["id"] in answers:
+            assert wrong_positions(row, answers[row["id"]], moves) <= int(row["num_wildcards"])

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TextIO
 
-from permgroup.errors import InputError, Interrupted
+from permgroup.errors import InputError, Interrupted, Stopped
 from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, moves_definition,
                                      read_puzzle_info, read_puzzles, with_inverses)
 from permgroup.solution import Door, door, solve
@@ -66,6 +66,10 @@ def _solve_one(job: tuple[int, SantaPuzzle, Door], time_limit: float) -> Answer:
         error = ""
     except InputError as exc:
         word, error = None, str(exc)
+    except Stopped as exc:  # the solve path owes a word; said, should it not give one
+        word, error = None, f"no word found in {time_limit:g} s ({exc})"
+    except Exception as exc:  # noqa: BLE001 - one row's failure must not lose the others
+        word, error = None, f"internal error on this row: {type(exc).__name__}: {exc}"
     return Answer(index, word, error, time.perf_counter() - began)
 
 
