@@ -158,6 +158,11 @@ def position_count(definition: Definition, metric: Metric = "qtm") -> int | None
     >>> position_count(resolve("pancake-4"))
     24
     """
+    for o in definition.orbits:  # an orbit past any table: known before the moves' orders
+        if o.size > 20 and len(set(definition.solved[o.name].pieces)) == o.size and \
+                any(m[o.name].pieces != tuple(range(o.size))
+                    for m in definition.moves.values() if o.name in m):
+            return None  # 21!/2 arrangements at least: refused by any table below
     try:
         return _planned_space(definition, metric, "positions")[0].size
     except (InputError, ValueError):
