@@ -49,10 +49,13 @@ move to change its form.  Move names are read and written by one reader,
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 Perm = tuple[int, ...]
+
+T = TypeVar("T")
 
 
 def identity(n: int) -> Perm:
@@ -95,6 +98,24 @@ def inverse(p: Sequence[int]) -> Perm:
     for i, image in enumerate(p):
         inv[image] = i
     return tuple(inv)
+
+
+def repeated(x: T, e: int, compose: Callable[[T, T], T], one: T) -> T:
+    """``x`` composed with itself ``e >= 0`` times by repeated squaring
+    (``log2 e`` compositions): the one square-and-multiply loop, for elements
+    of any representation (``one`` its identity, ``compose`` its product).
+
+    >>> repeated((1, 2, 0), 10**20, compose, identity(3))  # 10^20 = 1 mod 3
+    (1, 2, 0)
+    """
+    result = one
+    while e:
+        if e & 1:
+            result = compose(result, x)
+        e >>= 1
+        if e:
+            x = compose(x, x)
+    return result
 
 
 def power(p: Sequence[int], k: int) -> Perm:

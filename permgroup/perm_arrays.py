@@ -23,6 +23,8 @@ from math import lcm
 
 import numpy as np
 
+from permgroup.perm import repeated
+
 #: the index type every array here uses (numpy gathers with it without a copy)
 INDEX = np.intp
 
@@ -161,15 +163,8 @@ def power(p: np.ndarray, e: int) -> np.ndarray:
     [1, 2, 3, 0]
     """
     base = invert(p) if e < 0 else p
-    e = abs(e)
-    result = np.broadcast_to(identity(p.shape[-1]), p.shape).copy()
-    while e:
-        if e & 1:
-            result = compose(result, base)
-        e >>= 1
-        if e:
-            base = compose(base, base)
-    return result
+    return repeated(base, abs(e), compose,
+                    np.broadcast_to(identity(p.shape[-1]), p.shape).copy())
 
 
 def cycle_labels(p: np.ndarray) -> np.ndarray:

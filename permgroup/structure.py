@@ -53,7 +53,7 @@ from html import escape
 from math import factorial, gcd, lcm, prod
 
 from permgroup.elements import cycles_of
-from permgroup.perm import parity
+from permgroup.perm import parity, repeated
 from permgroup.pieces import find_pieces, piece_kinds
 from permgroup.puzzle import Puzzle
 
@@ -81,13 +81,7 @@ def _compose(a: Element, b: Element, moduli: Sequence[int]) -> Element:
 
 def _power(a: Element, e: int, moduli: Sequence[int]) -> Element:
     n = len(a[0])
-    result: Element = (tuple(range(n)), (0,) * n)
-    while e:
-        if e & 1:
-            result = _compose(result, a, moduli)
-        a = _compose(a, a, moduli)
-        e >>= 1
-    return result
+    return repeated(a, e, lambda x, y: _compose(x, y, moduli), (tuple(range(n)), (0,) * n))
 
 
 def _compose_arrays(a, b, moduli):
@@ -103,14 +97,8 @@ def _compose_arrays(a, b, moduli):
 def _power_arrays(a, e: int, moduli):
     import numpy as np
 
-    result = (np.arange(len(a[0])), np.zeros(len(a[0]), dtype=np.intp))
-    while e:
-        if e & 1:
-            result = _compose_arrays(result, a, moduli)
-        e >>= 1
-        if e:
-            a = _compose_arrays(a, a, moduli)
-    return result
+    one = (np.arange(len(a[0])), np.zeros(len(a[0]), dtype=np.intp))
+    return repeated(a, e, lambda x, y: _compose_arrays(x, y, moduli), one)
 
 
 def _lengths_by_orbit(where, ranges: list[range]) -> list[list[int]]:

@@ -44,6 +44,7 @@ from functools import cached_property
 from typing import Any
 
 from permgroup.puzzle import Puzzle
+from permgroup.perm import repeated
 
 Position = dict[str, "OrbitState"]  # orbit name -> its pieces and orientations
 
@@ -483,15 +484,7 @@ def power(definition: Definition, a: Position, k: int) -> Position:
     (1, 2, 0)
     """
     base = a if k >= 0 else invert(definition, a)
-    result = identity(definition)
-    k = abs(k)
-    while k:
-        if k & 1:
-            result = compose(definition, result, base)
-        k >>= 1
-        if k:
-            base = compose(definition, base, base)
-    return result
+    return repeated(base, abs(k), lambda x, y: compose(definition, x, y), identity(definition))
 
 
 def named_positions(definition: Definition) -> dict[str, Position]:
