@@ -682,9 +682,8 @@ def _by_greedy(t: Task, budget: Budget, bound: int | None, chain: bool = True
 
     start, goal = _labels(t)
     try:
-        return find_word(_gather(t), start, goal, mismatches=t.mismatches,
-                         time_limit=max(budget.left(), 1e-3), chain=chain or t.mismatches > 0,
-                         budget=None if bound is None else budget)
+        return find_word(_gather(t), start, goal, mismatches=t.mismatches, budget=budget,
+                         owed=bound is None, chain=chain or t.mismatches > 0)
     except InputError as exc:
         raise Stopped(str(exc)) from None
 

@@ -6,10 +6,10 @@ applier of tests/test_santa.py (the competition's rules)."""
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
 from permgroup.formats.text import read_text
 from permgroup.moves import MoveSet
@@ -55,7 +55,7 @@ def test_parities_made_right_with_the_classes_given():
     for _ in range(5):
         state = ms.apply(goal, [(rng.randrange(len(ms.classes)), 1) for _ in range(51)])
         word = solve_small_orbits(moves, state, goal, np.flatnonzero(red.frozen),
-                                  deadline=time.monotonic() + 60)
+                                  budget=Budget.of(60))
         state = ms.apply(state, ms.letters(word))
         fix = fix_parities(ms, red.pieces, red.position_orbit, state, goal,
                            classes=red.keeping)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from sympy.combinatorics import Permutation
 
+from permgroup.budget import Budget
 from permgroup.errors import InputError
 from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
 from permgroup.formats.text import read_text
@@ -176,7 +177,7 @@ def test_with_a_budget_a_word_is_not_owed_past_it():
     goal = np.array([i // 4 for i in range(24)])
     start = np.array(plain_apply(goal.tolist(), ["f0", "r0", "d1", "-f1", "r1"], moves))
     with pytest.raises(Stopped, match="time limit"):
-        find_word(moves, start, goal, chain=False, budget=Budget(time.monotonic()))
+        find_word(moves, start, goal, chain=False, budget=Budget(time.monotonic()), owed=False)
     word = find_word(moves, start, goal, chain=False, time_limit=1e-3)
     assert plain_apply(start.tolist(), word, moves) == goal.tolist()
 
@@ -268,9 +269,10 @@ def test_greedy_past_its_deadline_finishes_with_three_cycles():
     now = time.monotonic()
     kwargs = dict(pieces=m.pieces, position_orbit=m.position_orbit, shapes=m.shapes,
                   cycles=m.cycles)
-    word, end = greedy(ms, m.table, start, goal, deadline=now, finish_by=now + 60, **kwargs)
+    word, end = greedy(ms, m.table, start, goal, hurry=Budget(now), budget=Budget(now + 60),
+                       **kwargs)
     assert (end == goal).all() and (ms.apply(start, word) == goal).all()
-    word, end = greedy(ms, m.table, start, goal, deadline=now, **kwargs)
+    word, end = greedy(ms, m.table, start, goal, hurry=Budget(now), **kwargs)
     assert word == [] and (end == start).all()
 
 
@@ -358,4 +360,4 @@ def test_a_chain_build_cut_short_still_owes_a_word(monkeypatch):
         final = final[moves[name]]
     assert (final == goal).all()
     with pytest.raises(Stopped):
-        find_word(moves, start, goal, budget=Budget.of(5))
+        find_word(moves, start, goal, budget=Budget.of(5), owed=False)

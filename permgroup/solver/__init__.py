@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.budget import Budget
+from permgroup.budget import Budget, as_budget
 from permgroup.errors import InputError, Stopped, counted
 from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
@@ -101,7 +101,7 @@ class Model:
     shapes: Shapes
     short_words: dict
     cycles: OrbitCycles
-    #: False when the build was cut short by its deadline (tools or 3-cycles may lack)
+    #: False when the build was cut short by its budget (tools or 3-cycles may lack)
     complete: bool = True
     #: the last-resort 3-cycles of the orbits ``cycles`` lacks, made when first needed
     #: (permgroup.solver.finish)
@@ -111,23 +111,24 @@ class Model:
 _MODELS: dict[str, Model] = {}
 
 
-def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> Model:
+def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1) -> Model:
     """The solver's model of a puzzle, built once per process and set of moves
     (``setup_length``: the longest setup of its base commutators, see
-    :func:`~permgroup.solver.commutators.base_commutators`)."""
+    :func:`~permgroup.solver.commutators.base_commutators`); its parts are cut
+    short once ``budget`` has run out (the model is then not ``complete``)."""
     key = f"{ms.fingerprint()}-{setup_length}"
-    if key in _MODELS and (_MODELS[key].complete or deadline is not None):
+    if key in _MODELS and (_MODELS[key].complete or budget is not None):
         return _MODELS[key]
     k = len(ms.classes)
     # meeting_blocks' tables of every pair of classes: counts, blocks, second blocks, keys
-    Budget.of().require(32 * k * k, f"the generic solver's tables of {k:,} classes of moves "
+    (budget or Budget.of()).require(32 * k * k, f"the generic solver's tables of {k:,} classes of moves "
                                     f"({k * k:,} pairs)", "a puzzle of fewer moves (a subgroup)")
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
         position_orbit[orbit] = k
-    base = base_commutators(ms, pieces, deadline=deadline, setup_length=setup_length)
-    cycles, more = orbit_cycles(ms, pieces, position_orbit, deadline)
+    base = base_commutators(ms, pieces, budget=budget, setup_length=setup_length)
+    cycles, more = orbit_cycles(ms, pieces, position_orbit, budget)
     base = base + more
     base = base + [inverse_tool(ms, t) for t in base]
     table = ToolTable(ms, base)
@@ -138,7 +139,7 @@ def model(ms: MoveSet, deadline: float | None = None, setup_length: int = 1) -> 
         table.grow(cheap_letters(ms, 1))
     shapes = Shapes.find(ms, pieces)
     _MODELS.clear()  # one puzzle at a time: tables can be large
-    complete = deadline is None or time.monotonic() < deadline
+    complete = budget is None or not budget.expired
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
                                  short_words(ms, SHORT_WORD_LETTERS), cycles, complete)
     return built
@@ -158,20 +159,20 @@ def colourings(state: np.ndarray) -> int:
 
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-              mismatches: int = 0, time_limit: float = 60.0, chain: bool = True,
-              budget: Budget | None = None) -> list[str]:
+              mismatches: int = 0, time_limit: float | None = None, budget: Budget | None = None,
+              owed: bool = True, chain: bool = True) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
-    (see the module docstring); :class:`InputError` naming why when none is found
-    in ``time_limit`` seconds.  ``chain=False`` skips the chain of subgroups
-    (:func:`permgroup.solve` tries it before).  With a ``budget`` (its time
-    instead of ``time_limit``) a word is not owed: the caller holds one, so
-    once the budget has run out the solver stops
-    (:class:`~permgroup.errors.Stopped`) where it
-    would otherwise go on past its limit to finish a word."""
-    if budget is not None:
-        time_limit = max(budget.left(), 1e-3)
-    began = time.monotonic()
-    deadline = began + time_limit
+    (see the module docstring), found within ``budget`` (or ``time_limit``
+    seconds, a minute without either); :class:`InputError` naming why when
+    there is none.  ``chain=False`` skips the chain of subgroups
+    (:func:`permgroup.solve` tries it before).  A word is ``owed``: once the
+    budget has run out the solver still finishes one (a limit trades length,
+    never the answer); with ``owed=False`` (the caller holds a word) it stops
+    there instead (:class:`~permgroup.errors.Stopped`)."""
+    budget = as_budget(budget, 60.0 if time_limit is None else time_limit)
+    # past choose, the greedy stops choosing and the 3-cycles finish at once;
+    # further variants are started only within variants
+    choose, variants = budget.share(GREEDY_SHARE), budget.share(VARIANT_SHARE)
     ms = MoveSet.from_moves(moves)
     start = np.asarray(start).astype(np.int64)
     goal = np.asarray(goal).astype(np.int64)
@@ -185,12 +186,11 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         from permgroup.solver.chain import chain_word
 
         try:
-            word = chain_word(moves, start, goal, time_limit=time_limit, deadline=deadline,
-                              ms=ms)
+            word = chain_word(moves, start, goal, ms=ms, budget=budget)
         except Stopped:
             # the chain's tables took longer to build than their estimate (a
             # loaded machine): a word is still owed when the caller holds none
-            if budget is not None:
+            if not owed:
                 raise
             word = None
         if word is not None:
@@ -199,14 +199,14 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     # the small orbits by search, the big ones by commutators that keep them
     # (permgroup.solver.reduction): quick where it applies, and on a big cube
     # the greedy's model alone would take the time limit
-    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, began, time_limit)
+    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, budget, choose, variants)
     if reduced_in is not None:
         word, took = reduced_in
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
-        if deadline - time.monotonic() < GREEDY_AFTER * took:
+        if budget.left() < GREEDY_AFTER * took:
             return _checked(moves, start, goal, ms.names(word), mismatches)
-    m = model(ms, deadline)
-    if budget is not None:
+    m = model(ms, budget)
+    if not owed:
         budget.check()
     for backward, compete in VARIANTS:
         began_variant = time.monotonic()
@@ -214,8 +214,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found, _ = greedy(ms, m.table, a, b, mismatches=mismatches,
-                          deadline=began + GREEDY_SHARE * time_limit,
-                          finish_by=deadline, pieces=m.pieces, position_orbit=m.position_orbit,
+                          hurry=choose, budget=budget, pieces=m.pieces, position_orbit=m.position_orbit,
                           shapes=m.shapes, cycles=m.cycles, compete=compete)
         found = shorten(ms, a, found, table=m.short_words)
         if backward:
@@ -226,11 +225,10 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             word, wrong = found, missed
         # another variant only while two more fit in its share of the time limit
         spent = time.monotonic() - began_variant
-        if wrong <= mismatches and \
-                time.monotonic() + 2 * spent > began + VARIANT_SHARE * time_limit:
+        if wrong <= mismatches and 2 * spent > variants.left():
             break
     if wrong > mismatches:
-        if budget is not None:
+        if not owed:
             budget.check()
         # the last resort: finished with no deadline, from where the greedy stopped
         # (a limit trades length, never the answer; permgroup.solver.finish)
@@ -245,7 +243,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if best is None or len(best) <= EXACT_LENGTH or colourings(start) <= EXACT_STATES:
         from permgroup.solver.exact import exact_word
 
-        left = deadline - time.monotonic()
+        left = budget.left()
         try:
             shorter = exact_word(moves, start, goal, mismatches=mismatches,
                                  time_limit=max(left * (1 if best is None else EXACT_SHARE), 0.0),
@@ -274,30 +272,29 @@ def _checked(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarra
 
 
 def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarray,
-                  goal: np.ndarray, mismatches: int, began: float, time_limit: float
-                  ) -> tuple[list, float] | None:
+                  goal: np.ndarray, mismatches: int, budget: Budget, choose: Budget,
+                  variants: Budget) -> tuple[list, float] | None:
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
     (letters, shortened) over the :data:`REDUCTION_VARIANTS` that fit in
-    :data:`VARIANT_SHARE` of the time limit (at least the first), and the
+    ``variants`` (at least the first; the rounds hurry once ``choose`` has run
+    out, the 3-cycles finish once ``budget`` has), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none."""
     from permgroup.solver.reduction import reduction_model, reduction_word
 
-    red = reduction_model(ms, began + time_limit)
+    red = reduction_model(ms, budget)
     if red is None or not red.small:
         return None
     best, took = None, 0.0
     for backward, kinds in REDUCTION_VARIANTS:
-        if best is not None and \
-                time.monotonic() + 2 * took > began + VARIANT_SHARE * time_limit:
+        if best is not None and 2 * took > variants.left():
             break
         t = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found = reduction_word(moves, ms, red, a, b, mismatches=mismatches,
-                               deadline=began + GREEDY_SHARE * time_limit,
-                               finish_by=began + time_limit, kinds=kinds)
+                               hurry=choose, budget=budget, kinds=kinds)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
                 found = shorten(ms, a, found)

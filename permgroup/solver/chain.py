@@ -50,7 +50,6 @@ True
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -58,7 +57,7 @@ from math import factorial, log2
 
 import numpy as np
 
-from permgroup.budget import Budget
+from permgroup.budget import Budget, as_budget
 from permgroup.perm import closure, compose, inverse
 from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
 from permgroup.moves import MoveSet, scatter_of
@@ -380,19 +379,15 @@ def _chain(plan: ChainPlan, budget: Budget):
 
 
 def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-               time_limit: float | None = None, deadline: float | None = None,
-               ms: MoveSet | None = None, budget: Budget | None = None) -> list[str] | None:
+               time_limit: float | None = None, ms: MoveSet | None = None,
+               budget: Budget | None = None) -> list[str] | None:
     """A word (move names) taking the colouring ``start`` to ``goal`` through the
     puzzle's chain (see the module docstring), checked; ``None`` when the chain
     does not apply, its tables do not fit in the time, or no answer comes
-    within the ``budget`` (or ``time_limit`` seconds, or by ``deadline``, a
-    :func:`time.monotonic` time); :class:`~permgroup.errors.Stopped` when the
+    within the ``budget`` (or ``time_limit`` seconds); :class:`~permgroup.errors.Stopped` when the
     budget runs out while its tables are built.  (``ms``, the moves'
     :class:`MoveSet`, is not needed: the chain names the moves by their order.)"""
-    began = time.monotonic()
-    if budget is None:
-        end = began + time_limit if deadline is None else min(deadline, began + time_limit)
-        budget = Budget(end)
+    budget = as_budget(budget, time_limit)
     time_limit = budget.left()
     start, goal = np.asarray(start), np.asarray(goal)
     if not 0 < len(start) <= MAX_DEGREE:

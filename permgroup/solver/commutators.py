@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.solver.effects import GainCache
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
@@ -192,16 +193,14 @@ def commutator_effects(ms: MoveSet, px: np.ndarray, a_classes: np.ndarray, y_cla
 
 
 def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_support: int = 12,
-                     max_cost: int = 2, max_meet: int = 2, deadline: float | None = None,
+                     max_cost: int = 2, max_meet: int = 2, budget: Budget | None = None,
                      setup_length: int = 1) -> list[Tool]:
     """Commutators ``[a, x b x⁻¹]`` (``x`` possibly empty) of cheap letters whose
     supports meet in at most ``max_meet`` pieces and whose effect moves at most
     ``max_support`` positions: up to ``per_orbit`` distinct effects for each orbit
-    of pieces, cheapest first.  The setup ``x`` is one letter, or up to
+    of pieces, cheapest first (fewer once ``budget`` has run out).  The setup ``x`` is one letter, or up to
     ``setup_length`` letters of different classes (an edge 3-cycle of the 3x3x3
     in face turns needs two: ``[R L' F2 L R', U]``)."""
-    import time
-
     k = len(ms.classes)
     nblocks = len(pieces.blocks)
     incidence = _block_incidence(ms, pieces)
@@ -224,7 +223,7 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
     block_positions = block_position_table(pieces)
     n = ms.degree
     for setup in setups:
-        if deadline is not None and time.monotonic() > deadline:
+        if budget is not None and budget.expired:
             break
         if (count >= per_orbit).all():
             break

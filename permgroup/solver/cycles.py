@@ -37,12 +37,12 @@ twists.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.solver.commutators import Tool, base_commutators
 from permgroup.levels import DenseKeys, by_moves, levels
 from permgroup.moves import Letter, MoveSet
@@ -375,20 +375,19 @@ def _keys(now: np.ndarray, want: np.ndarray, groups: list[slice]) -> tuple[np.nd
 
 
 def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
-                 deadline: float | None = None) -> tuple[OrbitCycles, list[Tool]]:
+                 budget: Budget | None = None) -> tuple[OrbitCycles, list[Tool]]:
     """The 3-cycles of every orbit of pieces (:class:`OrbitCycles`), from
     commutators whose parts meet in one piece, with a setup of one letter, or of
     two where one is not enough (a Megaminx's edges); and the tools of two-letter
     setups found, which the greedy's table lacks."""
-    tools = base_commutators(ms, pieces, max_meet=1, deadline=deadline)
+    tools = base_commutators(ms, pieces, max_meet=1, budget=budget)
     cycles = OrbitCycles.of(ms, pieces, position_orbit, tools)
     lacking = [k for k, orbit in enumerate(pieces.orbits)
                if 3 <= len(orbit) <= MAX_PIECES and k not in cycles.orbits]
     if not lacking:
         return cycles, []
-    until = time.monotonic() + LONG_SETUP_TIME
     longer = base_commutators(ms, pieces, max_meet=1, setup_length=2,
-                              deadline=until if deadline is None else min(deadline, until))
+                              budget=(budget or Budget()).share(1.0, at_most=LONG_SETUP_TIME))
     wanted = np.zeros(len(pieces.blocks) + 1, dtype=bool)
     for k in lacking:
         wanted[pieces.orbits[k]] = True

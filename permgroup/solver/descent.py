@@ -27,11 +27,11 @@ ones it can use).
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.solver.commutators import Tool, cheap_letters, commutator, effect
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
@@ -82,11 +82,11 @@ def setup_words(ms: MoveSet, count: int = SETUPS) -> list[list[Letter]]:
 
 
 def descent_cycles(ms: MoveSet, pieces: Pieces, orbits: Sequence[int], *,
-                   deadline: float | None = None, per_orbit: int = PER_ORBIT) -> list[Tool]:
+                   budget: Budget | None = None, per_orbit: int = PER_ORBIT) -> list[Tool]:
     """Up to ``per_orbit`` cheapest 3-cycles of three pieces of each orbit in
     ``orbits`` (indices into ``pieces.orbits``), found as commutators of small-
     support words meeting in one piece (see the module docstring); fewer, or
-    none, when the descent finds none before ``deadline``."""
+    none, when the descent finds none before ``budget`` runs out."""
     nblocks = len(pieces.blocks)
     orbit_of = np.full(nblocks, -1, dtype=np.int64)
     for k, members in enumerate(pieces.orbits):
@@ -118,7 +118,7 @@ def descent_cycles(ms: MoveSet, pieces: Pieces, orbits: Sequence[int], *,
     pairs = [(a, b) for a in letters for b in letters if a[0] != b[0]]
     tried = 0
     for s in setups[:FIRST_SETUPS]:
-        if tried >= FIRST_WORDS or (deadline is not None and time.monotonic() > deadline):
+        if tried >= FIRST_WORDS or (budget is not None and budget.expired):
             break
         for a, b in pairs:
             if (s and s[0][0] == a[0]) or (not s and ms.commute[a[0], b[0]]):
@@ -126,7 +126,7 @@ def descent_cycles(ms: MoveSet, pieces: Pieces, orbits: Sequence[int], *,
             _add(pool, ms, commutator(ms, [a], [*s, b, *ms.inverse(s)]))
             tried += 1
     for _ in range(LEVELS):
-        if deadline is not None and time.monotonic() > deadline:
+        if budget is not None and budget.expired:
             break
         words = _smallest(pool, ms, pieces, POOL)
         if not words:
@@ -148,7 +148,7 @@ def descent_cycles(ms: MoveSet, pieces: Pieces, orbits: Sequence[int], *,
             hits = np.flatnonzero(meet.ravel() == wanted_meet)
             hits = hits[np.argsort(estimate.ravel()[hits], kind="stable")][:TRIES]
             for h in hits.tolist():
-                if deadline is not None and time.monotonic() > deadline:
+                if budget is not None and budget.expired:
                     break
                 i, rest = divmod(h, len(words) * len(setups))
                 j, k = divmod(rest, len(setups))

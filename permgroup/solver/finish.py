@@ -32,11 +32,11 @@ model itself is completed first when its build was cut short by the deadline
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.solver.cycles import MAX_PIECES, OrbitCycles
 from permgroup.solver.descent import descent_cycles
 from permgroup.solver.greedy import greedy
@@ -68,7 +68,7 @@ def finish(ms: MoveSet, model, state: np.ndarray, goal: np.ndarray, *,
     for cycles in passes:
         wrong = int(np.count_nonzero(state != goal))
         found, state = greedy(ms, model.table, state, goal, mismatches=mismatches,
-                              deadline=time.monotonic(), finish_by=math.inf,
+                              hurry=Budget(time.monotonic()), budget=Budget(),
                               max_steps=STEPS_PER_WRONG * wrong + EXTRA_STEPS,
                               pieces=model.pieces, position_orbit=model.position_orbit,
                               shapes=None, cycles=cycles, compete=False)

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import itertools
 from math import comb
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.solver.commutators import ToolTable, cheap_letters
 from permgroup.solver.cycles import OrbitCycles
 from permgroup.moves import Letter, MoveSet
@@ -125,10 +125,10 @@ def short_moves(ms: MoveSet, budget: int = PAIR_BUDGET) -> list[list[Letter]]:
 
 
 def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *,
-           mismatches: int = 0, deadline: float | None = None, pieces: Pieces | None = None,
+           mismatches: int = 0, hurry: Budget | None = None, pieces: Pieces | None = None,
            position_orbit: np.ndarray | None = None, shapes=None, moves=None,
            cycles: OrbitCycles | None = None, compete: bool = True,
-           finish_by: float | None = None, max_steps: int | None = None,
+           budget: Budget | None = None, max_steps: int | None = None,
            max_rows: int | None = None) -> tuple[list[Letter], np.ndarray]:
     """Short moves, tools and parallel commutators applied while one gains, the
     best gain per move first (a tool's cost counted after it cancels against the
@@ -138,9 +138,9 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
     tool gains alone, ``cycles`` (:class:`~permgroup.solver.cycles.OrbitCycles`)
     offers a 3-cycle of any three pieces of an orbit, conjugated into place
     (with ``compete``, its 3-cycles of pieces that never turn are weighed
-    against the other steps all along).  Past ``deadline``, the 3-cycles finish
-    what they can at once and the descent goes on only until ``finish_by``
-    (a word found late rather than none).  At most ``max_steps`` steps are
+    against the other steps all along).  Once ``hurry`` has run out, the 3-cycles
+    finish what they can at once and the descent goes on only until ``budget``
+    has run out (a word found late rather than none).  At most ``max_steps`` steps are
     taken (each a scan of the table), and the table is grown around the wrong
     positions only while it has fewer than ``max_rows`` rows (default
     :data:`MAX_TABLE_ROWS`; the table is the model's,
@@ -165,8 +165,8 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
         steps += 1
         if max_steps is not None and steps > max_steps:
             break
-        if deadline is not None and time.monotonic() > deadline:
-            if not finishing and cycles is not None and finish_by is not None:
+        if hurry is not None and hurry.expired:
+            if not finishing and cycles is not None and budget is not None:
                 finishing = True
                 if not parities_fixed:
                     parities_fixed = True
@@ -175,7 +175,7 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
                     wrong = int(np.count_nonzero(state != goal))
                 state, word, wrong = _finish(ms, cycles, state, goal, word, wrong)
                 continue
-            if not finishing or time.monotonic() > finish_by:
+            if not finishing or budget.expired:
                 break
         moved = (state[move_perms] == goal).sum(1) - (len(goal) - wrong)
         move_score = np.where((moved > 0) & allowed, moved / move_cost, -1.0)

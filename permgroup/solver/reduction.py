@@ -36,12 +36,12 @@ undone.  The model (pieces, 3-cycles, commutators) is built once per puzzle.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import fix_parities
@@ -69,7 +69,7 @@ class Reduction:
 _MODELS: dict[str, Reduction | None] = {}
 
 
-def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | None:
+def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | None:
     """The model of ``ms`` for :func:`reduction_word`, built once per process
     and puzzle; ``None`` when the way does not apply: an orbit that is not
     small has no 3-cycle, or its pieces turn in place."""
@@ -80,7 +80,7 @@ def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | N
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
         position_orbit[orbit] = k
-    cycles, _ = orbit_cycles(ms, pieces, position_orbit, deadline)
+    cycles, _ = orbit_cycles(ms, pieces, position_orbit, budget)
     small = small_orbits(pieces, cycles)
     built = None
     if len(small) < len(pieces.orbits):
@@ -96,36 +96,37 @@ def reduction_model(ms: MoveSet, deadline: float | None = None) -> Reduction | N
 
 def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
-                   deadline: float | None = None, finish_by: float | None = None,
+                   hurry: Budget | None = None, budget: Budget | None = None,
                    kinds: int | None = None) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
     ``None`` when a step cannot be done (the small orbits' search does not
-    apply or finds nothing in time; no parity fix keeps them).  Past
-    ``deadline`` the rounds look at fewer commutators and take more of them
-    (a longer word, sooner); past ``finish_by`` the 3-cycles finish at once.
+    apply or finds nothing in time; no parity fix keeps them).  Once ``hurry``
+    has run out (a minute without one) the rounds look at fewer commutators and
+    take more of them (a longer word, sooner); once ``budget`` has too, the
+    3-cycles finish at once.
     ``kinds``: the kinds of commutator scored a round (default
     :data:`ROUND_KINDS`; another number gives another word, often of another
     length: :func:`permgroup.solver.find_word` keeps the shortest of a few)."""
-    end = time.monotonic() + 60 if deadline is None else deadline
-    last = end if finish_by is None else max(finish_by, end)
-    found = solve_small_orbits(moves, start, goal, np.flatnonzero(red.frozen), deadline=end)
+    hurry = Budget.of(60) if hurry is None else hurry
+    budget = hurry if budget is None else budget
+    found = solve_small_orbits(moves, start, goal, np.flatnonzero(red.frozen), budget=hurry)
     if found is None:
         return None
     word = ms.letters(found)
     state = ms.apply(start, word)
     # moves that leave the small orbits alone, while one fixes positions (before
     # the parities are made right: they change them)
-    state, word = _free_moves(ms, red, state, goal, word, end)
+    state, word = _free_moves(ms, red, state, goal, word, hurry)
     fix = fix_parities(ms, red.pieces, red.position_orbit, state, goal, classes=red.keeping)
     if fix is None:
         return None
     word, state = ms.extend(word, fix), ms.apply(state, fix)
     wrong = int(np.count_nonzero(state != goal))
-    while wrong > mismatches and time.monotonic() < last:
-        hurry = time.monotonic() > end
-        steps = _best_steps(ms, red, state, goal, hurry=hurry, kinds=kinds)
-        if not steps and hurry:  # the few commutators looked at do not help: all of them
+    while wrong > mismatches and not (budget.expired and hurry.expired):
+        hurried = hurry.expired
+        steps = _best_steps(ms, red, state, goal, hurry=hurried, kinds=kinds)
+        if not steps and hurried:  # the few commutators looked at do not help: all of them
             steps = _best_steps(ms, red, state, goal, kinds=kinds)
         if not steps:
             break
@@ -140,17 +141,17 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
 
 
 def _free_moves(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray,
-                word: list[Letter], end: float) -> tuple[np.ndarray, list[Letter]]:
+                word: list[Letter], budget: Budget) -> tuple[np.ndarray, list[Letter]]:
     """The state and word after single moves of classes that keep the small
     orbits, the one fixing the most positions per move each time, while one
-    fixes more than :data:`FREE_GAIN` a move."""
+    fixes more than :data:`FREE_GAIN` a move (within ``budget``)."""
     letters = [(c, e) for c in red.keeping for e in range(1, ms.orders[c])
                if ms.letter_cost((c, e)) <= 2]
     if not letters:
         return state, word
     perms = np.array([ms.powers[c][e] for c, e in letters])
     cost = np.array([ms.letter_cost(x) for x in letters], dtype=np.float64)
-    while time.monotonic() < end:
+    while not budget.expired:
         right = int(np.count_nonzero(state == goal))
         gain = (state[perms] == goal).sum(1) - right
         score = gain / cost

@@ -24,11 +24,11 @@ the 3x3x3 itself share its tables).
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.moves import MoveSet
 from permgroup.solver.cycles import OrbitCycles
 from permgroup.solver.pieces import Pieces
@@ -91,21 +91,20 @@ def keeping_classes(ms: MoveSet, positions: np.ndarray) -> list[int]:
 
 
 def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
-                       positions: np.ndarray, *, deadline: float) -> list[str] | None:
+                       positions: np.ndarray, *, budget: Budget) -> list[str] | None:
     """Move names bringing every piece at ``positions`` home (the rest goes
     where it goes), by the chain of subgroups on the projection, or a
     bidirectional search where the chain does not apply and the projection is
-    small; checked; ``None`` when neither finds a word by ``deadline``."""
+    small; checked; ``None`` when neither finds a word within ``budget``."""
     from permgroup.solver.chain import chain_word
 
     a, b = start[positions], goal[positions]
     if (a == b).all():
         return []
-    left = deadline - time.monotonic()
-    if left <= 0:
+    if budget.expired:
         return None
     projected = projection(moves, positions)
-    word = chain_word(projected, a, b, time_limit=left, deadline=deadline)
+    word = chain_word(projected, a, b, budget=budget)
     if word is None:
         # no chain (alike pieces, too small a puzzle for one): a bidirectional
         # search of the projection, while its states stay few
@@ -113,7 +112,7 @@ def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal:
         from permgroup.solver.exact import exact_word
 
         try:
-            word = exact_word(projected, a, b, time_limit=max(deadline - time.monotonic(), 0.0),
+            word = exact_word(projected, a, b, time_limit=budget.left(),
                               max_states=EXACT_STATES)
         except InputError:
             return None
