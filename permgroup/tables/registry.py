@@ -395,6 +395,21 @@ def _advice(space, form: str, budget: Budget, default: bool = False) -> str:
 
 
 _TABLES: dict[tuple[str, str, int], CayleyTable] = {}
+#: the last few one-byte tables of positions or colourings loaded in this process:
+#: planning a definition's space takes longer than a lookup (0.6 s for the skewb),
+#: and a file of positions asks the same table once a line
+_BYTE_TABLES: dict[Path, tuple[tuple[int, int] | None, object]] = {}
+BYTE_TABLES_KEPT = 4
+
+
+def _file_stamp(path: Path) -> tuple[int, int] | None:
+    """The file's size and time of change (``None`` when it is gone): a table
+    kept in memory stands for its file only while these are the same."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
 
 
 def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str | None = None,
@@ -446,6 +461,10 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
     if one_byte and states == "elements":
         return _element_table(puzzle, metric, 4 if form == "nibble" else 8, max_entries,
                               progress, build, budget)
+    kept = (puzzle_cache_file(puzzle.name, _space_key(puzzle, metric, states), "byte", 0)[0]
+            if form in (None, "byte") and memory is None and not dask else None)
+    if kept in _BYTE_TABLES and _BYTE_TABLES[kept][0] == _file_stamp(kept):
+        return _BYTE_TABLES[kept][1]
     space, key = _planned_space(puzzle, metric, states)
     form = form or ("2bit" if dask and memory is None else choose_form(space, memory))
     label = metric_label(metric)
@@ -455,8 +474,14 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
             return None
         require_table(budget, puzzle.name, label, space, "byte", cached=path.exists(),
                       default=memory is None)
-        return _byte_table(puzzle, _ready(space), _sources(puzzle, space, states), key,
-                           progress, build)
+        table = _byte_table(puzzle, _ready(space), _sources(puzzle, space, states), key,
+                            progress, build)
+        if table is not None and kept is not None:
+            _BYTE_TABLES.pop(kept, None)
+            _BYTE_TABLES[kept] = (_file_stamp(kept), table)
+            while len(_BYTE_TABLES) > BYTE_TABLES_KEPT:
+                del _BYTE_TABLES[next(iter(_BYTE_TABLES))]
+        return table
     if form not in ("2bit", "shards"):
         raise ValueError(f"a table is 'byte', 'nibble' (elements), '2bit' or 'shards', "
                          f"not {form!r}")
