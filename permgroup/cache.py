@@ -525,7 +525,8 @@ def cached_arrays(stem: Path, key: dict, parts: Sequence[str], build: Callable, 
     """The arrays of a table kept in several files ``{stem}.{part}`` (a ball,
     a table over symmetry classes), each checked against ``key`` and its part;
     else ``build(report)`` (a list of arrays, or ``None`` when it cannot be
-    built) run under a progress bar and saved.
+    built) run under a progress bar and saved; ``None`` when they are not
+    cached and ``build`` is ``None``.
 
     >>> import os, tempfile, numpy as np; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> stem = table_file("demo", {"n": 2}, "parts")
@@ -534,11 +535,15 @@ def cached_arrays(stem: Path, key: dict, parts: Sequence[str], build: Callable, 
     [[0.0, 0.0], [1.0, 1.0, 1.0]]
     >>> len(cached_arrays(stem, {"n": 2}, ["a", "b"], None, title="demo"))   # from the files
     2
+    >>> cached_arrays(stem, {"n": 3}, ["a", "b"], None, title="demo") is None
+    True
     """
     if cache:
         arrays = [load_array(f"{stem}.{part}", dict(key, part=part)) for part in parts]
         if all(a is not None for a in arrays):
             return arrays
+    if build is None:
+        return None
     with building(progress, f"{title} (built once, then cached)", size) as report:
         arrays = build(report)
     if arrays is not None and cache:

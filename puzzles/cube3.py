@@ -592,7 +592,7 @@ def solve_chain(position: Perm, metric: str, max_length: int | None, budget
     moment (the search ends by itself at the first answer)."""
     if metric not in GODS_NUMBER:
         return None
-    chain = two_phase()
+    chain = two_phase(budget=budget)
     word = chain.solve(position, max_length, budget)
     if word is None or metric == "htm":
         return word
@@ -606,29 +606,50 @@ PHASE_TWO = ("U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2")
 
 #: the radius of the ball of phase-two positions (5.3 million within 8 moves)
 PHASE_TWO_BALL = 8
+#: seconds the two-phase tables may take to build on two busy cores (28 s on a
+#: quiet machine, 53 to 128 s measured under a load of 3 to 4): a shorter
+#: budget builds the quick chain instead (about 10 s under that load)
+TWO_PHASE_BUILD_SECONDS = 150.0
 
 
-def two_phase(progress=None):
+def two_phase(progress=None, budget=None):
     """The chain ``G ⊃ <U, D, R2, L2, F2, B2> ⊃ 1`` in face turns
-    (:class:`permgroup.search.subgroup_chain.SubgroupChain`), tables from the cache
-    (built in a few seconds the first time).
+    (:class:`permgroup.search.subgroup_chain.SubgroupChain`), tables from the
+    cache, else built (once per process, cached for the next).
+
+    Its phase 1 is bounded by an exact table over symmetry classes and its
+    phase 2 ends in a ball of radius :data:`PHASE_TWO_BALL`.  Those take
+    :data:`TWO_PHASE_BUILD_SECONDS` at most to build; with a ``budget`` (a
+    :class:`~permgroup.budget.Budget`) of less time left, what is not cached
+    is replaced by tables that take seconds (pattern databases over pairs of
+    phase-1 digits, a ball one radius less: words about half a move longer
+    at the same time), and the full chain is built by the first call that
+    has the time.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
-    >>> [stage.space.sizes for stage in two_phase().stages]
+    >>> from permgroup.budget import Budget
+    >>> [stage.space.sizes for stage in two_phase(budget=Budget.of(5)).stages]
     [[2187, 2048, 495], [40320, 40320, 24]]
     """
     from permgroup.search.subgroup_chain import SubgroupChain
 
-    if not _TWO_PHASE:  # built or read once per process
-        _TWO_PHASE.append(SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
-                                        {"puzzle": PUZZLE.fingerprint()}, progress,
-                                        symmetries=diagonal_turns(), last_stage_cap=10,
-                                        first_answer_cap=10,
-                                        last_stage_ball=PHASE_TWO_BALL,
-                                        table_symmetries=[GEOMETRY.rotation("U"),
-                                                          GEOMETRY.rotation("F"),
-                                                          GEOMETRY.reflection()]))
+    quick = budget is not None and budget.left() < TWO_PHASE_BUILD_SECONDS
+    if not _TWO_PHASE or not (quick or _full(_TWO_PHASE[0])):  # once per process and kind
+        _TWO_PHASE[:] = [SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
+                                       {"puzzle": PUZZLE.fingerprint()}, progress,
+                                       symmetries=diagonal_turns(), last_stage_cap=10,
+                                       first_answer_cap=10,
+                                       last_stage_ball=PHASE_TWO_BALL,
+                                       table_symmetries=[GEOMETRY.rotation("U"),
+                                                         GEOMETRY.rotation("F"),
+                                                         GEOMETRY.reflection()],
+                                       quick=quick)]
     return _TWO_PHASE[0]
+
+
+def _full(chain) -> bool:
+    """Whether the chain has the tables that take long to build (not a quick one)."""
+    return chain.stages[0].exact is not None and chain.stages[-1].ball.radius == PHASE_TWO_BALL
 
 
 _TWO_PHASE: list = []

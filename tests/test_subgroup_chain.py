@@ -29,6 +29,28 @@ def mini_chain():
                          [["U", "U2", "U'", "R2", "F2"]])
 
 
+def test_a_quick_chain_builds_only_what_takes_seconds(tmp_path, monkeypatch):
+    """quick=True uses the last stage's ball of the full radius only when it is
+    cached, else builds one a radius less; the full chain builds it, and a
+    quick chain made afterwards reads it; every chain solves."""
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    moves = {m: minicube.PUZZLE.move_array(m) for m in MINI_MOVES}
+
+    def made(quick: bool) -> SubgroupChain:
+        return SubgroupChain("mini", moves, {"corner": minicube.CORNERS},
+                             [["U", "U2", "U'", "R2", "F2"]], last_stage_ball=3, quick=quick)
+
+    g = compose_all([minicube.PUZZLE.move_array(m) for m in "R U F2 R' U2 F".split()], 24)
+    radii = []
+    for quick in (True, False, True):
+        chain = made(quick)
+        radii.append(chain.stages[-1].ball.radius)
+        answer = chain.solve(g)
+        assert compose_all([g] + [minicube.PUZZLE.move_array(m) for m in answer], 24) == \
+            tuple(range(24))
+    assert radii == [2, 3, 3]
+
+
 def test_mini_chain_coordinates_tell_cosets_apart(mini_chain):
     # |G| = 3,674,160 = 729 twists x 5040 = |<U, R2, F2>| (sympy)
     assert mini_chain.orders() == [3674160, 5040, 1]

@@ -265,8 +265,10 @@ def key_levels(space: DigitSpace, states: np.ndarray, keys: np.ndarray):
 
 
 def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name: str,
-              progress: Progress | None = None, cache: bool = True) -> Ball:
-    """The ball from the cache when its files check out, else built and cached.
+              progress: Progress | None = None, cache: bool = True, build: bool = True
+              ) -> Ball | None:
+    """The ball from the cache when its files check out, else built and cached
+    (``None`` instead with ``build=False``).
 
     ``key`` must identify the space and goal (a puzzle fingerprint, the metric,
     the digit layout); the radius is added here.
@@ -291,11 +293,14 @@ def load_ball(space: DigitSpace, goals: np.ndarray, radius: int, key: dict, name
     key = dict(key, radius=radius, kind="ball", words=space.word_bits)
     parts = ["primary", "depths", "run"] + [f"word{w}" for w in range(1, space.n_words)]
 
-    def build(report) -> list[np.ndarray]:
+    def make(report) -> list[np.ndarray]:
         ball = build_ball(space, goals, radius, report)
         return [ball.keys.primary, ball.depths, np.array([ball.keys.max_run])] + ball.keys.rest
 
-    primary, depths, run, *rest = cached_arrays(
-        table_file(f"{name}-ball{radius}", key, ""), key, parts, build,
+    arrays = cached_arrays(
+        table_file(f"{name}-ball{radius}", key, ""), key, parts, make if build else None,
         title=f"{name}: positions within {radius} moves", progress=progress, cache=cache)
+    if arrays is None:
+        return None
+    primary, depths, run, *rest = arrays
     return Ball(radius, KeySet(primary, rest, int(run[0])), depths)

@@ -246,7 +246,11 @@ class SubgroupChain:
     ``tables=False`` builds the stages' coordinates only (for their sizes,
     :meth:`indices` or :meth:`table_entries`); such a chain cannot solve.
     ``build=False`` reads the pattern databases from the cache only
-    (:class:`LookupError` for one that is not there).
+    (:class:`LookupError` for one that is not there).  ``quick=True`` builds
+    only the tables that take seconds: a table over symmetry classes (a
+    minute for the 3x3x3's phase 1) and the ball of radius ``last_stage_ball``
+    are used when cached, else the stage gets its pattern databases and the
+    ball one radius less (``stage.exact`` and ``stage.ball.radius`` say which).
     """
 
     def __init__(self, name: str, moves: dict[str, Perm], pieces: dict[str, Sequence],
@@ -255,7 +259,7 @@ class SubgroupChain:
                  symmetries: Sequence[Perm] = (), last_stage_cap: int | None = None,
                  first_answer_cap: int | None = None, last_stage_ball: int = 0,
                  table_symmetries: Sequence[Perm] = (), costs: Mapping[str, int] | None = None,
-                 tables: bool = True, build: bool = True):
+                 tables: bool = True, build: bool = True, quick: bool = False):
         self.name = name
         self.move_names = list(moves)
         self.costs = np.array([int((costs or {}).get(m, 1)) for m in self.move_names],
@@ -296,16 +300,17 @@ class SubgroupChain:
             return
         for k, stage in enumerate(self.stages):
             if stage.size > EXACT_LIMIT and table_symmetries:
-                stage.exact = self._symmetric_table(k, stage, table_symmetries, progress, cache)
+                stage.exact = self._symmetric_table(k, stage, table_symmetries, progress, cache,
+                                                    build=not quick)
             if stage.exact is not None:
                 stage.add_bound(stage.exact)
             else:
                 self._databases(k, stage, progress, cache, build)
         if last_stage_ball and len(self.stages) > 1:
             k, last = len(self.stages) - 1, self.stages[-1]
-            report = partial(progress, k, f"ball of radius {last_stage_ball}") if progress else None
-            last.ball = load_ball(last.space, last.goal, last_stage_ball, dict(self.key, stage=k),
-                                  f"{self.name}-chain{k}", report, cache)
+            last.ball = self._ball(k, last, last_stage_ball, progress, cache, build=not quick)
+            if last.ball is None:
+                last.ball = self._ball(k, last, last_stage_ball - 1, progress, cache)
 
     def _stage(self, k: int, moves: dict[str, Perm], whole: dict[str, PieceCoordinate],
                tables: bool = True) -> Stage:
@@ -388,11 +393,21 @@ class SubgroupChain:
                 raise LookupError(f"{self.name}: stage {k}'s pattern database is not cached")
             stage.add_bound(database)
 
+    def _ball(self, k: int, stage: Stage, radius: int, progress, cache: bool,
+              build: bool = True):
+        """The stage's ball of ``radius`` (none of radius 0), from the cache or
+        built; ``None`` when it is not cached and not ``build``."""
+        if radius < 1:
+            return None
+        report = partial(progress, k, f"ball of radius {radius}") if progress else None
+        return load_ball(stage.space, stage.goal, radius, dict(self.key, stage=k),
+                         f"{self.name}-chain{k}", report, cache, build)
+
     def _symmetric_table(self, k: int, stage: Stage, symmetries: Sequence[Perm], progress,
-                         cache: bool) -> SymmetricTable | None:
+                         cache: bool, build: bool = True) -> SymmetricTable | None:
         """The stage's exact table over symmetry classes, from the cache or built;
         ``None`` when the symmetries do not keep the stage or no split of its
-        digits works."""
+        digits works, or when it is not cached and not ``build``."""
         moves = [self.move_arrays[i] for i in stage.moves]
         kept = [self.move_arrays[self.move_names.index(m)] for m in self.groups[k + 1]]
         group = stage_symmetries(symmetries, moves, kept, self.degree)
@@ -401,7 +416,7 @@ class SubgroupChain:
         report = partial(progress, k, "exact table over symmetry classes") if progress else None
         return load_symmetric_table(stage.space, stage.goal[:, 0], moves, group,
                                     dict(self.key, stage=k), f"{self.name}-chain{k}", report,
-                                    cache)
+                                    cache, build)
 
     # --- group theory --------------------------------------------------------
     def indices(self) -> list[tuple[int, int]]:

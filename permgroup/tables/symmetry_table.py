@@ -520,10 +520,10 @@ def _build(space, goal, inner, rows, row_conj, inner_conj, inverse_move,
 def load_symmetric_table(space: DigitSpace, goal: Sequence[int],
                          move_arrays: Sequence[np.ndarray], symmetries: Sequence[Perm],
                          key: dict, name: str, progress: Callable[[int, int], None] | None = None,
-                         cache: bool = True) -> SymmetricTable | None:
+                         cache: bool = True, build: bool = True) -> SymmetricTable | None:
     """:func:`build_symmetric_table` from the cache when its files check out,
     else built and cached in the files ``{name}-symmetric-{digest}.{part}``;
-    ``None`` when no split works.
+    ``None`` when no split works, or (``build=False``) when it is not cached.
 
     ``key`` must identify the space and goal (a puzzle fingerprint, the stage);
     the digits and the symmetries are added here.  The second call below reads
@@ -548,11 +548,12 @@ def load_symmetric_table(space: DigitSpace, goal: Sequence[int],
                sizes=space.sizes,
                symmetries=hashlib.sha256(repr(sorted(symmetries)).encode()).hexdigest()[:16])
 
-    def build(report) -> list[np.ndarray] | None:
+    def make(report) -> list[np.ndarray] | None:
         table = build_symmetric_table(space, goal, move_arrays, symmetries, progress=report)
         return None if table is None else [getattr(table, part) for part in PARTS]
 
-    arrays = cached_arrays(table_file(f"{name}-symmetric", key, ""), key, PARTS, build,
+    arrays = cached_arrays(table_file(f"{name}-symmetric", key, ""), key, PARTS,
+                           make if build else None,
                            title=f"{name}: exact table over symmetry classes",
                            progress=progress, cache=cache)
     return None if arrays is None else SymmetricTable(*arrays, space.sizes)

@@ -37,7 +37,6 @@ def solve_text(text: str, max_length: int | None = None, time_limit: float = 1.0
     if not time_limit > 0:
         raise InputError(f"--time-limit must be more than 0 seconds, got {time_limit}")
     out = []
-    chain = None
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
         state = line.strip()
         if not state:
@@ -47,7 +46,5 @@ def solve_text(text: str, max_length: int | None = None, time_limit: float = 1.0
         except InputError as fault:
             fault.answered = "".join(out)
             raise
-        if chain is None:  # build (progress on stderr) or read the tables once
-            chain = cube3.two_phase()
         out.append(" ".join(cube3.solve(state, max_length, time_limit)) + "\n")
     return "".join(out)
