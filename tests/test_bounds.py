@@ -332,9 +332,11 @@ def test_a_solver_model_past_the_memory_budget_is_refused_before_it_is_built(mon
 
     monkeypatch.setattr(budget, "default_memory", lambda: 2 * 10 ** 6)
     # transpositions-200's 19,900 classes once took 3.2 GB arrays of every pair
-    with pytest.raises(MemoryBudgetError, match=r"the generic solver's tables of 435 classes of "
-                                                r"moves \(189,225 pairs\) needs 6.1 MB, more than "
-                                                r"the memory budget of 2.0 MB"):
+    # the text names what commutators are built from (the solver's model serves both)
+    with pytest.raises(MemoryBudgetError, match=r"^the table of where each pair of 435 classes of "
+                                                r"moves meets \(189,225 pairs\), which commutators "
+                                                r"are built from, needs 6.1 MB, more than the "
+                                                r"memory budget of 2.0 MB; a puzzle of fewer moves"):
         explore.commutators("transpositions-30")
 
 

@@ -67,8 +67,13 @@ VARIANTS = ((False, False), (True, True), (True, False), (False, True))
 #: the share of the time limit within which further variants are started
 VARIANT_SHARE = 0.5
 #: the share of the time limit after which the greedy stops choosing and the
-#: 3-cycles finish at once (the rest of the limit is for that)
+#: 3-cycles finish at once (the rest of the limit is for that) ...
 GREEDY_SHARE = 0.7
+#: ... and after which the descent stops: the rest is the reserve of the steps
+#: after it (shortening the word, the last-resort finish), counted work whose
+#: time is a share of the greedy's (cube-5 lines ended 4 s past a 10 s limit
+#: when the descent took it all)
+DESCENT_SHARE = 0.85
 #: the reduction's words tried while time allows, the shortest kept: (backward,
 #: commutator kinds scored a round); on Santa's cubes the shortest of these four
 #: was 9 % shorter than the forward 400 alone (7 rows of cube_4 to cube_10); the
@@ -121,8 +126,11 @@ def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1) -> M
         return _MODELS[key]
     k = len(ms.classes)
     # meeting_blocks' tables of every pair of classes: counts, blocks, second blocks, keys
-    (budget or Budget.of()).require(32 * k * k, f"the generic solver's tables of {k:,} classes of moves "
-                                    f"({k * k:,} pairs)", "a puzzle of fewer moves (a subgroup)")
+    # (the model serves the solver and explore.commutators: the text names neither)
+    (budget or Budget.of()).require(
+        32 * k * k, f"the table of where each pair of {k:,} classes of moves meets "
+                    f"({k * k:,} pairs), which commutators are built from,",
+        "a puzzle of fewer moves (a subgroup)")
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
@@ -171,8 +179,9 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     there instead (:class:`~permgroup.errors.Stopped`)."""
     budget = as_budget(budget, 60.0 if time_limit is None else time_limit)
     # past choose, the greedy stops choosing and the 3-cycles finish at once;
-    # further variants are started only within variants
-    choose, variants = budget.share(GREEDY_SHARE), budget.share(VARIANT_SHARE)
+    # past descent, the descent stops; further variants start only within variants
+    choose, descent = budget.share(GREEDY_SHARE), budget.share(DESCENT_SHARE)
+    variants = budget.share(VARIANT_SHARE)
     ms = MoveSet.from_moves(moves)
     start = np.asarray(start).astype(np.int64)
     goal = np.asarray(goal).astype(np.int64)
@@ -199,13 +208,17 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     # the small orbits by search, the big ones by commutators that keep them
     # (permgroup.solver.reduction): quick where it applies, and on a big cube
     # the greedy's model alone would take the time limit
-    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, budget, choose, variants)
+    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, descent, choose, variants)
     if reduced_in is not None:
         word, took = reduced_in
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
         if budget.left() < GREEDY_AFTER * took:
             return _checked(moves, start, goal, ms.names(word), mismatches)
-    m = model(ms, budget)
+    if not owed:  # the caller's word stands: no model is built past the budget
+        budget.check()
+    # a model cut short is completed for the finish: with no time left for the
+    # descent, it is built complete at once (not twice)
+    m = model(ms, None if descent.expired else budget)
     if not owed:
         budget.check()
     for backward, compete in VARIANTS:
@@ -214,7 +227,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found, _ = greedy(ms, m.table, a, b, mismatches=mismatches,
-                          hurry=choose, budget=budget, pieces=m.pieces, position_orbit=m.position_orbit,
+                          hurry=choose, budget=descent, pieces=m.pieces,
+                          position_orbit=m.position_orbit,
                           shapes=m.shapes, cycles=m.cycles, compete=compete)
         found = shorten(ms, a, found, table=m.short_words)
         if backward:
@@ -224,8 +238,9 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
                                                       or ms.cost(found) < ms.cost(word))):
             word, wrong = found, missed
         # another variant only while two more fit in its share of the time limit
+        # (and none once the descent's time is over: the finish does the rest)
         spent = time.monotonic() - began_variant
-        if wrong <= mismatches and 2 * spent > variants.left():
+        if (wrong <= mismatches and 2 * spent > variants.left()) or descent.expired:
             break
     if wrong > mismatches:
         if not owed:
