@@ -5,6 +5,7 @@ parities made right with moves that keep them; every word checked by the
 applier of tests/test_santa.py (the competition's rules)."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -109,3 +110,68 @@ def test_each_reduction_variant_solves(monkeypatch):
         assert wrong_positions(row, ".".join(word), allowed_moves()) <= parsed.wildcards
         lengths.append(len(word))
     assert all(0 < n < 400 for n in lengths)
+
+
+def test_insertions_inside_the_word_shorten_it_and_keep_the_corners(monkeypatch):
+    """The 4x4x4 row: once the commutators at the end fix little, effects
+    inserted inside the word (permgroup.solver.insertion) finish it, shorter
+    than the rounds at the end alone (forward and backward together: 292
+    moves against 302); the word stays valid by the
+    competition's rule and the corners are still solved first."""
+    import permgroup.solver.reduction as reduction
+
+    row = next(r for r in read_csv(PUZZLES) if r["puzzle_type"] == "cube_4/4/4")
+    parsed = {r.id: r for r in read_puzzles(read_text(PUZZLES), SANTA)}[row["id"]]
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    lengths = {}
+    for below, backward in itertools.product((0.0, reduction.INSERT_BELOW), (False, True)):
+        # no round fixes fewer than 0 positions a move: no insertion
+        monkeypatch.setattr(reduction, "INSERT_BELOW", below)
+        a, b = (parsed.goal, parsed.start) if backward else (parsed.start, parsed.goal)
+        word = reduction_word(moves, ms, red, a, b, mismatches=parsed.wildcards)
+        assert word is not None
+        states = [a]
+        for letter in word:
+            states.append(ms.apply(states[-1], [letter]))
+        home = [bool((s[red.frozen] == b[red.frozen]).all()) for s in states]
+        # solved by the first moves (a 2x2x2 needs at most 14), home at the end
+        assert home.index(True) < 30 and home[-1]
+        if backward:
+            word = ms.inverse(word)
+        assert wrong_positions(row, ".".join(ms.names(word)), allowed_moves()) <= parsed.wildcards
+        lengths[below] = lengths.get(below, 0) + ms.cost(word)
+    assert lengths[reduction.INSERT_BELOW] < lengths[0.0]
+
+
+def test_an_insertion_is_the_effect_conjugated_by_the_moves_after_it():
+    """Random short words on the 4x4x4's inner slices: an effect inserted at
+    any point is what its conjugate by the rest of the word appended would do;
+    insert_effects never leaves the state further from the goal, nor touches a
+    frozen position."""
+    from permgroup.solver.insertion import Effects, insert_effects
+
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    rng = random.Random(5)
+    goal = np.arange(ms.degree) // 16
+    effects = red.pair_effects()
+    for _ in range(5):
+        word = [(c, rng.randrange(1, 4)) for c in rng.choices(red.keeping, k=12)]
+        scramble = [(c, rng.randrange(1, 4)) for c in rng.choices(red.keeping, k=15)]
+        start = ms.apply(goal, scramble)
+        wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+        better = insert_effects(ms, effects, start, goal, word, frozen=red.frozen)
+        end = ms.apply(start, better)
+        assert int(np.count_nonzero(end != goal)) <= wrong
+        assert (end[red.frozen] == goal[red.frozen]).all()
+    # the insertion law itself, on plain words
+    pair = ms.perm(effects.word(0))
+    t = 5
+    inserted = ms.perm(word[:t] + effects.word(0) + word[t:])
+    suffix = ms.perm(word[t:])
+    conjugate = np.argsort(suffix)[pair[suffix]]
+    assert (inserted == ms.perm(word)[conjugate]).all()
+    assert isinstance(Effects.of(ms, [effects.word(0)]).cost[0], float)

@@ -69,11 +69,12 @@ class GainCache:
 
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
         """Every row's gain on ``state`` (the array returned is the cache's own)."""
-        if (self.state is None or self.goal is None or not np.array_equal(goal, self.goal)
-                or len(self.state) != len(state)):
+        if self.state is None or self.goal is None or len(self.state) != len(state):
             self.values = gains_of(self.pos, self.src, state, goal)
         else:
-            changed = np.flatnonzero(state != self.state)
+            # a row moves the stickers of its own positions only: it is rescored
+            # when the state or the goal changed at one of them
+            changed = np.flatnonzero((state != self.state) | (goal != self.goal))
             if len(changed) > self.degree // 4:
                 self.values = gains_of(self.pos, self.src, state, goal)
             elif len(changed):

@@ -265,6 +265,33 @@ class Shapes:
         y = self.outer[outer]
         return word if y is None else ms.join([y], word, ms.inverse([y]))
 
+    def cache(self) -> GainCache:
+        """The pairs' gain cache with no outer letter (its index of rows by
+        position serves any state)."""
+        return self._caches[0]
+
+    def pair_word(self, p: int) -> list[Letter]:
+        """The commutator of pair ``p`` alone (no outer letter)."""
+        s = int(self.shape[p])
+        ea, ey = self.exponents[s]
+        return self.word((0, int(self._kind_of[s])), [(int(self.row[p]), ea)],
+                         [(int(self.col[p]), ey)])
+
+    def pair_costs(self) -> np.ndarray:
+        """The moves of each pair's commutator alone (before any cancelling)."""
+        ms = self.ms
+        out = np.array(self._setup_cost, dtype=np.float64)[self.shape]
+        cost: dict[tuple, np.ndarray] = {}
+        for s, ((fam_a, fam_y), (ea, ey)) in enumerate(zip(self.families, self.exponents)):
+            part = slice(self._starts[s], self._starts[s + 1])
+            for fam, e, index in ((fam_a, ea, self.row[part]), (fam_y, ey, self.col[part])):
+                key = (tuple(fam), e)
+                if key not in cost:
+                    cost[key] = np.array([2 * ms.letter_cost((c, e)) for c in fam],
+                                         dtype=np.float64)
+                out[part] += cost[key][index]
+        return out
+
     def best(self, state: np.ndarray, goal: np.ndarray, *, min_pairs: int = 1,
              max_kinds: int = 48) -> tuple[float, tuple[int, int], list[tuple[int, int]],
                                           list[tuple[int, int]]] | None:

@@ -45,6 +45,7 @@ from permgroup.budget import Budget
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import fix_parities
+from permgroup.solver.insertion import Effects, insert_effects
 from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, position_orbits
 from permgroup.solver.small_orbits import (keeping_classes, orbit_positions, small_orbits,
@@ -64,6 +65,14 @@ class Reduction:
     #: the classes whose moves leave the small orbits alone
     keeping: list[int]
     shapes: Shapes
+    _effects: Effects | None = None
+
+    def pair_effects(self) -> Effects:
+        """Each pair of :attr:`shapes` alone, as effects to insert in a word."""
+        if self._effects is None:
+            self._effects = Effects(self.shapes.pair_costs(), self.shapes.cache(),
+                                    self.shapes.pair_word)
+        return self._effects
 
 
 _MODELS: dict[str, Reduction | None] = {}
@@ -123,6 +132,8 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
         return None
     word, state = ms.extend(word, fix), ms.apply(state, fix)
     wrong = int(np.count_nonzero(state != goal))
+    first = len(word)   # the insertions go after the small orbits are solved
+    inserted = False
     while wrong > mismatches and not (budget.expired and hurry.expired):
         hurried = hurry.expired
         steps = _best_steps(ms, red, state, goal, hurry=hurried, kinds=kinds)
@@ -130,7 +141,19 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
             steps = _best_steps(ms, red, state, goal, kinds=kinds)
         if not steps:
             break
-        state, word = ms.apply(state, steps), ms.extend(word, steps)
+        after = ms.apply(state, steps)
+        if not (inserted or hurried) and \
+                (wrong - np.count_nonzero(after != goal)) / ms.cost(steps) < INSERT_BELOW:
+            # the commutators at the end fix little now: inserted inside the
+            # word, where the moves after them carry them, they fix more (until
+            # the deadline; hurried rounds then go on)
+            word = insert_effects(ms, red.pair_effects(), start, goal, word,
+                                  frozen=red.frozen, mismatches=mismatches, first=first,
+                                  budget=hurry)
+            state, inserted = ms.apply(start, word), True
+            wrong = int(np.count_nonzero(state != goal))
+            continue
+        state, word = after, ms.extend(word, steps)
         wrong = int(np.count_nonzero(state != goal))
     if wrong > mismatches:
         more = red.cycles.solve(state, goal)
@@ -161,6 +184,9 @@ def _free_moves(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray
         state, word = state[perms[i]], ms.extend(word, [letters[i]])
     return state, word
 
+
+#: the rounds end when they fix fewer positions a move; insertions take over
+INSERT_BELOW = 0.8
 
 #: a free move is made while it fixes more than this many positions a move
 FREE_GAIN = 1.5

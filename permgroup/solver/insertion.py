@@ -1,0 +1,239 @@
+"""3-cycles inserted inside the word, where the moves after them carry them to
+the pieces that need them.
+
+A commutator ``C`` put at time ``t`` of a word ``w = u v`` (``u`` the moves
+before, ``v`` those after) gives ``u C v = (u v)(v⁻¹ C v)``: appended at the
+end, it would be its conjugate by ``v``.  So every point of a long word offers
+the same cheap commutators conjugated by another setup, at no cost: late in a
+solve, when a few pieces of each orbit are still wrong and no commutator at
+the end fixes more than one or two of them, one inserted somewhere fixes
+three, or costs less where it cancels against its neighbours.
+
+Its gain at ``t`` is scored on the state ``state_t`` reached at ``t`` against
+the goal seen through the moves after it, ``goal[v⁻¹]`` (``state_t[C][v]``
+matches the goal where ``state_t[C]`` matches ``goal[v⁻¹]``), with the
+:class:`~permgroup.solver.effects.GainCache` of the commutators: only those
+moving a position wrong there are rescored.
+
+>>> import numpy as np
+>>> from permgroup.moves import MoveSet
+>>> # r and d: two perpendicular "slices" of four cells meeting in cells 0 and 4
+>>> r = np.array([1, 2, 3, 0, 4, 5, 6, 7]); d = np.array([4, 1, 2, 3, 5, 6, 7, 0])
+>>> ms = MoveSet.from_moves({"r": r, "-r": np.argsort(r), "d": d, "-d": np.argsort(d)})
+>>> cycle = ms.letters(["r", "d", "-r", "-d"])       # a 3-cycle of cells
+>>> goal = np.arange(8); start = goal[ms.perm(ms.letters(["r", "r"]) + cycle + ms.letters(["-r"]))]
+>>> word = ms.letters(["r", "-r", "-r"])             # what a solver found: wrong by the 3-cycle
+>>> effects = Effects.of(ms, [ms.inverse(cycle)])
+>>> better = insert_effects(ms, effects, start, goal, word)
+>>> bool((ms.apply(start, better) == goal).all()), ms.cost(better) <= 4 + 3
+(True, True)
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from permgroup.budget import Budget
+from permgroup.moves import Letter, MoveSet
+from permgroup.solver.effects import GainCache
+
+#: points of the word looked at a step (evenly spread, the end always among them),
+#: fewer when there are many effects: every point's gains are kept up to date
+ANCHORS = 48
+#: ... so that the points times the effects stay within this
+ANCHOR_ROWS = 3_000_000
+#: the best few effects of each point have their cost after cancelling counted
+CANCEL_CHECKED = 6
+#: insertions made a step: one per this many positions wrong (the gains are
+#: rescored after them)
+STEP_WRONG = 40
+#: the insertions after a step's first are made while they fix this share of
+#: what it fixed a move
+SHARE = 0.7
+#: letters either side of an insertion reduced with it
+MARGIN = 6
+
+
+@dataclass
+class Effects:
+    """Short words as padded rows of the positions they move (``cache``: a
+    :class:`~permgroup.solver.effects.GainCache`), with their costs; ``word(i)``
+    spells row ``i`` (made only for the rows chosen: a big puzzle has many)."""
+
+    cost: np.ndarray
+    cache: GainCache
+    word: Callable[[int], list[Letter]]
+
+    @classmethod
+    def of(cls, ms: MoveSet, words: Sequence[Sequence[Letter]]) -> "Effects":
+        """The effects of ``words`` (each moving at least one position)."""
+        perms = [ms.perm(w) for w in words]
+        moved = [np.flatnonzero(p != np.arange(ms.degree)) for p in perms]
+        width = max(len(m) for m in moved)
+        pos = np.full((len(words), width), ms.degree, dtype=np.int32)
+        src = np.full((len(words), width), ms.degree, dtype=np.int32)
+        for i, (p, m) in enumerate(zip(perms, moved)):
+            pos[i, :len(m)] = m
+            src[i, :len(m)] = p[m]
+        cost = np.array([ms.cost(w) for w in words], dtype=np.float64)
+        return cls(cost, GainCache(pos, src, ms.degree), lambda i: list(words[i]))
+
+
+def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.ndarray,
+                   word: Sequence[Letter], *, frozen: np.ndarray | None = None,
+                   mismatches: int = 0, first: int = 0, min_gain: float = 0.0,
+                   budget: Budget | None = None, anchors: int | None = None) -> list[Letter]:
+    """``word`` (from ``start``) with effects inserted, each step the one whose
+    positions fixed per move added (after cancelling) is most, at any of
+    ``anchors`` points of the word from index ``first`` on (by default as many as :data:`ANCHOR_ROWS`
+    allows, between 8 and :data:`ANCHORS`), while one fixes more than ``min_gain`` a
+    move, more than ``mismatches`` positions are wrong and ``budget`` has
+    time left.  No insertion changes a position of
+    ``frozen`` (a boolean mask) at the end.  The word returned takes ``start``
+    to a state at least as near ``goal``."""
+    word = list(word)
+    if anchors is None:
+        anchors = max(8, min(ANCHORS, ANCHOR_ROWS // max(len(effects.cost), 1)))
+    points = _Points(ms, effects, start, goal, word, first, anchors)
+    while points.wrong > mismatches and not (budget is not None and budget.expired):
+        if len(points.at) < anchors // 2:  # insertions in between dropped too many
+            points = _Points(ms, effects, start, goal, points.word, first, anchors)
+        if not points.step(frozen, min_gain, max(1, points.wrong // STEP_WRONG)):
+            break
+    return points.word
+
+
+class _Points:
+    """The points of a word where effects may go: at each, the state reached,
+    the gather array of the moves after it, and the effects' gains there."""
+
+    def __init__(self, ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.ndarray,
+                 word: list[Letter], first: int, anchors: int):
+        self.ms, self.effects, self.goal, self.word = ms, effects, goal, word
+        n = len(word)
+        self.first = first = min(first, n)
+        self.at = sorted(set(np.linspace(first, n, max(anchors, 2)).round().astype(int).tolist()))
+        self.states, self.after, self.caches = [], [], []
+        state, done = start, 0
+        for t in self.at:
+            state = ms.apply(state, word[done:t])
+            done = t
+            self.states.append(state)
+        self.end = state
+        suffix, done = np.arange(ms.degree, dtype=np.int64), n
+        after = []
+        for t in reversed(self.at):
+            for c, e in reversed(word[t:done]):
+                suffix = ms.powers[c][e % ms.orders[c]][suffix]
+            done = t
+            after.append(suffix)
+        self.after = after[::-1]
+        for k in range(len(self.at)):
+            cache = effects.cache.fork()
+            cache.gains(self.states[k], self.seen(k))
+            self.caches.append(cache)
+        self.wrong = int(np.count_nonzero(self.end != goal))
+
+    def seen(self, k: int) -> np.ndarray:
+        """The goal as point ``k`` sees it: ``state_t[C]`` matches it where
+        ``state_t[C]`` followed by the rest of the word matches the goal."""
+        inverse = np.empty_like(self.after[k])
+        inverse[self.after[k]] = np.arange(len(inverse))
+        return self.goal[inverse]
+
+    def step(self, frozen: np.ndarray | None, min_gain: float, most: int) -> bool:
+        """Make the best insertion (positions fixed per move, after cancelling),
+        then up to ``most - 1`` more of the best candidates of the points while
+        each fixes at least :data:`SHARE` of what the first did a move (each
+        scored again on the word it meets); the gains are rescored once, after
+        them.  False when none fixes more than ``min_gain`` a move."""
+        ms, effects = self.ms, self.effects
+        candidates = []
+        for k in range(len(self.at)):
+            values = self.caches[k].values
+            ratio = values / effects.cost
+            top = np.argpartition(-ratio, min(CANCEL_CHECKED, len(ratio) - 1))[:CANCEL_CHECKED]
+            candidates += [(float(ratio[i]), k, int(i)) for i in top if values[i] > 0]
+        candidates.sort(key=lambda c: -c[0])
+        ids = list(range(len(self.at)))   # where each point of the scoring is now
+        first = None
+        done = 0
+        while done < most and candidates:
+            best = None
+            for j, (nominal, k, row) in enumerate(candidates[:4 * CANCEL_CHECKED]):
+                if best is not None and nominal <= best[0] * 0.5:
+                    break  # cancelling at most halves a commutator's cost
+                if ids[k] < 0:
+                    continue
+                found = self._score(ids[k], row, frozen)
+                if found is not None and (best is None or found[0] > best[0]):
+                    best = (found[0], j, found[1:])
+            if best is None or best[0] <= min_gain or \
+                    (first is not None and best[0] < SHARE * first):
+                break
+            first = best[0] if first is None else first
+            del candidates[best[1]]
+            keep = self.insert(*best[2])
+            moved = {old: new for new, old in enumerate(keep)}
+            ids = [moved.get(i, -1) if i >= 0 else -1 for i in ids]
+            done += 1
+        for k in range(len(self.at)):
+            self.caches[k].gains(self.states[k], self.seen(k))
+        return done > 0
+
+    def _score(self, k: int, row: int, frozen: np.ndarray | None
+               ) -> tuple[float, int, int, list[Letter], np.ndarray] | None:
+        """(positions fixed per move, lo, hi, replacement of word[lo:hi], the
+        effect seen at the end) of effect ``row`` inserted at point ``k``, or
+        ``None`` when it fixes nothing or changes a ``frozen`` position."""
+        ms = self.ms
+        t = self.at[k]
+        # the letters reduced with it stop at the points either side: only the
+        # point it goes at is lost
+        lo = max(t - MARGIN, self.at[k - 1] if k else self.first)
+        hi = min(t + MARGIN, self.at[k + 1] if k + 1 < len(self.at) else len(self.word))
+        inserted = self.effects.word(row)
+        middle = ms.reduce(self.word[lo:t] + inserted + self.word[t:hi])
+        added = ms.cost(middle) - ms.cost(self.word[lo:hi])
+        # reducing merges letters only where they commute: the permutation is
+        # that of the effect inserted at t, whatever cancelled; seen at the end
+        # it is the effect conjugated by the moves after t
+        after = self.after[k]
+        inverse = np.empty_like(after)
+        inverse[after] = np.arange(len(after))
+        at_end = inverse[ms.perm(inserted)[after]]
+        final = self.end[at_end]
+        if frozen is not None and (final[frozen] != self.end[frozen]).any():
+            return None
+        now = int(np.count_nonzero(final != self.goal))
+        if now >= self.wrong:
+            return None
+        return (self.wrong - now) / max(added, 0.5), lo, hi, middle, at_end
+
+    def insert(self, lo: int, hi: int, middle: list[Letter], at_end: np.ndarray) -> list[int]:
+        """Replace ``word[lo:hi]`` by ``middle`` (the same permutation with an
+        effect that, seen at the end, is ``at_end``), keeping the points outside
+        (their gains are not rescored: :meth:`step` does it); which are kept."""
+        shift = len(middle) - (hi - lo)
+        self.word = self.word[:lo] + middle + self.word[hi:]
+        self.end = self.end[at_end]
+        self.wrong = int(np.count_nonzero(self.end != self.goal))
+        keep = [k for k, t in enumerate(self.at) if t <= lo or t >= hi]
+        at, states, after, caches = [], [], [], []
+        for k in keep:
+            t = self.at[k]
+            if t <= lo:  # the moves after it now hold the effect
+                after.append(self.after[k][at_end])
+                states.append(self.states[k])
+                at.append(t)
+            else:        # the state reached holds it
+                inverse = np.empty_like(self.after[k])
+                inverse[self.after[k]] = np.arange(len(inverse))
+                states.append(self.end[inverse])
+                after.append(self.after[k])
+                at.append(t + shift)
+            caches.append(self.caches[k])
+        self.at, self.states, self.after, self.caches = at, states, after, caches
+        return keep
