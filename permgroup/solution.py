@@ -520,7 +520,8 @@ def _table(t: Task, budget: Budget) -> tuple[object, str, object] | None:
                     table = None   # its colourings below
                 if table is not None:
                     return table, "positions", position
-    if t.position is not None and not t.colourings:
+    if t.position is not None and not t.colourings and \
+            not (d.definition is not None and registry.beyond_any_table(d.definition)):
         space = _element_space(d, metric)
         if space is not None and space.size <= registry.MAX_ENTRIES:
             own = d.hook("table")

@@ -124,13 +124,6 @@ def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1) -> M
     key = f"{ms.fingerprint()}-{setup_length}"
     if key in _MODELS and (_MODELS[key].complete or budget is not None):
         return _MODELS[key]
-    k = len(ms.classes)
-    # meeting_blocks' tables of every pair of classes: counts, blocks, second blocks, keys
-    # (the model serves the solver and explore.commutators: the text names neither)
-    (budget or Budget.of()).require(
-        32 * k * k, f"the table of where each pair of {k:,} classes of moves meets "
-                    f"({k * k:,} pairs), which commutators are built from,",
-        "a puzzle of fewer moves (a subgroup)")
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
@@ -183,6 +176,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     choose, descent = budget.share(GREEDY_SHARE), budget.share(DESCENT_SHARE)
     variants = budget.share(VARIANT_SHARE)
     ms = MoveSet.from_moves(moves)
+    if not owed:  # the caller's word stands: each step of the setup is checked
+        budget.check()
     start = np.asarray(start).astype(np.int64)
     goal = np.asarray(goal).astype(np.int64)
     if np.count_nonzero(start != goal) <= mismatches:
@@ -204,6 +199,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             word = None
         if word is not None:
             return word
+        if not owed:
+            budget.check()
     word, wrong = None, 0
     # the small orbits by search, the big ones by commutators that keep them
     # (permgroup.solver.reduction): quick where it applies, and on a big cube

@@ -77,6 +77,10 @@ SEARCH_SECONDS = 2.5
 SEARCH_SHARE = 1 / 60
 #: largest number of positions: sympy's orders and the piece bookkeeping stay quick
 MAX_DEGREE = 400
+#: ... and of moves: a stage's table costs a lookup per move and entry, and the
+#: plan a table of which moves commute (transpositions-200's 19,900 moves: 15 s
+#: and 1 GB planning, past a 10 s limit, for no chain; Santa's largest cube has 198)
+MAX_MOVES = 2_000
 
 
 def piece_orders(ms: MoveSet, pieces: Pieces) -> list[list[tuple[int, ...]]]:
@@ -390,7 +394,7 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     budget = as_budget(budget, time_limit)
     time_limit = budget.left()
     start, goal = np.asarray(start), np.asarray(goal)
-    if not 0 < len(start) <= MAX_DEGREE:
+    if not 0 < len(start) <= MAX_DEGREE or len(moves) > MAX_MOVES:
         return None
     # the moves named by their order (c0, c1, ...): puzzles whose moves are the
     # same but named otherwise (the 3x3x3 and the corners, middle edges and

@@ -202,6 +202,13 @@ def base_commutators(ms: MoveSet, pieces: Pieces, *, per_orbit: int = 24, max_su
     ``setup_length`` letters of different classes (an edge 3-cycle of the 3x3x3
     in face turns needs two: ``[R L' F2 L R', U]``)."""
     k = len(ms.classes)
+    # meeting_blocks' tables of every pair of classes: counts, blocks, second blocks,
+    # keys (the solver's model, the reduction and explore.commutators all start
+    # here: the text names none of them)
+    (budget or Budget.of()).require(
+        32 * k * k, f"the table of where each pair of {k:,} classes of moves meets "
+                    f"({k * k:,} pairs), which commutators are built from,",
+        "a puzzle of fewer moves (a subgroup)")
     nblocks = len(pieces.blocks)
     incidence = _block_incidence(ms, pieces)
     orbit_of_block = np.empty(nblocks, dtype=np.int64)
