@@ -7,6 +7,9 @@ parities, and the short words that move few pieces all come from the moves.
 
 The way (see ``docs/solving.md``):
 
+0. on a puzzle of rings sharing cells (a wreath), an opening sorting most
+   pieces between the rings by turns and commutators of turns
+   (:mod:`~permgroup.solver.rings`), the rest solved as below;
 1. the pieces and their orbits (:mod:`~permgroup.solver.pieces`);
 2. tools: commutators ``[a, x b x⁻¹]`` whose two parts meet in one piece (a
    3-cycle), their inverses and conjugates, and the twists made of two of them
@@ -86,6 +89,9 @@ GREEDY_AFTER = 2.0
 #: the reduction's word is shortened while its states hold at most this many positions
 #: (each state met is kept: a 33x33x33's word would need gigabytes)
 SHORTEN_STATES = 20_000_000
+#: the share of the time limit the opening of a puzzle of rings may take
+#: (:mod:`permgroup.solver.rings`)
+RINGS_SHARE = 0.3
 #: the exact search is tried when the greedy word is at most this long
 EXACT_LENGTH = 40
 #: its share of the time left
@@ -161,7 +167,7 @@ def colourings(state: np.ndarray) -> int:
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
               mismatches: int = 0, time_limit: float | None = None, budget: Budget | None = None,
-              owed: bool = True, chain: bool = True) -> list[str]:
+              owed: bool = True, chain: bool = True, rings: bool = True) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
     (see the module docstring), found within ``budget`` (or ``time_limit``
     seconds, a minute without either); :class:`InputError` naming why when
@@ -169,7 +175,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     (:func:`permgroup.solve` tries it before).  A word is ``owed``: once the
     budget has run out the solver still finishes one (a limit trades length,
     never the answer); with ``owed=False`` (the caller holds a word) it stops
-    there instead (:class:`~permgroup.errors.Stopped`)."""
+    there instead (:class:`~permgroup.errors.Stopped`).  ``rings=False`` skips
+    the opening of a puzzle of rings sharing cells (:mod:`~permgroup.solver.rings`)."""
     budget = as_budget(budget, 60.0 if time_limit is None else time_limit)
     # past choose, the greedy stops choosing and the 3-cycles finish at once;
     # past descent, the descent stops; further variants start only within variants
@@ -201,6 +208,17 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             return word
         if not owed:
             budget.check()
+    if rings:
+        from permgroup.solver.rings import opening
+
+        opened = opening(moves, start, goal, budget=budget.share(RINGS_SHARE))
+        if opened is not None and opened[0]:
+            # most pieces sorted between the rings by turns and commutators of
+            # turns; the rest from where that left off
+            prefix, middle = opened
+            rest = find_word(moves, middle, goal, mismatches=mismatches, budget=budget,
+                             owed=owed, chain=False, rings=False)
+            return _checked(moves, start, goal, prefix + rest, mismatches)
     word, wrong = None, 0
     # the small orbits by search, the big ones by commutators that keep them
     # (permgroup.solver.reduction): quick where it applies, and on a big cube
