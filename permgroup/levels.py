@@ -149,9 +149,13 @@ class DenseKeys:
     def __init__(self, size: int, keys: np.ndarray):
         self.seen = np.zeros(size, dtype=bool)
         self.seen[keys] = True
-        self._first = np.full(size, -1, dtype=np.int64)
+        # eight bytes a key, made only when asked for the first occurrences
+        # (novel_keys, the usual call, needs none)
+        self._first: np.ndarray | None = None
 
     def novel(self, keys: np.ndarray) -> np.ndarray:
+        if self._first is None:
+            self._first = np.full(len(self.seen), -1, dtype=np.int64)
         first = self._first
         # written backwards, so the first occurrence of a key is what stays
         first[keys[::-1]] = np.arange(len(keys) - 1, -1, -1, dtype=np.int64)
