@@ -43,6 +43,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from permgroup.budget import Budget
+from permgroup.perm_arrays import power as _power
 
 #: states kept a level
 WIDTH = 10
@@ -95,15 +96,6 @@ def rings_of(moves: Mapping[str, np.ndarray]) -> dict[str, np.ndarray] | None:
     if len(np.unique(cells)) == len(cells):
         return None  # no two rings meet
     return rings
-
-
-def _power(p: np.ndarray, e: int) -> np.ndarray:
-    """The gather array of ``p`` applied ``e`` times (``e < 0``: its inverse)."""
-    q = p if e > 0 else np.argsort(p)
-    out = np.arange(len(p))
-    for _ in range(abs(e)):
-        out = out[q]
-    return out
 
 
 def _inverse_name(moves: Mapping[str, np.ndarray], name: str) -> str | None:
