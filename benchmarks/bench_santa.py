@@ -10,6 +10,11 @@ its submission checked here by a plain applier of the competition's rule
 positions wrong); then a table per type of rows, valid rows and moves, and the
 published totals over all 398 puzzles (the score: lower is better) as ratios
 to ours.  The published figures are totals only: per-type ones were not found.
+
+``--fresh TYPE... [--rows N] [--seed S]`` solves fresh rows of those types
+instead (:mod:`puzzles.santa_types`, as ``benchmarks/santa_fresh.py`` writes
+them; e.g. ``--fresh megaminx --rows 6``: the Megaminx, a type Kaggle never
+had, each row 1,200 random moves from solved, every sticker its own label).
 """
 from __future__ import annotations
 
@@ -80,7 +85,24 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per row")
     parser.add_argument("--only", nargs="+", metavar="TYPE|ID")
     parser.add_argument("--keep", type=Path, help="write the submission to this file")
+    parser.add_argument("--fresh", nargs="+", metavar="TYPE",
+                        help="solve fresh rows of these types instead (see the docstring)")
+    parser.add_argument("--rows", type=int, default=6, help="rows per type and colouring (--fresh)")
+    parser.add_argument("--seed", type=int, default=0, help="the rows' seed (--fresh)")
     args = parser.parse_args()
+    if args.fresh:
+        import tempfile
+
+        from puzzles.santa_types import colourings, puzzle_info, puzzles_csv, random_rows
+
+        rows: list[dict] = []
+        for kind in args.fresh:
+            for distinct in colourings(kind):
+                rows += random_rows(kind, args.rows, seed=args.seed, distinct=distinct,
+                                    first_id=len(rows))
+        args.santa = Path(tempfile.mkdtemp(prefix="bench-santa-"))
+        (args.santa / "puzzle_info.csv").write_text(puzzle_info(args.fresh))
+        (args.santa / "puzzles.csv").write_text(puzzles_csv(rows))
     puzzles, info = args.santa / "puzzles.csv", args.santa / "puzzle_info.csv"
     command = [*permgroup_command(), "solve", "santa2023", str(puzzles), "--info", str(info),
                "--jobs", str(args.jobs)]

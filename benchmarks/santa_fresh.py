@@ -1,5 +1,6 @@
 """Fresh Santa-format positions, as a held-out check set: every type of Kaggle's
-Santa 2023 and types it never had (other cube sizes, globes, wreaths), each
+Santa 2023 and types it never had (other cube sizes, globes, wreaths, the
+Megaminx), each
 start made from the solved state by random moves (so reachable), with the
 type's colours and with every position labelled apart.
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from puzzles.santa_types import puzzle_info, puzzles_csv, random_rows
+from puzzles.santa_types import colourings, puzzle_info, puzzles_csv, random_rows
 
 #: Santa's own types (the 33x33x33 left to --types: its rows take minutes each)
 SANTA = ["cube_2/2/2", "cube_3/3/3", "cube_4/4/4", "cube_5/5/5", "cube_6/6/6", "cube_7/7/7",
@@ -25,7 +26,7 @@ SANTA = ["cube_2/2/2", "cube_3/3/3", "cube_4/4/4", "cube_5/5/5", "cube_6/6/6", "
          "globe_6/4", "globe_6/8", "globe_6/10", "globe_3/33", "globe_8/25"]
 #: types Kaggle never had
 NEW = ["cube_11/11/11", "wreath_5/5", "wreath_9/9", "wreath_16/16", "wreath_50/50",
-       "globe_1/3", "globe_2/4", "globe_4/7", "globe_5/12", "globe_2/20"]
+       "globe_1/3", "globe_2/4", "globe_4/7", "globe_5/12", "globe_2/20", "megaminx"]
 
 
 def main() -> None:
@@ -38,7 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[dict] = []
     for kind in args.types:
-        for distinct in (False, True):
+        for distinct in colourings(kind):
             rows += random_rows(kind, args.rows, seed=args.seed, distinct=distinct,
                                 first_id=len(rows))
     args.out.mkdir(parents=True, exist_ok=True)

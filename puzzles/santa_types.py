@@ -1,5 +1,7 @@
 """Puzzle types in Kaggle Santa 2023's format, of any size: ``cube_N/N/N``,
-``globe_A/B`` and ``wreath_N/N``, with the moves Santa's ``puzzle_info.csv``
+``globe_A/B`` and ``wreath_N/N``, and a type Kaggle never had, ``megaminx``
+(the library's Megaminx, :func:`puzzles.solids.megaminx`, its twelve face turns
+in Santa's array form, every sticker its own label), with the moves Santa's ``puzzle_info.csv``
 gives for the sizes it has (checked move for move in the tests) and the same
 rules for every other size; and fresh rows of them for ``puzzles.csv``.
 
@@ -31,12 +33,16 @@ from permgroup.errors import InputError
 from puzzles.families import cube_moves, globe_moves, wreath_moves
 
 _KIND = re.compile(r"(cube)_(\d+)/\2/\2|(globe)_(\d+)/(\d+)|(wreath)_(\d+)/\7")
+#: types of a fixed size, with no colouring of Santa's (their labels are distinct)
+FIXED = ("megaminx",)
 
 
 def _parse(kind: str) -> tuple[str, tuple[int, ...]]:
+    if kind in FIXED:
+        return kind, ()
     match = _KIND.fullmatch(kind)
     if match is None:
-        raise InputError(f"{kind!r}: expected cube_N/N/N, globe_A/B or wreath_N/N")
+        raise InputError(f"{kind!r}: expected cube_N/N/N, globe_A/B, wreath_N/N or megaminx")
     if match.group(1):
         n = int(match.group(2))
         if n < 2:
@@ -61,6 +67,11 @@ def moves(kind: str) -> dict[str, list[int]]:
     {'r0': [1, 0, 2, 3], 'r1': [0, 1, 3, 2], 'f0': [2, 1, 0, 3], 'f1': [0, 3, 2, 1]}
     """
     family, size = _parse(kind)
+    if family == "megaminx":
+        from puzzles.solids import megaminx
+
+        # the library's arrays are images (i goes to p[i]); Santa's gather
+        return {name: _inverse(list(p)) for name, p in megaminx().generators.items()}
     if family == "globe":
         return globe_moves(*size)
     if family == "wreath":
@@ -80,6 +91,8 @@ def solved_colours(kind: str, distinct: bool = False) -> list[str]:
     family, size = _parse(kind)
     if distinct:
         return [f"N{i}" for i in range(len(next(iter(moves(kind).values()))))]
+    if family in FIXED:
+        raise InputError(f"{kind}: no colouring but distinct labels (distinct=True)")
     if family == "cube":
         return [chr(ord("A") + s // (size[0] ** 2)) for s in range(6 * size[0] ** 2)]
     if family == "wreath":
@@ -95,6 +108,15 @@ def solved_colours(kind: str, distinct: bool = False) -> list[str]:
         part = 0 if 2 * r < a else (1 if 2 * r == a else 2)
         out += [_label(part * bands + c // band) for c in range(width)]
     return out
+
+
+def colourings(kind: str) -> tuple[bool, ...]:
+    """The ``distinct`` values :func:`solved_colours` takes for the type.
+
+    >>> colourings("cube_2/2/2"), colourings("megaminx")
+    ((False, True), (True,))
+    """
+    return (True,) if _parse(kind)[0] in FIXED else (False, True)
 
 
 def _label(k: int) -> str:

@@ -57,6 +57,18 @@ MAX_PIECES = 200
 CHILDREN = 1 << 20
 #: orbits of more pieces look for their 3-cycles among the wrong slots first
 SMALL_ORBIT = 48
+#: on puzzles of at most this many positions, up to this many commutators of an
+#: orbit are found as roots of its search (else as many as the greedy's table takes)
+ROOTS_DEGREE = 400
+ROOTS_PER_ORBIT = 2000
+DEFAULT_PER_ORBIT = 24
+#: the best 3-cycles kept per orbit and position, re-scored by their cost in context
+TOP = 32
+#: letters at the end of the word so far that a 3-cycle is reduced against
+CONTEXT_LETTERS = 16
+#: turning orbits of at most this many stickers have 3-cycles of stickers (a search
+#: over their cube: 22 MB for 120)
+MAX_ORIENTED = 120
 
 
 @dataclass
@@ -78,6 +90,13 @@ class Orbit:
     root: np.ndarray
     #: the least depth over a triple's three rotations (the same 3-cycle), -1 if none
     least: np.ndarray
+    #: the triples are of stickers, not of slots (:attr:`OrbitCycles.oriented`)
+    oriented: bool = False
+
+    @property
+    def points(self) -> int:
+        """How many points (slots, or stickers when oriented) the triples are of."""
+        return self.slots.size if self.oriented else len(self.slots)
 
 
 class OrbitCycles:
@@ -87,7 +106,7 @@ class OrbitCycles:
     def __init__(self, ms: MoveSet, orbits: dict[int, np.ndarray],
                  base: dict[int, list[tuple[list[Letter], tuple[int, int, int]]]],
                  block_of: np.ndarray, slot_of: np.ndarray,
-                 groups: dict[int, list[slice]], turning: set[int]):
+                 groups: dict[int, list[slice]], turning: set[int], oriented: set[int] = frozenset()):
         self.ms = ms
         self._slots = orbits
         self._base = base
@@ -96,6 +115,9 @@ class OrbitCycles:
         self._groups = groups
         #: the orbits whose pieces may turn in place (placed here, turned by the greedy's tools)
         self.turning = turning
+        #: the turning orbits whose 3-cycles are of stickers: each sets where a
+        #: piece goes and how it is turned there (a triple of stickers, see :func:`frames`)
+        self.oriented = set(oriented)
         self._built: dict[int, Orbit] = {}
         # the searches made, by the orbit's letter maps and base triples
         self._searches: dict[bytes, tuple] = {}
@@ -103,8 +125,7 @@ class OrbitCycles:
         self._plans: dict[int, tuple] = {}
         # setups of letters costing one or two moves: a ring's longer turns are
         # made of these at the same cost, and its searches stay small
-        letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
-                   if ms.letter_cost((c, e)) <= 2]
+        letters = setup_letters(ms)
         self.letters = letters
         self._letter_perms = [ms.powers[c][e] for c, e in letters]
 
@@ -115,6 +136,8 @@ class OrbitCycles:
         3-cycles of three of its pieces and move nothing else."""
         orbits: dict[int, np.ndarray] = {}
         turning: set[int] = set()
+        oriented: set[int] = set()
+        perms = [ms.powers[c][e] for c, e in setup_letters(ms)]
         for k, orbit in enumerate(pieces.orbits):
             if len(orbit) < 3 or len(orbit) > MAX_PIECES:
                 continue
@@ -122,14 +145,23 @@ class OrbitCycles:
             kinds = {tuple(int(position_orbit[p]) for p in c) for c in columns}
             if len(kinds) != 1:
                 continue
-            if len(set(next(iter(kinds)))) != len(columns[0]):
-                turning.add(k)   # two of a piece's stickers share an orbit: it may turn
             orbits[k] = np.array(columns, dtype=np.int64)
+            kind = next(iter(kinds))
+            if len(set(kind)) != len(columns[0]):
+                turning.add(k)   # two of a piece's stickers share an orbit: it may turn
+                if len(set(kind)) == 1 and orbits[k].size <= MAX_ORIENTED:
+                    framed = frames(perms, orbits[k])
+                    if framed is not None:
+                        orbits[k] = framed
+                        oriented.add(k)
         slot_of = np.full(len(pieces.blocks), -1, dtype=np.int64)
         orbit_of = np.full(len(pieces.blocks), -1, dtype=np.int64)
         for k, orbit in enumerate(pieces.orbits):
             slot_of[orbit] = np.arange(len(orbit))
             orbit_of[orbit] = k
+        index_of = np.full(ms.degree, -1, dtype=np.int64)
+        for k in oriented:
+            index_of[orbits[k].reshape(-1)] = np.arange(orbits[k].size)
         base: dict[int, list] = {k: [] for k in orbits}
         for tool in tools:
             blocks = np.unique(pieces.block_of[tool.pos])
@@ -140,6 +172,11 @@ class OrbitCycles:
                 continue
             source = dict(zip(tool.pos.tolist(), tool.src.tolist()))
             slots = orbits[k]
+            if k in oriented:
+                triple = _sticker_triple(slots, index_of, source, int(slot_of[blocks[0]]))
+                if triple is not None:
+                    base[k].append((list(tool.word), triple))
+                continue
             # the piece at y goes to x's place, z's to y's, x's to z's
             x = int(slot_of[blocks[0]])
             y = int(slot_of[pieces.block_of[source[int(slots[x, 0])]]])
@@ -158,7 +195,8 @@ class OrbitCycles:
         keep = [k for k in orbits if base[k]]
         groups = {k: _groups(position_orbit[orbits[k][0]]) for k in keep}
         return cls(ms, {k: orbits[k] for k in keep}, {k: base[k] for k in keep}, pieces.block_of,
-                   slot_of, groups, {k for k in keep if k in turning})
+                   slot_of, groups, {k for k in keep if k in turning},
+                   {k for k in keep if k in oriented})
 
     @property
     def orbits(self) -> list[int]:
@@ -183,11 +221,21 @@ class OrbitCycles:
 
     def _search(self, k: int) -> Orbit:
         slots = self._slots[k]
-        n = len(slots)
-        slot_of = self._slot_of   # each piece's place in its orbit
+        oriented = k in self.oriented
         maps, names = [], []
+        if oriented:
+            # the points are the orbit's stickers, slot by slot in frame order
+            n = slots.size
+            index_of = np.full(self.ms.degree, -1, dtype=np.int64)
+            index_of[slots.reshape(-1)] = np.arange(n)
+        else:
+            n = len(slots)
+        slot_of = self._slot_of   # each piece's place in its orbit
         for i, perm in enumerate(self._letter_perms):
-            image = slot_of[self._block_of[perm[slots[:, 0]]]]
+            if oriented:
+                image = index_of[perm[slots.reshape(-1)]]
+            else:
+                image = slot_of[self._block_of[perm[slots[:, 0]]]]
             if (image != np.arange(n)).any():
                 maps.append(image)
                 names.append(i)
@@ -195,22 +243,29 @@ class OrbitCycles:
         # triples, have the same search (a big cube's centre orbits of one
         # kind): it is made once
         letters = np.array(names, dtype=np.int32)
-        key = np.array(maps).tobytes() + np.array([t for _, t in self._base[k]]).tobytes()
+        key = (bytes([oriented]) + np.array(maps).tobytes()
+               + np.array([t for _, t in self._base[k]]).tobytes())
         if key in self._searches:
             depth, move, parent, root, least = self._searches[key]
             letter = np.where(move >= 0, letters[np.maximum(move, 0)], -1).astype(np.int32)
-            return Orbit(slots, self._base[k], depth, letter, parent, root, least)
+            return Orbit(slots, self._base[k], depth, letter, parent, root, least, oriented)
         size = n ** 3
         depth = np.full(size, -1, dtype=np.int16)
         move = np.full(size, -1, dtype=np.int32)
         parent = np.full(size, -1, dtype=np.int32)
         root = np.full(size, -1, dtype=np.int16)
         frontier = []
-        for r, (_, (x, y, z)) in enumerate(self._base[k]):
-            code = (x * n + y) * n + z
-            if depth[code] < 0:
-                depth[code], root[code] = 0, r
-                frontier.append(code)
+        width = slots.shape[1]
+        for r, (_, triple) in enumerate(self._base[k]):
+            # an oriented 3-cycle is the same from any of its pieces' stickers
+            # and any of its three: every way of writing it is a root
+            turns = ([tuple(i // width * width + (i + t) % width for i in triple)
+                      for t in range(width)] if oriented else [triple])
+            for x, y, z in turns:
+                for code in ((x * n + y) * n + z, (y * n + z) * n + x, (z * n + x) * n + y):
+                    if depth[code] < 0:
+                        depth[code], root[code] = 0, r
+                        frontier.append(code)
         frontier = np.array(frontier, dtype=np.int64)
         digits: list = [None, None]  # the frontier last split, and its (x, y, z)
 
@@ -244,13 +299,15 @@ class OrbitCycles:
             least[low:low + len(code)] = np.where(d == unseen, -1, d)
         self._searches[key] = (depth, move, parent, root, least)
         letter = np.where(move >= 0, letters[np.maximum(move, 0)], -1).astype(np.int32)
-        return Orbit(slots, self._base[k], depth, letter, parent, root, least)
+        return Orbit(slots, self._base[k], depth, letter, parent, root, least, oriented)
 
     def cycle_word(self, k: int, x: int, y: int, z: int) -> list[Letter] | None:
         """The word that moves orbit ``k``'s piece at slot ``y`` to ``x``, ``z``
-        to ``y`` and ``x`` to ``z`` (nothing else), or ``None``."""
+        to ``y`` and ``x`` to ``z`` (nothing else), or ``None`` (in an
+        :attr:`oriented` orbit, ``x``, ``y``, ``z`` are stickers: the one at
+        ``y`` goes to ``x`` and its piece with it)."""
         orbit = self.orbit(k)
-        n = len(orbit.slots)
+        n = orbit.points
         for a, b, c in ((x, y, z), (y, z, x), (z, x, y)):
             code = (a * n + b) * n + c
             if orbit.depth[code] >= 0:
@@ -264,37 +321,56 @@ class OrbitCycles:
         base = orbit.base[int(orbit.root[code])][0]
         return self.ms.reduce([*setup, *base, *self.ms.inverse(setup)])
 
-    def plan(self, k: int, state: np.ndarray, goal: np.ndarray) -> tuple[float, tuple] | None:
-        """The best 3-cycle for orbit ``k`` (positions fixed per move, and the triple)."""
+    def plan(self, k: int, state: np.ndarray, goal: np.ndarray) -> list[tuple[float, tuple]] | None:
+        """The best 3-cycles for orbit ``k`` (positions fixed per move, and the
+        triple; up to :data:`TOP`, best first), or ``None``."""
         orbit = self.orbit(k)
         slots = orbit.slots
-        now = _keys(state[slots], goal[slots], self._groups[k])
-        want = now[1]
-        now = now[0]
-        n = len(slots)
-        wrong = now != want
-        if wrong.sum() < 2:
+        if orbit.oriented:
+            # point i is sticker i % c of slot i // c; its piece read from there on
+            width = slots.shape[1]
+            turn = (np.arange(width)[None, :] + np.arange(width)[:, None]) % width
+            now = state[slots][:, turn].reshape(-1, width)
+            want = goal[slots][:, turn].reshape(-1, width)
+            right = (now == want).sum(1).astype(np.int16)
+            fix = (now[None, :, :] == want[:, None, :]).sum(2).astype(np.int16)
+            wrong_slots = (state[slots] != goal[slots]).any(1)
+            wrong = np.repeat(wrong_slots, width)
+            slot_id = np.arange(len(fix)) // width
+            per = 1
+        else:
+            now, want = _keys(state[slots], goal[slots], self._groups[k])
+            wrong = wrong_slots = now != want
+            fix = (now[None, :] == want[:, None]).astype(np.int16)
+            right = (~wrong).astype(np.int16)
+            slot_id = np.arange(len(now))
+            per = slots.shape[1]
+        if wrong_slots.sum() < 2:
             return None
-        if n > SMALL_ORBIT and wrong.sum() >= 3:
+        if len(slots) > SMALL_ORBIT and wrong_slots.sum() >= 3:
             # a big orbit: the triples of wrong slots first (a scan of n³ triples
             # for each 3-cycle made finishing an orbit cost n⁴), all slots when
             # none of those gains
-            found = self._best_triple(orbit, now, want, np.flatnonzero(wrong))
+            found = self._best_triple(orbit, fix, right, slot_id, per, np.flatnonzero(wrong))
             if found is not None:
                 return found
-        return self._best_triple(orbit, now, want, np.arange(n))
+        return self._best_triple(orbit, fix, right, slot_id, per, np.arange(len(fix)))
 
-    def _best_triple(self, orbit: Orbit, now: np.ndarray, want: np.ndarray, cand: np.ndarray
-                     ) -> tuple[float, tuple] | None:
-        """The best 3-cycle of three slots among ``cand``, or ``None``."""
-        n = len(now)
-        sub_now, sub_want = now[cand], want[cand]
-        m = len(cand)
+    def _best_triple(self, orbit: Orbit, fix: np.ndarray, right: np.ndarray,
+                     slot_id: np.ndarray, per: int, cand: np.ndarray
+                     ) -> list[tuple[float, tuple]] | None:
+        """The best 3-cycles of three points among ``cand`` (up to :data:`TOP`,
+        best first, as (score, triple)), or ``None``:
+        ``fix[x, y]`` is what point ``y``'s content fixes at ``x``, ``right[x]``
+        what is right at ``x`` now, ``slot_id`` the point's piece slot, ``per``
+        the positions fixed per unit of those."""
+        n = len(fix)
         # content y -> x, z -> y, x -> z
-        fix_x = (sub_now[None, :] == sub_want[:, None]).astype(np.int16)   # [x, y]: y's piece suits x
-        right = (sub_now == sub_want).astype(np.int16)
-        idx = np.arange(m)
-        best_score, best = 0.0, None
+        fix_x = fix[np.ix_(cand, cand)]   # [x, y]: y's piece suits x
+        right = right[cand]
+        sl = slot_id[cand]
+        m = len(cand)
+        kept_score, kept_code = [np.zeros(0)], [np.zeros(0, dtype=np.int64)]
         # a block of x at a time: the m³ scores at once held 270 MB for 198 slots
         rows = max(1, CHILDREN // (m * m))
         for low in range(0, m, rows):
@@ -302,34 +378,45 @@ class OrbitCycles:
             # gain[x, y, z] = fix(x<-y) + fix(y<-z) + fix(z<-x) - right[x] - right[y] - right[z]
             gain = (fix_x[xs, :, None] + fix_x[None, :, :] + fix_x.T[xs, None, :]
                     - right[xs, None, None] - right[None, :, None] - right[None, None, :])
-            local = np.arange(len(xs))
-            gain[local, xs, :] = -9
-            gain[local, :, xs] = -9
-            gain[:, idx, idx] = -9
+            same = ((sl[xs, None, None] == sl[None, :, None]) | (sl[xs, None, None] == sl[None, None, :])
+                    | (sl[None, :, None] == sl[None, None, :]))
+            gain[same] = -9
             codes = ((cand[xs, None, None] * n + cand[None, :, None]) * n
                      + cand[None, None, :]).reshape(-1)
             least = orbit.least[codes]
             flat = gain.reshape(-1)
             cost = self.ms.cost(orbit.base[0][0]) + 2 * least.astype(np.float64)
             # scored in positions fixed per move, as the greedy's other steps are
-            score = np.where((flat > 0) & (least >= 0), flat * orbit.slots.shape[1] / cost, -1.0)
-            i = int(np.argmax(score))
-            if score[i] > best_score:
-                best_score, best = float(score[i]), low * m * m + i
-        if best is None:
+            score = np.where((flat > 0) & (least >= 0), flat * per / cost, -1.0)
+            top = np.flatnonzero(score > 0)
+            if len(top) > TOP:
+                top = top[np.argpartition(-score[top], TOP - 1)[:TOP]]
+            kept_score.append(score[top])
+            kept_code.append(low * m * m + top)
+        score, code = np.concatenate(kept_score), np.concatenate(kept_code)
+        if not len(score):
             return None
-        x, rest = divmod(best, m * m)
-        y, z = divmod(rest, m)
-        return best_score, (int(cand[x]), int(cand[y]), int(cand[z]))
+        order = np.argsort(-score, kind="stable")[:TOP]
+        out = []
+        for s, c in zip(score[order].tolist(), code[order].tolist()):
+            x, rest = divmod(c, m * m)
+            y, z = divmod(rest, m)
+            out.append((s, (int(cand[x]), int(cand[y]), int(cand[z]))))
+        return out
 
     def best(self, state: np.ndarray, goal: np.ndarray, wrong: np.ndarray, *,
-             turning: bool = True) -> tuple[float, list[Letter]] | None:
+             turning: bool = True, oriented: bool = False,
+             before: Sequence[Letter] | None = None) -> tuple[float, list[Letter]] | None:
         """The 3-cycle fixing the most pieces per move in any orbit holding a
         position of ``wrong`` (a boolean mask), as (score, word), or ``None``;
-        ``turning=False`` leaves out orbits whose pieces may turn in place."""
+        ``turning=False`` leaves out orbits whose pieces may turn in place
+        (but for the :attr:`oriented` ones, with ``oriented``).  With the word
+        so far, ``before``, the best few are scored by what they cost once
+        they cancel against its end."""
         found = None
+        options: list[tuple[float, int, tuple]] = []
         for k in self.orbits:
-            if not turning and k in self.turning:
+            if not turning and k in self.turning and not (oriented and k in self.oriented):
                 continue
             slots = self._slots[k]
             if not wrong[slots].any():
@@ -340,21 +427,105 @@ class OrbitCycles:
             if cached is None or cached[0] != key:
                 cached = (key, self.plan(k, state, goal))
                 self._plans[k] = cached
-            if cached[1] is not None and (found is None or cached[1][0] > found[0]):
-                found = (cached[1][0], k, cached[1][1])
-        if found is None:
+            if cached[1] is not None:
+                options += [(score, k, triple) for score, triple in cached[1]]
+        if not options:
             return None
-        return found[0], self.cycle_word(found[1], *found[2])
+        options.sort(key=lambda o: -o[0])
+        if before is None:
+            return options[0][0], self.cycle_word(options[0][1], *options[0][2])
+        tail = list(before[-CONTEXT_LETTERS:])
+        here = self.ms.cost(tail)
+        for score, k, triple in options[:TOP]:
+            word = self.cycle_word(k, *triple)
+            # the score was positions per estimated move: per move as appended now
+            estimate = self.ms.cost(word)
+            cost = self.ms.cost(self.ms.join(tail, word)) - here
+            score = score * estimate / max(cost, 1)
+            if found is None or score > found[0]:
+                found = (score, word)
+        return found
 
-    def solve(self, state: np.ndarray, goal: np.ndarray) -> list[Letter]:
-        """3-cycles bringing the pieces of these orbits home, while one gains."""
+    def solve(self, state: np.ndarray, goal: np.ndarray,
+              before: Sequence[Letter] = ()) -> list[Letter]:
+        """3-cycles bringing the pieces of these orbits home, while one gains
+        (each chosen for what it costs after the word so far, ``before``)."""
         word: list[Letter] = []
         while True:
-            found = self.best(state, goal, state != goal)
+            found = self.best(state, goal, state != goal, before=[*before[-CONTEXT_LETTERS:], *word])
             if found is None:
                 return word
             state = self.ms.apply(state, found[1])
             word = self.ms.extend(word, found[1])
+
+
+def setup_letters(ms: MoveSet) -> list[Letter]:
+    """The letters costing one or two moves: the setups of the 3-cycles (a
+    ring's longer turns are made of these at the same cost, and its searches
+    stay small)."""
+    return [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])
+            if ms.letter_cost((c, e)) <= 2]
+
+
+def frames(perms: Sequence[np.ndarray], slots: np.ndarray) -> np.ndarray | None:
+    """``slots`` with each row's stickers put in the order the moves carry them
+    in: a move takes row ``x``'s stickers, in order, to a turn of row ``y``'s
+    order (sticker ``j`` of a piece is then sticker ``j + t`` of its place, for
+    one ``t`` per piece); ``None`` when no such order exists (a move mirrors a
+    piece).
+
+    >>> u = np.array([2, 3, 0, 1])   # two pieces of two stickers, swapped
+    >>> frames([u], np.array([[0, 1], [3, 2]])).tolist()
+    [[0, 1], [2, 3]]
+    """
+    n, width = slots.shape
+    slot_at = np.full(int(slots.max()) + 1, -1, dtype=np.int64)
+    slot_at[slots] = np.arange(n)[:, None]
+    order = np.full_like(slots, -1)
+    order[0] = slots[0]
+    queue = [0]
+    while queue:
+        x = queue.pop()
+        for perm in perms:
+            # the stickers that the move brings to x's, in x's order
+            src = perm[order[x]]
+            if src.max() >= len(slot_at) or (slot_at[src] != slot_at[src[0]]).any():
+                return None
+            y = int(slot_at[src[0]])
+            if y < 0:
+                return None
+            if order[y, 0] < 0:
+                order[y] = src
+                queue.append(y)
+            else:
+                shift = np.flatnonzero(order[y] == src[0])
+                if not len(shift) or not np.array_equal(np.roll(order[y], -int(shift[0])), src):
+                    return None
+    return None if (order[:, 0] < 0).any() else order
+
+
+def _sticker_triple(slots: np.ndarray, index_of: np.ndarray, source: dict, x: int
+                    ) -> tuple[int, int, int] | None:
+    """The stickers ``(a, b, c)`` of a 3-cycle of framed slots (the sticker at
+    ``b`` goes to ``a``, ``c``'s to ``b``, ``a``'s to ``c``, their pieces
+    with them), from the tool's ``source`` (position -> where its sticker
+    comes from), ``x`` a slot it moves; ``None`` when it is not such a cycle."""
+    width = slots.shape[1]
+    flat = slots.reshape(-1)
+    a = x * width
+    b = int(index_of[source.get(int(flat[a]), -1)]) if int(flat[a]) in source else -1
+    c = int(index_of[source[int(flat[b])]]) if b >= 0 and int(flat[b]) in source else -1
+    if c < 0 or int(flat[c]) not in source or int(index_of[source[int(flat[c])]]) != a:
+        return None
+    if len({a // width, b // width, c // width}) != 3:
+        return None
+    for p, q in ((a, b), (b, c), (c, a)):
+        for t in range(width):
+            here = flat[p // width * width + (p + t) % width]
+            there = flat[q // width * width + (q + t) % width]
+            if source.get(int(here)) != int(there):
+                return None
+    return a, b, c
 
 
 def _groups(orbit_ids: np.ndarray) -> list[slice]:
@@ -379,17 +550,33 @@ def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
     """The 3-cycles of every orbit of pieces (:class:`OrbitCycles`), from
     commutators whose parts meet in one piece, with a setup of one letter, or of
     two where one is not enough (a Megaminx's edges); and the tools of two-letter
-    setups found, which the greedy's table lacks."""
-    tools = base_commutators(ms, pieces, max_meet=1, budget=budget)
+    setups found, which the greedy's table lacks.  On a puzzle of at most
+    :data:`ROOTS_DEGREE` positions every cheapest commutator found is a root of
+    the searches (on a Megaminx, 320 corner 3-cycles of 8 moves rather than 8:
+    shorter setups)."""
+    roots = ROOTS_PER_ORBIT if ms.degree <= ROOTS_DEGREE else None
+    tools = base_commutators(ms, pieces, max_meet=1, budget=budget,
+                             **({} if roots is None else {"per_orbit": roots}))
     cycles = OrbitCycles.of(ms, pieces, position_orbit, tools)
     lacking = [k for k, orbit in enumerate(pieces.orbits)
                if 3 <= len(orbit) <= MAX_PIECES and k not in cycles.orbits]
     if not lacking:
         return cycles, []
     longer = base_commutators(ms, pieces, max_meet=1, setup_length=2,
-                              budget=(budget or Budget()).share(1.0, at_most=LONG_SETUP_TIME))
-    wanted = np.zeros(len(pieces.blocks) + 1, dtype=bool)
+                              budget=(budget or Budget()).share(1.0, at_most=LONG_SETUP_TIME),
+                              **({} if roots is None else {"per_orbit": roots}))
+    orbit_of = np.full(len(pieces.blocks) + 1, -1, dtype=np.int64)
     for k in lacking:
-        wanted[pieces.orbits[k]] = True
-    more = [t for t in longer if wanted[pieces.block_of[t.pos]].all()]
-    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), more
+        orbit_of[pieces.orbits[k]] = k
+    more, table = [], []
+    count: dict[int, int] = {}
+    for t in longer:
+        owners = np.unique(orbit_of[pieces.block_of[t.pos]])
+        if owners[0] >= 0:
+            more.append(t)
+            # the greedy's table takes as many as a search of the default size finds
+            k = int(owners[0])
+            count[k] = count.get(k, 0) + 1
+            if count[k] <= max(DEFAULT_PER_ORBIT, len(pieces.orbits[k])):
+                table.append(t)
+    return OrbitCycles.of(ms, pieces, position_orbit, tools + more), table

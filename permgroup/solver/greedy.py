@@ -208,7 +208,8 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
             continue
         if cycles is not None and compete:
             rival = max(move_score[m], tool_score, shape_score)
-            cycle = cycles.best(state, goal, state != goal, turning=False)
+            cycle = cycles.best(state, goal, state != goal, turning=False, oriented=True,
+                                before=word)
             if cycle is not None and cycle[0] > rival:
                 # the 3-cycles that beat the best other step, one after another
                 # (each touches one orbit, so the rest of the scoring stands),
@@ -221,7 +222,8 @@ def greedy(ms: MoveSet, table: ToolTable, state: np.ndarray, goal: np.ndarray, *
                         break
                     state, wrong, applied = after, now, True
                     word = ms.extend(word, cycle[1])
-                    cycle = cycles.best(state, goal, state != goal, turning=False)
+                    cycle = cycles.best(state, goal, state != goal, turning=False, oriented=True,
+                                before=word)
                 if applied:
                     continue
         if shape_score > 0 and shape_score > tool_score:
@@ -278,7 +280,7 @@ def _finish(ms: MoveSet, cycles: OrbitCycles, state: np.ndarray, goal: np.ndarra
             word: list[Letter], wrong: int) -> tuple[np.ndarray, list[Letter], int]:
     """The state, word and wrong count after the 3-cycles finish every orbit
     they can, kept only when they fix stickers."""
-    finish = cycles.solve(state, goal)
+    finish = cycles.solve(state, goal, word)
     after = ms.apply(state, finish)
     now = int(np.count_nonzero(after != goal))
     if now < wrong:
