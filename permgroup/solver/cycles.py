@@ -306,14 +306,32 @@ class OrbitCycles:
         to ``y`` and ``x`` to ``z`` (nothing else), or ``None`` (in an
         :attr:`oriented` orbit, ``x``, ``y``, ``z`` are stickers: the one at
         ``y`` goes to ``x`` and its piece with it)."""
+        words = self.writings(k, x, y, z, every=False)
+        return words[0] if words else None
+
+    def writings(self, k: int, x: int, y: int, z: int, every: bool = True) -> list[list[Letter]]:
+        """The words of :meth:`cycle_word`'s 3-cycle, one for each way of
+        writing it (its three rotations and, when :attr:`oriented`, from each
+        sticker of its pieces): the same effect by different setups, which
+        cancel differently against a word before them (only the first, without
+        ``every``)."""
         orbit = self.orbit(k)
         n = orbit.points
-        for a, b, c in ((x, y, z), (y, z, x), (z, x, y)):
-            code = (a * n + b) * n + c
-            if orbit.depth[code] >= 0:
-                break
-        else:
-            return None
+        width = orbit.slots.shape[1] if orbit.oriented else 1
+        out = []
+        for t in range(width):
+            shifted = [i // width * width + (i + t) % width for i in (x, y, z)]
+            a, b, c = shifted
+            for p, q, r in ((a, b, c), (b, c, a), (c, a, b)):
+                code = (p * n + q) * n + r
+                if orbit.depth[code] >= 0:
+                    out.append(self._spelled(orbit, code))
+                    if not every:
+                        return out
+        return out
+
+    def _spelled(self, orbit: Orbit, code: int) -> list[Letter]:
+        """The word of the 3-cycle at ``code``: its setup, base, setup undone."""
         setup = []
         while orbit.depth[code] > 0:
             setup.append(self.letters[orbit.letter[code]])
@@ -321,9 +339,10 @@ class OrbitCycles:
         base = orbit.base[int(orbit.root[code])][0]
         return self.ms.reduce([*setup, *base, *self.ms.inverse(setup)])
 
-    def plan(self, k: int, state: np.ndarray, goal: np.ndarray) -> list[tuple[float, tuple]] | None:
-        """The best 3-cycles for orbit ``k`` (positions fixed per move, and the
-        triple; up to :data:`TOP`, best first), or ``None``."""
+    def plan(self, k: int, state: np.ndarray, goal: np.ndarray
+             ) -> list[tuple[float, tuple, float]] | None:
+        """The best 3-cycles for orbit ``k`` (positions fixed per move, the
+        triple and the positions fixed; up to :data:`TOP`, best first), or ``None``."""
         orbit = self.orbit(k)
         slots = orbit.slots
         if orbit.oriented:
@@ -358,9 +377,9 @@ class OrbitCycles:
 
     def _best_triple(self, orbit: Orbit, fix: np.ndarray, right: np.ndarray,
                      slot_id: np.ndarray, per: int, cand: np.ndarray
-                     ) -> list[tuple[float, tuple]] | None:
+                     ) -> list[tuple[float, tuple, float]] | None:
         """The best 3-cycles of three points among ``cand`` (up to :data:`TOP`,
-        best first, as (score, triple)), or ``None``:
+        best first, as (score, triple, positions fixed)), or ``None``:
         ``fix[x, y]`` is what point ``y``'s content fixes at ``x``, ``right[x]``
         what is right at ``x`` now, ``slot_id`` the point's piece slot, ``per``
         the positions fixed per unit of those."""
@@ -369,8 +388,10 @@ class OrbitCycles:
         fix_x = fix[np.ix_(cand, cand)]   # [x, y]: y's piece suits x
         right = right[cand]
         sl = slot_id[cand]
+        start = np.r_[True, slot_id[1:] != slot_id[:-1]][cand]   # a slot's first point
         m = len(cand)
         kept_score, kept_code = [np.zeros(0)], [np.zeros(0, dtype=np.int64)]
+        kept_gain = [np.zeros(0)]
         # a block of x at a time: the m³ scores at once held 270 MB for 198 slots
         rows = max(1, CHILDREN // (m * m))
         for low in range(0, m, rows):
@@ -378,9 +399,12 @@ class OrbitCycles:
             # gain[x, y, z] = fix(x<-y) + fix(y<-z) + fix(z<-x) - right[x] - right[y] - right[z]
             gain = (fix_x[xs, :, None] + fix_x[None, :, :] + fix_x.T[xs, None, :]
                     - right[xs, None, None] - right[None, :, None] - right[None, None, :])
-            same = ((sl[xs, None, None] == sl[None, :, None]) | (sl[xs, None, None] == sl[None, None, :])
-                    | (sl[None, :, None] == sl[None, None, :]))
-            gain[same] = -9
+            # one way of writing each 3-cycle: its least slot first, from that
+            # slot's first sticker (the others are the same cycle)
+            first = sl[xs, None, None]
+            written = ((first < sl[None, :, None]) & (first < sl[None, None, :])
+                       & (sl[None, :, None] != sl[None, None, :]) & (start[xs, None, None]))
+            gain[~written] = -9
             codes = ((cand[xs, None, None] * n + cand[None, :, None]) * n
                      + cand[None, None, :]).reshape(-1)
             least = orbit.least[codes]
@@ -393,15 +417,17 @@ class OrbitCycles:
                 top = top[np.argpartition(-score[top], TOP - 1)[:TOP]]
             kept_score.append(score[top])
             kept_code.append(low * m * m + top)
+            kept_gain.append(flat[top] * per)
         score, code = np.concatenate(kept_score), np.concatenate(kept_code)
+        gained = np.concatenate(kept_gain)
         if not len(score):
             return None
         order = np.argsort(-score, kind="stable")[:TOP]
         out = []
-        for s, c in zip(score[order].tolist(), code[order].tolist()):
+        for s, c, g in zip(score[order].tolist(), code[order].tolist(), gained[order].tolist()):
             x, rest = divmod(c, m * m)
             y, z = divmod(rest, m)
-            out.append((s, (int(cand[x]), int(cand[y]), int(cand[z]))))
+            out.append((s, (int(cand[x]), int(cand[y]), int(cand[z])), g))
         return out
 
     def best(self, state: np.ndarray, goal: np.ndarray, wrong: np.ndarray, *,
@@ -414,7 +440,7 @@ class OrbitCycles:
         so far, ``before``, the best few are scored by what they cost once
         they cancel against its end."""
         found = None
-        options: list[tuple[float, int, tuple]] = []
+        options: list[tuple[float, int, tuple, float]] = []
         for k in self.orbits:
             if not turning and k in self.turning and not (oriented and k in self.oriented):
                 continue
@@ -428,7 +454,7 @@ class OrbitCycles:
                 cached = (key, self.plan(k, state, goal))
                 self._plans[k] = cached
             if cached[1] is not None:
-                options += [(score, k, triple) for score, triple in cached[1]]
+                options += [(score, k, triple, gain) for score, triple, gain in cached[1]]
         if not options:
             return None
         options.sort(key=lambda o: -o[0])
@@ -436,14 +462,13 @@ class OrbitCycles:
             return options[0][0], self.cycle_word(options[0][1], *options[0][2])
         tail = list(before[-CONTEXT_LETTERS:])
         here = self.ms.cost(tail)
-        for score, k, triple in options[:TOP]:
-            word = self.cycle_word(k, *triple)
-            # the score was positions per estimated move: per move as appended now
-            estimate = self.ms.cost(word)
-            cost = self.ms.cost(self.ms.join(tail, word)) - here
-            score = score * estimate / max(cost, 1)
-            if found is None or score > found[0]:
-                found = (score, word)
+        for _, k, triple, gain in options[:TOP]:
+            for word in self.writings(k, *triple):
+                # positions fixed per move as appended now
+                cost = self.ms.cost(self.ms.join(tail, word)) - here
+                now = gain / max(cost, 1)
+                if found is None or now > found[0]:
+                    found = (now, word)
         return found
 
     def solve(self, state: np.ndarray, goal: np.ndarray,
