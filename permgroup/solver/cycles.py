@@ -207,6 +207,11 @@ class OrbitCycles:
         """Orbit ``k``'s piece slots: row ``i`` holds the positions of slot ``i``."""
         return self._slots[k]
 
+    def base_word(self, k: int) -> list[Letter]:
+        """The cheapest base 3-cycle of orbit ``k`` (every 3-cycle is a conjugate of one
+        of its cost)."""
+        return self._base[k][0][0]
+
     def most(self, turning: bool = True) -> float:
         """The most positions per move that one of these 3-cycles can fix (three
         pieces, for the cheapest base 3-cycle): a bound on :meth:`best`'s score."""
