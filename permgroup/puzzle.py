@@ -152,8 +152,13 @@ class Puzzle:
 
     def fingerprint(self) -> str:
         """A hash of the definition, stable across runs and machines."""
-        text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        # computed once: the object is frozen, and a table lookup asks for it every call
+        found = self.__dict__.get("_fingerprint")
+        if found is None:
+            text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
+            found = hashlib.sha256(text.encode()).hexdigest()
+            object.__setattr__(self, "_fingerprint", found)
+        return found
 
     def restricted(self, moves: list[str], name: str | None = None) -> Puzzle:
         """The same puzzle with only some generators, e.g. ``<R, U>``.

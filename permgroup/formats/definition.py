@@ -175,8 +175,13 @@ class Definition:
     def fingerprint(self) -> str:
         """A hash of :meth:`data`: two files that define the same puzzle the same
         way (whatever their format) have the same fingerprint."""
-        text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        # computed once: the object is frozen, and a table lookup asks for it every call
+        found = self.__dict__.get("_fingerprint")
+        if found is None:
+            text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"))
+            found = hashlib.sha256(text.encode()).hexdigest()
+            object.__setattr__(self, "_fingerprint", found)
+        return found
 
 
 def position_bound(definition: Definition) -> int:
