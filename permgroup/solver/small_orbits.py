@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from permgroup.budget import Budget
+from permgroup.errors import Stopped
 from permgroup.moves import MoveSet
 from permgroup.solver.cycles import OrbitCycles
 from permgroup.solver.pieces import Pieces
@@ -104,7 +105,12 @@ def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal:
     if budget.expired:
         return None
     projected = projection(moves, positions)
-    word = chain_word(projected, a, b, budget=budget)
+    try:
+        word = chain_word(projected, a, b, budget=budget)
+    except Stopped:
+        # the budget ran out while the chain's tables were built (a loaded
+        # machine, an empty cache): no word here; the caller's other ways answer
+        return None
     if word is None:
         # no chain (alike pieces, too small a puzzle for one): a bidirectional
         # search of the projection, while its states stay few
