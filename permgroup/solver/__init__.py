@@ -245,10 +245,12 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if not owed:
         budget.check()
     # the pieces whose 3-cycles cost most placed first by search, the descent
-    # going on from there (permgroup.solver.blocks)
+    # going on from there (permgroup.solver.blocks); not when the caller holds
+    # a word (a scramble reversed: on the Megaminx's 100-move lines the search's
+    # share doubled the time a line for words three times as long as it)
     origin, prefix = start, []
     if reduced_in is None and mismatches == 0 and len(np.unique(goal)) == len(goal) \
-            and ms.degree <= BLOCK_DEGREE and not descent.expired:
+            and ms.degree <= BLOCK_DEGREE and not descent.expired and owed:
         from permgroup.solver.blocks import block_word, costly_pieces
 
         order = costly_pieces(m.pieces, m.cycles)

@@ -61,7 +61,6 @@ SMALL_ORBIT = 48
 #: orbit are found as roots of its search (else as many as the greedy's table takes)
 ROOTS_DEGREE = 400
 ROOTS_PER_ORBIT = 2000
-DEFAULT_PER_ORBIT = 24
 #: the best 3-cycles kept per orbit and position, re-scored by their cost in context
 TOP = 32
 #: letters at the end of the word so far that a 3-cycle is reduced against
@@ -592,21 +591,17 @@ def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
                if 3 <= len(orbit) <= MAX_PIECES and k not in cycles.orbits]
     if not lacking:
         return cycles, []
-    longer = base_commutators(ms, pieces, max_meet=1, setup_length=2,
-                              budget=(budget or Budget()).share(1.0, at_most=LONG_SETUP_TIME),
-                              **({} if roots is None else {"per_orbit": roots}))
-    orbit_of = np.full(len(pieces.blocks) + 1, -1, dtype=np.int64)
+    wanted = np.zeros(len(pieces.blocks) + 1, dtype=bool)
     for k in lacking:
-        orbit_of[pieces.orbits[k]] = k
-    more, table = [], []
-    count: dict[int, int] = {}
-    for t in longer:
-        owners = np.unique(orbit_of[pieces.block_of[t.pos]])
-        if owners[0] >= 0:
-            more.append(t)
-            # the greedy's table takes as many as a search of the default size finds
-            k = int(owners[0])
-            count[k] = count.get(k, 0) + 1
-            if count[k] <= max(DEFAULT_PER_ORBIT, len(pieces.orbits[k])):
-                table.append(t)
+        wanted[pieces.orbits[k]] = True
+
+    def searched(**options) -> list[Tool]:
+        found = base_commutators(ms, pieces, max_meet=1, setup_length=2, budget=(
+            budget or Budget()).share(1.0, at_most=LONG_SETUP_TIME), **options)
+        return [t for t in found if wanted[pieces.block_of[t.pos]].all()]
+
+    # the greedy's table takes the tools of a search of the default size (its
+    # cheapest of those found first, not of the many roots)
+    table = searched()
+    more = table if roots is None else searched(per_orbit=roots)
     return OrbitCycles.of(ms, pieces, position_orbit, tools + more), table
