@@ -535,7 +535,8 @@ def cached_arrays(stem: Path, key: dict, parts: Sequence[str], build: Callable, 
     [[0.0, 0.0], [1.0, 1.0, 1.0]]
     >>> len(cached_arrays(stem, {"n": 2}, ["a", "b"], None, title="demo"))   # from the files
     2
-    >>> cached_arrays(stem, {"n": 3}, ["a", "b"], None, title="demo") is None
+    >>> cached_arrays(table_file("other", {"n": 3}, "parts"), {"n": 3}, ["a", "b"], None,
+    ...               title="other") is None   # not cached, nothing to build it with
     True
     """
     if cache:
