@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from permgroup.errors import InputError, counted
@@ -25,6 +26,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from sympy.combinatorics import Permutation, PermutationGroup
 
 DEFINITION_VERSION = 1
+
+
+def digest(data) -> str:
+    """The SHA-256 of plain data written as canonical JSON: a fingerprint
+    stable across runs and machines.
+
+    >>> digest({"b": 1, "a": [2]}) == digest({"a": [2], "b": 1})
+    True
+    """
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,13 +164,12 @@ class Puzzle:
 
     def fingerprint(self) -> str:
         """A hash of the definition, stable across runs and machines."""
-        # computed once: the object is frozen, and a table lookup asks for it every call
-        found = self.__dict__.get("_fingerprint")
-        if found is None:
-            text = json.dumps(self.definition(), sort_keys=True, separators=(",", ":"))
-            found = hashlib.sha256(text.encode()).hexdigest()
-            object.__setattr__(self, "_fingerprint", found)
-        return found
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> str:
+        # once per object (it is frozen): every table lookup asks for it
+        return digest(self.definition())
 
     def restricted(self, moves: list[str], name: str | None = None) -> Puzzle:
         """The same puzzle with only some generators, e.g. ``<R, U>``.

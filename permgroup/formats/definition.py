@@ -34,8 +34,6 @@ OrbitState(pieces=(0, 1), orientation=(1, 1))
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -43,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from permgroup.puzzle import Puzzle
+from permgroup.puzzle import Puzzle, digest
 from permgroup.perm import repeated
 
 Position = dict[str, "OrbitState"]  # orbit name -> its pieces and orientations
@@ -175,13 +173,12 @@ class Definition:
     def fingerprint(self) -> str:
         """A hash of :meth:`data`: two files that define the same puzzle the same
         way (whatever their format) have the same fingerprint."""
-        # computed once: the object is frozen, and a table lookup asks for it every call
-        found = self.__dict__.get("_fingerprint")
-        if found is None:
-            text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"))
-            found = hashlib.sha256(text.encode()).hexdigest()
-            object.__setattr__(self, "_fingerprint", found)
-        return found
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> str:
+        # once per object (it is frozen): every table lookup asks for it
+        return digest(self.data())
 
 
 def position_bound(definition: Definition) -> int:

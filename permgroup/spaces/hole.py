@@ -20,14 +20,13 @@ numpy is imported inside the methods that use it: ranking a handful of states
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
 from permgroup.errors import InputError
 from permgroup.perm import act, inverse
+from permgroup.puzzle import digest
 from permgroup.spaces.partial import PartialPuzzle
 from permgroup.spaces.ranking import digits_rank, palette_and_counts
 from permgroup.spaces.space import rank_dtype
@@ -134,9 +133,7 @@ class HoleSpace:
 
     def fingerprint(self) -> str:
         """A hash of the puzzle, its guards and the blocks."""
-        text = json.dumps({"partial": self.partial.definition(), "blocks": self.blocks},
-                          sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return digest({"partial": self.partial.definition(), "blocks": self.blocks})
 
     # --- many states (numpy) ---------------------------------------------------
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
