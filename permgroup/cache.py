@@ -19,7 +19,12 @@ was killed are removed by the next write in the same folder.
 >>> save_array(folder + "/x.bin", {"key": "demo"}, np.arange(5, dtype=np.uint8))
 >>> load_array(folder + "/x.bin", {"key": "demo"}).tolist()
 [0, 1, 2, 3, 4]
->>> load_array(folder + "/x.bin", {"key": "other"}) is None
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as caught:   # a file of another key
+...     warnings.simplefilter("always")
+...     load_array(folder + "/x.bin", {"key": "other"}) is None
+True
+>>> "built for another definition" in str(caught[0].message)
 True
 """
 from __future__ import annotations
