@@ -36,6 +36,7 @@ import numpy as np
 
 from permgroup.budget import Budget
 from permgroup.errors import InputError
+from permgroup.levels import DenseKeys, levels
 from permgroup.solver.pieces import Pieces
 
 #: states one search for a piece may see (on a Megaminx, 200,000 placed 14 or
@@ -78,14 +79,14 @@ def piece_order(pieces: Pieces) -> list[int]:
     last = int(np.argmax(moved.sum(1)))
     dist = np.full(len(moves), -1, dtype=np.int64)
     dist[last] = 0
-    frontier = [last]
-    while frontier:
-        nxt = []
-        for c in frontier:
-            for d in np.flatnonzero(share[c] & (dist < 0)).tolist():
-                dist[d] = dist[c] + 1
-                nxt.append(d)
-        frontier = nxt
+
+    def neighbours(classes: np.ndarray):
+        parent, image = np.nonzero(share[classes])
+        return image, parent, np.zeros_like(parent)  # one kind of step: sharing a piece
+
+    start = np.array([last])
+    for depth, level in enumerate(levels(start, neighbours, seen=DenseKeys(len(moves), start)), 1):
+        dist[level.states] = depth
     keyed = []
     for b in range(nblocks):
         by = dist[moved[:, b]]
