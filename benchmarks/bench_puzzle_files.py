@@ -1,7 +1,8 @@
 """Benchmark of puzzles from definition files: God's-algorithm table builds and
 ``permgroup optimal``.
 
-Run: ``python benchmarks/bench_puzzle_files.py [--repeat N]`` (a few minutes).
+Run: ``python benchmarks/bench_puzzle_files.py [--repeat N] [--optimal-only]`` (a
+few minutes; a minute with ``--optimal-only``, ``permgroup optimal`` alone).
 Each table is built by ``permgroup table FILE --metric htm`` as a whole process
 with an empty cache; time and peak memory (``VmHWM`` of the process) are
 medians.  Baselines: the sticker-level engine (``permgroup.tables.table`` on the same
@@ -93,11 +94,62 @@ def sticker_engine(name: str, repeat: int) -> float | None:
     return statistics.median(times)
 
 
+#: the baseline of ``permgroup optimal``: each line through ``permgroup.solve`` alone,
+#: as the command answered before lines went down the table together
+ONE_BY_ONE = """
+import sys
+from permgroup.solution import door, solve
+d = door(sys.argv[1])
+for line in open(sys.argv[2]).read().splitlines():
+    print(" ".join(solve(d, line, optimal=True, time_limit=60).word), flush=True)
+"""
+
+
+def optimal_lines(folder: Path, repeat: int, lines: int = 5000, baseline: int = 1000) -> None:
+    """``permgroup optimal skewb`` on ``lines`` random lines of 14 moves on stdin,
+    cached table, whole process: lines per second against the one-by-one path on the
+    first ``baseline`` of them, measured in the same run (outputs compared)."""
+    import random
+
+    env = fresh_cache_env()
+    subprocess.run(permgroup_command() + ["table", "skewb"], env=env, check=True,
+                   capture_output=True)
+    rng = random.Random(1)
+    names = ["URF", "URB", "DRF", "ULF"]
+    text = [" ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(14))
+            for _ in range(lines)]
+    moves, first = folder / "skewb-5000.txt", folder / "skewb-first.txt"
+    moves.write_text("\n".join(text) + "\n")
+    first.write_text("\n".join(text[:baseline]) + "\n")
+    times, base_times, out, base_out = [], [], "", ""
+    for _ in range(repeat):
+        seconds, out = run_process(permgroup_command() + ["optimal", "skewb"], moves, env=env)
+        assert len(out.splitlines()) == len(text)
+        times.append(seconds)
+        seconds, base_out = run_process([sys.executable, "-c", ONE_BY_ONE, "skewb", str(first)],
+                                        env=env)
+        base_times.append(seconds)
+    assert out.splitlines()[:baseline] == base_out.splitlines(), "the answers differ"
+    rate, base_rate = lines / statistics.median(times), baseline / statistics.median(base_times)
+    report([(f"permgroup optimal skewb, {lines:,} lines, cached table", statistics.median(times),
+             "s", None),
+            ("  lines per second (goal 1,000), ratio to one by one", rate, "/s",
+             rate / base_rate),
+            (f"  one by one through permgroup.solve, first {baseline:,} lines (baseline)",
+             base_rate, "/s", None)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per median")
+    parser.add_argument("--optimal-only", action="store_true",
+                        help="only permgroup optimal's lines per second (no table builds)")
     args = parser.parse_args()
     folder = Path(scratch_dir("definitions-"))
+    if args.optimal_only:
+        optimal_lines(folder, args.repeat)
+        print(machine_note(f"{args.repeat} runs per median"))
+        return
     files = {
         "skewb": folder / "skewb-all-turns.tws",
         "jing's pyraminx": LIBRARY["jing-pyraminx"],
@@ -138,27 +190,7 @@ def main() -> None:
                              None))
         report(rows)
         rows = []
-    # permgroup optimal on a cached table: sequences per second, whole process
-    env = fresh_cache_env()
-    subprocess.run(permgroup_command() + ["table", "skewb"], env=env, check=True,
-                   capture_output=True)
-    import random
-
-    rng = random.Random(1)
-    names = ["URF", "URB", "DRF", "ULF"]
-    lines = [" ".join(rng.choice(names) + rng.choice(["", "'"]) for _ in range(14))
-             for _ in range(5000)]
-    moves = folder / "skewb-5000.txt"
-    moves.write_text("\n".join(lines) + "\n")
-    times = []
-    for _ in range(args.repeat):
-        seconds, out = run_process(permgroup_command() + ["optimal", "skewb", str(moves)],
-                                   env=env)
-        assert len(out.splitlines()) == len(lines)
-        times.append(seconds)
-    seconds = statistics.median(times)
-    report([("permgroup optimal skewb, 5,000 sequences, cached table", seconds, "s", None),
-            ("  sequences per second (goal 1,000)", len(lines) / seconds, "/s", None)])
+    optimal_lines(folder, args.repeat)
     print(machine_note(f"{args.repeat} runs per median; ratio of a build: its time per state "
                        "over twsearch's; of memory: peak over the budget"))
 

@@ -265,6 +265,28 @@ def load_byte(path: str | os.PathLike, key: dict, index: int) -> int | None:
     return entry[0]
 
 
+def cached_header(path: str | os.PathLike, key: dict) -> dict | None:
+    """The header of the cache file at ``path`` when it carries ``key`` and data
+    of its full length, read without the data (what a table holds, known
+    before loading it; the CRC-32 is left to :func:`load_bytes`); ``None``
+    otherwise, silently.
+
+    >>> import numpy as np, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "x.bin"
+    >>> save_array(path, {"key": "demo", "size": 5}, np.arange(5, dtype=np.uint8))
+    >>> cached_header(path, {"key": "demo"})["size"], cached_header(path, {"key": "other"})
+    (5, None)
+    """
+    try:
+        with open(path, "rb") as f:
+            header_line = f.readline(1 << 16)
+            length = f.seek(0, os.SEEK_END) - len(header_line)
+    except OSError:
+        return None
+    header, problem = _header_problem(header_line, length, key)
+    return None if problem else header
+
+
 def _header_problem(header_line: bytes, length: int, key: dict) -> tuple[dict, str | None]:
     """The parsed header and what is wrong with it for ``key`` and a data part of
     ``length`` bytes (``None`` if nothing)."""

@@ -369,25 +369,20 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     URF
     0
     """
-    from permgroup.errors import Stopped
-    from permgroup.optimal import TIME_LIMIT, Unanswered, answer_line
-    from permgroup.solution import door, solve
+    from permgroup.optimal import TIME_LIMIT, Unanswered, answer_line, optimal_answers
 
-    d = door(args.puzzle)
     time_limit = getattr(args, "time_limit", None) or TIME_LIMIT
     answers: list = []
-    for number, line in enumerate(read_text(args.file).splitlines(), 1):
-        try:
-            answer = solve(d, line, metric=args.metric, time_limit=time_limit,
-                           memory=getattr(args, "memory", None), optimal=True).word
-        except Stopped as exc:
-            answer = Unanswered(f"the time limit of {time_limit:g} s" if "time" in exc.reason
-                                else exc.reason, exc.ruled_out)
-        except InputError as exc:
-            raise InputError(f"line {number}: {exc}") from None
-        answers.append(answer)
-        sys.stdout.write(answer_line(answer, number))
-        sys.stdout.flush()
+    found = optimal_answers(args.puzzle, read_text(args.file).splitlines(), args.metric,
+                            time_limit=time_limit, memory=getattr(args, "memory", None))
+    try:
+        for number, answer in enumerate(found, 1):
+            answers.append(answer)
+            sys.stdout.write(answer_line(answer, number))
+            sys.stdout.flush()
+    except InputError as exc:
+        exc.answered = ""  # the answers before the bad line are written already
+        raise
     unanswered = [n for n, a in enumerate(answers, 1) if not isinstance(a, list)]
     if unanswered:
         which = ("line " if len(unanswered) == 1 else "lines ") + ", ".join(map(str, unanswered))
@@ -425,21 +420,29 @@ def cmd_word(args: argparse.Namespace) -> int:
     # 1 line; proven optimal: all
     0
     """
-    from permgroup.solution import door, solve
+    from permgroup.solution import door, solve, solve_many
 
     d = door(args.puzzle)
     states = getattr(args, "states", False)
     proven, count = [], 0
-    for number, line in enumerate(read_text(args.file).splitlines(), 1):
-        start, goal = line, None
-        if states:
+    lines = read_text(args.file).splitlines()
+    options = dict(metric=args.metric, time_limit=args.time_limit,
+                   memory=getattr(args, "memory", None))
+
+    def each():  # moves to solved: answered together where a table allows
+        if not states:
+            yield from solve_many(d, lines, **options)
+            return
+        for line in lines:
             start, _, goal = line.partition(",")
-            goal = goal.strip() or None
-        try:
-            found = solve(d, start.strip() if states else start, goal, metric=args.metric,
-                          time_limit=args.time_limit, memory=getattr(args, "memory", None))
-        except InputError as exc:
-            raise InputError(f"line {number}: {exc}") from None
+            try:
+                yield solve(d, start.strip(), goal.strip() or None, **options)
+            except InputError as exc:
+                yield exc
+
+    for number, found in enumerate(each(), 1):
+        if isinstance(found, Exception):  # solve_many gives Stopped only with optimal=True
+            raise InputError(f"line {number}: {found}") from None
         print(" ".join(found.word), flush=True)
         count += 1
         if found.optimal:

@@ -16,7 +16,7 @@ and how many moves were ruled out.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from permgroup.errors import InputError, counted
@@ -50,29 +50,40 @@ class Unanswered:
 def optimal_solutions(definition: Definition, lines: Sequence[str], metric: str = "qtm", *,
                       progress: Progress | None = None, time_limit: float = TIME_LIMIT,
                       memory: int | str | None = None) -> list[list[str] | Unanswered]:
-    """One optimal move list per line (see the module docstring), each from
-    :func:`permgroup.solve` with ``optimal=True``, or an :class:`Unanswered`
-    where it ran out of ``time_limit`` seconds (per line) or ``memory``.  A bad
-    line raises :class:`InputError` naming it, with the answers before it in
-    ``answered`` (one line each)."""
-    from permgroup.errors import Stopped
-    from permgroup.solution import door, solve
+    """One optimal move list per line (see the module docstring), or an
+    :class:`Unanswered` where it ran out of ``time_limit`` seconds (per line)
+    or ``memory`` (:func:`optimal_answers`, all of them)."""
+    return list(optimal_answers(definition, lines, metric, progress=progress,
+                                time_limit=time_limit, memory=memory))
 
-    d = door(definition)
+
+def optimal_answers(definition, lines: Sequence[str], metric: str = "qtm", *,
+                    progress: Progress | None = None, time_limit: float = TIME_LIMIT,
+                    memory: int | str | None = None) -> Iterator[list[str] | Unanswered]:
+    """:func:`optimal_solutions` one line at a time, from
+    :func:`permgroup.solution.solve_many` with ``optimal=True`` (lines of
+    moves answered together where a table allows).  A bad line raises
+    :class:`InputError` naming it, with the answers before it in ``answered``
+    (one line each)."""
+    from permgroup.errors import Stopped
+    from permgroup.solution import door, solve_many
+
     answers: list[list[str] | Unanswered] = []
-    for number, line in enumerate(lines, 1):
-        try:
-            answers.append(solve(d, line, metric=metric, time_limit=time_limit, memory=memory,
-                                 optimal=True, progress=progress).word)
-        except Stopped as exc:
-            reason = (f"the time limit of {time_limit:g} s" if "time" in exc.reason
-                      else exc.reason)
-            answers.append(Unanswered(reason, exc.ruled_out))
-        except InputError as exc:
-            error = InputError(f"line {number}: {exc}")
+    for number, found in enumerate(solve_many(door(definition), lines, metric=metric,
+                                              time_limit=time_limit, memory=memory,
+                                              optimal=True, progress=progress), 1):
+        if isinstance(found, Stopped):
+            reason = (f"the time limit of {time_limit:g} s" if "time" in found.reason
+                      else found.reason)
+            found = Unanswered(reason, found.ruled_out)
+        elif isinstance(found, InputError):
+            error = InputError(f"line {number}: {found}")
             error.answered = "".join(answer_line(a, n) for n, a in enumerate(answers, 1))
             raise error from None
-    return answers
+        else:
+            found = found.word
+        answers.append(found)
+        yield found
 
 
 def answer_line(answer: list[str] | Unanswered, number: int) -> str:

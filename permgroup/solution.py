@@ -54,7 +54,7 @@ import os
 import time
 import weakref
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -921,6 +921,192 @@ def solve(puzzle, start, goal=None, *, metric: Metric | None = None,
     return Solution([names.get(m, m) for m in word], proven, how, tuple(tried))
 
 
+#: starts answered together at most (:func:`solve_many`): a run of lines is
+#: read, walked down its table and checked as a few arrays of this many rows
+BATCH = 4096
+
+
+def solve_many(puzzle, starts: Iterable, goal=None, *, metric: Metric | None = None,
+               time_limit: float | None = 10, memory: int | str | None = None,
+               optimal: bool = False, progress: Progress | None = None
+               ) -> Iterator[Solution | InputError | Stopped]:
+    """:func:`solve` for each of ``starts`` (to the one ``goal``), lazily and in
+    order: each start's :class:`Solution`, or the :class:`InputError` or
+    :class:`Stopped` that :func:`solve` raises for it, given in its place so
+    that the caller keeps the answers before it (``time_limit`` is per start;
+    ``progress`` reports a table built on the way).
+
+    The same answers, found faster for a run of starts given as words of the
+    puzzle's moves, to solved, on a definition whose table of positions is at
+    hand (the one :func:`solve` would walk down): each word's position is
+    reached by stepping ranks from solved, every word of the run one array
+    operation a move (a word's position is reachable: the word reaches it);
+    the table is walked down for all of them at once; every word found is
+    applied to its start's colouring and checked, all at once.  A start that
+    is not such a word, or that the run cannot answer, goes through
+    :func:`solve` alone.
+
+    >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
+    >>> from permgroup.formats.ksolve import read_ksolve
+    >>> twist = read_ksolve("Set P 3 3\\nMove A\\nP\\n2 3 1\\n1 0 2\\nEnd\\n"
+    ...                     "Move B\\nP\\n2 1 3\\n0 0 0\\nEnd\\n")
+    >>> lines = ["A", "A B A'", "", "[A, B]", "A Q"]
+    >>> answers = list(solve_many(twist, lines))
+    >>> [(a.word, a.method) for a in answers[:4]]   # the first alone: it builds the table
+    [(["A'"], 'table'), (["A'", 'B'], 'table'), ([], 'solved'), (['A'], 'table')]
+    >>> type(answers[4]).__name__
+    'InputError'
+    >>> [s.word for s in answers[:4]] == [solve(twist, x).word for x in lines[:4]]
+    True
+    """
+    d = door(puzzle)
+    one = dict(metric=metric, time_limit=time_limit, memory=memory, optimal=optimal,
+               progress=progress)
+
+    def alone(start) -> Solution | InputError | Stopped:
+        try:
+            return solve(d, start, goal, **one)
+        except (InputError, Stopped) as exc:
+            return exc
+
+    starts = list(starts)
+    i = 0
+    while i < len(starts):
+        run = []
+        if goal is None:
+            while i + len(run) < len(starts) and len(run) < BATCH:
+                letters = _plain_letters(d, starts[i + len(run)])
+                if letters is None:
+                    break
+                run.append(letters)
+        answers = _by_table_run(d, metric or "qtm", run, time_limit, memory) if run else None
+        if answers is None:  # the first alone (it may build the table the next run reads)
+            yield alone(starts[i])
+            i += 1
+            continue
+        for k, answer in enumerate(answers):
+            yield answer if answer is not None else alone(starts[i + k])
+        i += len(run)
+
+
+#: characters of alg notation that join moves into more than a word of moves
+_GROUPING = set("[](),:*/")
+
+
+def _plain_letters(d: Door, start) -> Letters | None:
+    """The letters of ``start`` when it is a word of the puzzle's generators,
+    each of its moves read once per puzzle (:func:`_letters`); ``None`` for
+    anything else (a colouring, a bracket, a rotation, a bad move)."""
+    if not isinstance(start, str) or _colours(d, start) is not None:
+        return None
+    known = d.known.setdefault(("move words",), {})
+    out: list[tuple[str, int]] = []
+    for token in start.replace(".", " ").split():
+        if token not in known:
+            letters = None
+            if not _GROUPING.intersection(token):
+                try:
+                    letters = _letters(d, token)
+                except InputError:
+                    pass
+                if letters is not None and any(g not in d.puzzle.generators for g, _ in letters):
+                    letters = None
+            known[token] = letters
+        if known[token] is None:
+            return None
+        out += known[token]
+    return tuple(out)
+
+
+def _by_table_run(d: Door, metric: Metric, run: list[Letters], time_limit, memory
+                  ) -> list[Solution | None] | None:
+    """The :class:`Solution` of each word of ``run`` (letters, to solved) down
+    the definition's table of positions (:func:`solve_many`), ``None`` for a
+    word the run cannot answer; ``None`` for the whole run when no such table
+    is cached (the words go one by one: the first may build it)."""
+    import numpy as np
+
+    from permgroup.formats.definition import colours_tell_positions
+    from permgroup.moves import gather_of
+    from permgroup.tables import registry
+    from permgroup.tables.store import UNSEEN
+
+    definition = d.definition
+    key = ("table run", metric_label(metric))
+    if definition is None or d.known.get(key) is False:
+        return None
+    if key not in d.known:
+        if registry.rotated(definition) or not colours_tell_positions(definition):
+            d.known[key] = False  # the one-by-one path reads positions otherwise
+            return None
+    if not registry.cache_path(definition, metric).exists():
+        return None
+    if key not in d.known:
+        d.known[key] = task(d, "", metric=metric)
+    t = d.known[key]
+    # the table the one-by-one path finds, found as it finds it (kept in memory
+    # by the registry while its file is the same)
+    found = _table(t, Budget.of(time_limit, memory))
+    if found is None or found[1] != "positions":
+        d.known[key] = False
+        return None
+    table = found[0]
+    space, puzzle = table.space, d.puzzle
+    index = {name: i for i, name in enumerate(space.move_names)}
+    letter_ids: dict[tuple[str, int], int] = {}
+    rows = np.full((len(run), max(map(len, run), default=0)), -1, dtype=np.int64)
+    for r, letters in enumerate(run):
+        rows[r, :len(letters)] = [letter_ids.setdefault(x, len(letter_ids)) for x in letters]
+    steps = []  # each letter as moves of the table's space, and as a gather of stickers
+    for letter in letter_ids:
+        names = _spell(t, [letter])
+        if names is None or any(n not in index for n in names):
+            return None
+        steps.append(([index[n] for n in names], gather_of(_letters_perm(puzzle, [letter]))))
+    ranks = np.full(len(run), space.rank(definition.solved), dtype=np.int64)
+    codes = {c: i for i, c in enumerate(dict.fromkeys(t.goal))}
+    goal = np.array([codes[c] for c in t.goal], dtype=np.int32)
+    colours = np.tile(goal, (len(run), 1))  # each start's colouring
+    for column in rows.T:
+        for u in np.unique(column[column >= 0]).tolist():
+            which = np.flatnonzero(column == u)
+            moves, gather = steps[u]
+            for m in moves:
+                ranks[which] = space.step(ranks[which], m)
+            colours[which] = colours[which][:, gather]
+    depths = table.depths[ranks]
+    answers: list[Solution | None] = [None] * len(run)
+    solved = np.flatnonzero(depths == 0)
+    for r in solved.tolist():
+        answers[r] = Solution([], True, "solved")
+    walk = np.flatnonzero((depths != 0) & (depths != UNSEEN))
+    if puzzle.symmetries:  # a start that is the goal turned as a whole: solved, one by one
+        for s in puzzle.symmetry_elements()[1:]:
+            turned = colours[walk][:, gather_of(s)]
+            walk = walk[~(turned == goal).all(axis=1)]
+    words = [_tidy(t, w) for w in table.words(ranks[walk])] if len(walk) else []
+    # each word applied to its start's colouring, all at once: what leaves it
+    # anything but the goal is not answered here
+    ends = colours[walk]
+    move_ids: dict[str, int] = {}
+    path = np.full((len(words), max(map(len, words), default=0)), -1, dtype=np.int64)
+    for r, word in enumerate(words):
+        path[r, :len(word)] = [move_ids.setdefault(m, len(move_ids)) for m in word]
+    gathers = [gather_of(t.moves[m] if m in t.moves else puzzle.move_array(m)) for m in move_ids]
+    for column in path.T:
+        for u in np.unique(column[column >= 0]).tolist():
+            which = np.flatnonzero(column == u)
+            ends[which] = ends[which][:, gathers[u]]
+    right = (ends == goal).all(axis=1)
+    names = d.spelling()
+    for r, word, ok in zip(walk.tolist(), words, right.tolist()):
+        if ok:
+            answers[r] = Solution([names.get(m, m) for m in word], True, "table",
+                                  (f"table: {len(word)} moves (one of {len(run)} walked down "
+                                   "together)",))
+    return answers
+
+
 def distance(puzzle, start, goal=None, *, metric: Metric | None = None,
              time_limit: float | None = None, memory: int | str | None = None) -> int:
     """The least number of moves from ``start`` to ``goal`` (see :func:`solve`,
@@ -944,5 +1130,5 @@ def distance(puzzle, start, goal=None, *, metric: Metric | None = None,
         return -1
 
 
-__all__ = ["solve", "distance", "Solution", "Door", "door", "Task", "task", "METHODS", "NoWord",
-           "gather_moves"]
+__all__ = ["solve", "solve_many", "distance", "Solution", "Door", "door", "Task", "task", "METHODS",
+           "NoWord", "gather_moves"]

@@ -206,3 +206,42 @@ def test_a_word_is_never_longer_than_the_input_reduced_and_reversed():
     found = permgroup.solve("megaminx", "R R R R R U U'", time_limit=2)
     assert found.word == []
     assert permgroup.solve("cube3", "R R", metric="htm", time_limit=2).word == ["R2"]
+
+
+CORNERS = """Name corners
+Set C 4 3
+Move A
+C
+2 3 1 4
+1 2 0 0
+End
+Move B
+C
+1 3 4 2
+0 1 2 0
+End
+"""
+
+
+def test_lines_answered_together_are_the_words_solve_gives_one_by_one():
+    from permgroup.formats.ksolve import read_ksolve
+    from permgroup.solution import solve_many
+
+    d = read_ksolve(CORNERS)
+    rng = random.Random(5)
+    lines = [" ".join(rng.choice(["A", "B", "A'", "B2"]) for _ in range(rng.randrange(9)))
+             for _ in range(60)]
+    lines[7] = "[A, B] A"  # alg notation: answered alone
+    lines[20] = "A Q"  # a bad line: its error in its place, the lines after it answered
+    together = list(solve_many(d, lines, optimal=True))
+    for line, found in zip(lines, together):
+        if line == "A Q":
+            assert isinstance(found, InputError) and "'Q'" in str(found)
+            continue
+        alone = solve(d, line, optimal=True)
+        assert (found.word, found.optimal, found.method) == (alone.word, alone.optimal,
+                                                             alone.method)
+        assert apply_alg(d, f"{line} {' '.join(found.word)}") == d.solved
+    walked = [f for f in together if isinstance(f, Solution) and f.method == "table"
+              and "together" in f.notes[0]]
+    assert len(walked) > 40  # the runs after the first line went down the table at once

@@ -370,15 +370,12 @@ def colouring_position(definition: Definition, colours) -> Position | None:
     if len(colours) != sticker_count(definition):
         return None
     layout = sticker_layout(definition)
-    home = tuple(map(str, sticker_colours(definition, definition.solved)))
     position = {}
     for o in definition.orbits:
-        k, slots, solved = o.orientations, layout[o.name], definition.solved[o.name]
+        slots, solved = layout[o.name], definition.solved[o.name]
         shows = {}  # what a slot shows -> the piece label and its twist there
-        for s, (label, turn) in enumerate(zip(solved.pieces, solved.orientation)):
-            for t in range(k):
-                seen = tuple(home[slots[s][(r - t + turn) % k]] for r in range(k))
-                shows.setdefault(seen, (label, t))
+        for seen, piece in _slot_views(definition, o):
+            shows.setdefault(seen, piece)
         pieces, twists = [], []
         for stickers in slots:
             found = shows.get(tuple(colours[x] for x in stickers))
@@ -392,6 +389,36 @@ def colouring_position(definition: Definition, colours) -> Position | None:
     if tuple(map(str, sticker_colours(definition, position))) != colours:
         return None  # a sticker of no slot differs
     return position
+
+
+def _slot_views(definition: Definition, o: Orbit) -> list[tuple[tuple, tuple]]:
+    """What a slot of orbit ``o`` shows (its stickers' colours) with each piece
+    label and twist there: ``(seen, (label, twist))``."""
+    layout = sticker_layout(definition)
+    home = tuple(map(str, sticker_colours(definition, definition.solved)))
+    k, slots, solved = o.orientations, layout[o.name], definition.solved[o.name]
+    return [(tuple(home[slots[s][(r - t + turn) % k]] for r in range(k)), (label, t))
+            for s, (label, turn) in enumerate(zip(solved.pieces, solved.orientation))
+            for t in range(k)]
+
+
+def colours_tell_positions(definition: Definition) -> bool:
+    """Whether every position shows colours of its own: no two pieces, or
+    twists of a piece, look alike in a slot (identical pieces are one label),
+    so that :func:`colouring_position` gives back the position that showed
+    them.
+
+    >>> d = Definition("t", (Orbit("P", 2, 3),), {"P": OrbitState((0, 1), (0, 0))}, {})
+    >>> colours_tell_positions(d)
+    True
+    """
+    for o in definition.orbits:
+        shown: dict[tuple, set] = {}  # what a slot shows -> the pieces and twists showing it
+        for seen, piece in _slot_views(definition, o):
+            shown.setdefault(seen, set()).add(piece)
+        if any(len(pieces) > 1 for pieces in shown.values()):
+            return False
+    return True
 
 
 def identity(definition: Definition) -> Position:

@@ -39,13 +39,18 @@ class OrbitTable(DepthTable):
     def solve_many(self, positions: Sequence[Position]) -> list[list[str]]:
         """:meth:`solve` for many positions at once: every position steps down one
         level per round, all of them in one array operation per move."""
+        return self.words(self._ranks(positions))
+
+    def words(self, ranks: np.ndarray) -> list[list[str]]:
+        """:meth:`solve_many` for positions given by their ranks (each in the
+        table: its depth known)."""
         space = self.space
         if space.metric == "gens":
             raise InputError(f"{space.definition.name}: a table in the directed metric gens "
                              "holds distances from solved, not ways back; solve in qtm or htm")
-        paths = descend(self._ranks(positions), space.n_moves, space.step,
-                        lambda ranks: self.depths[ranks])
-        return [[space.move_names[m] for m in path] for path in paths]
+        paths = descend(ranks, space.n_moves, space.step, lambda ranks: self.depths[ranks])
+        names = space.move_names
+        return [[names[m] for m in path] for path in paths]
 
 
 def build_orbit_table(definition: Definition, metric: str = "qtm", *,

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from permgroup.budget import Budget, parse_memory
-from permgroup.cache import cached_array, load_bytes, save_array, size_text
+from permgroup.cache import cached_array, cached_header, load_bytes, save_array, size_text
 from permgroup.errors import InputError
 from permgroup.formats.definition import Definition
 from permgroup.metric import Metric, metric_label, metric_moves
@@ -160,6 +160,12 @@ def position_count(definition: Definition, metric: Metric = "qtm") -> int | None
     """
     if beyond_any_table(definition):
         return None  # 21!/2 arrangements at least: refused by any table below
+    path, key = puzzle_cache_file(definition.name, _space_key(definition, metric, "positions"),
+                                  "byte", 0)
+    del key["size"]
+    header = cached_header(path, key)
+    if header is not None:  # its table is cached: its size is known without planning
+        return header["size"]
     try:
         return _planned_space(definition, metric, "positions")[0].size
     except (InputError, ValueError):
