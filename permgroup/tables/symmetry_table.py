@@ -441,8 +441,20 @@ class _ClassRows:
     def row_pull(self, values: np.ndarray, first: int, last: int, m: int) -> np.ndarray:
         back = self.inverse[m]
         nxt = self.row_next[back][first:last]
-        cells = self.table.canonical_cells(nxt, self.cells[back][self.row_sym[back][first:last]])
-        return np.take_along_axis(values[nxt], cells, axis=1)
+        sym = self.row_sym[back][first:last]
+        out = np.empty((len(nxt), self.inner_size), dtype=values.dtype)
+        # rows reached with the same symmetry share one permutation of cells:
+        # a column gather per symmetry instead of an index matrix per row
+        special = self.table.symmetric[nxt] >= 0
+        for s in np.unique(sym):
+            rows = np.flatnonzero((sym == s) & ~special)
+            if len(rows):
+                out[rows] = values[nxt[rows]][:, self.cells[back, s]]
+        rows = np.flatnonzero(special)  # classes a symmetry fixes: canonical cells
+        if len(rows):
+            cells = self.table.canonical_cells(nxt[rows], self.cells[back][sym[rows]])
+            out[rows] = np.take_along_axis(values[nxt[rows]], cells, axis=1)
+        return out
 
 
 def build_symmetric_table(space: DigitSpace, goal: Sequence[int],
