@@ -16,8 +16,10 @@ whose ``solve_text`` answers it), and a recogniser of pictures
 :class:`~permgroup.puzzle.Puzzle` to the renderer of its shape, ``""`` for
 none).  :func:`catalog` reads the entry points once, the way Python plugins
 are found (:mod:`importlib.metadata`), and, when permgroup runs from a source
-checkout that is not installed, the entry points its ``pyproject.toml``
-declares (:func:`declared_plugins`).  A plugin that fails to load is skipped
+checkout, installed or not, the entry points its ``pyproject.toml`` declares
+(:func:`declared_plugins`); a name is looked up in those first
+(:func:`catalogs`), so that a command naming a built-in puzzle or format
+never reads the installed ones.  A plugin that fails to load is skipped
 with a warning naming it.
 
 :func:`permgroup.formats.resolve` is the one door: every PUZZLE argument (a
@@ -39,7 +41,7 @@ import ast
 import importlib
 import importlib.util
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,11 +123,9 @@ class Catalog:
 
     def load(self, plugins: list[tuple[str, str]]) -> Catalog:
         """The catalog with each plugin ``(name, "module:function")`` called on it."""
-        from importlib.metadata import EntryPoint
-
         for name, value in plugins:
             try:
-                EntryPoint(name, value, GROUP).load()(self)
+                _entry_point(value)(self)
             except Exception as exc:  # a broken plugin must not take the engine down
                 warnings.warn(f"the {GROUP} plugin {name} ({value}) failed to load: "
                               f"{type(exc).__name__}: {exc}", stacklevel=2)
@@ -166,23 +166,56 @@ def installed_plugins() -> list[tuple[str, str]]:
     return [(ep.name, ep.value) for ep in entry_points(group=GROUP)]
 
 
-_CATALOG: Catalog | None = None
+def _entry_point(value: str) -> Callable:
+    """The object an entry point's value names (``module:attr.attr``, extras in
+    brackets ignored), as :meth:`importlib.metadata.EntryPoint.load` finds it,
+    without importing :mod:`importlib.metadata` (a tenth of a second of a
+    command's start-up).
+
+    >>> _entry_point("os.path:join")("a", "b")
+    'a/b'
+    """
+    module, _, attrs = value.split("[")[0].partition(":")
+    found = importlib.import_module(module.strip())
+    for attr in filter(None, attrs.strip().split(".")):
+        found = getattr(found, attr)
+    return found
 
 
-def catalog() -> Catalog:
+_CATALOGS: dict[bool, Catalog] = {}
+
+
+def catalog(complete: bool = True) -> Catalog:
     """The catalog, filled once by the plugins installed and, in a source
-    checkout, declared (each plugin once).
+    checkout, declared (each plugin once); without ``complete``, by the
+    declared ones alone, the puzzles and formats of this checkout: read
+    without the installed entry points (:mod:`importlib.metadata` and a scan
+    of the installed distributions take a quarter of a second), and empty
+    where permgroup is installed from a wheel (:func:`catalogs`).
 
     >>> "minicube" in catalog().puzzles and "santa2023" in catalog().formats
     True
     """
-    global _CATALOG
-    if _CATALOG is None:
+    if complete not in _CATALOGS:
         plugins: dict[str, str] = {}  # each "module:function" once
-        for name, value in installed_plugins() + declared_plugins():
+        for name, value in (installed_plugins() if complete else []) + declared_plugins():
             plugins.setdefault(value, name)
-        _CATALOG = Catalog().load([(name, value) for value, name in plugins.items()])
-    return _CATALOG
+        _CATALOGS[complete] = Catalog().load([(name, value) for value, name in plugins.items()])
+    return _CATALOGS[complete]
+
+
+def catalogs() -> Iterator[Catalog]:
+    """Where to look a name up: the built-in catalog (``catalog(False)``)
+    first, then, only when the caller has not found it there, the complete
+    one, which reads the installed entry points.
+
+    >>> next(c for c in catalogs() if "zoj2477" in c.formats) is catalog(False)
+    True
+    """
+    built_in = catalog(False)
+    if built_in.puzzles or built_in.formats:
+        yield built_in
+    yield catalog()
 
 
 def module_summary(module: str) -> str:
@@ -243,14 +276,31 @@ def format_names() -> dict[str, str]:
 
 def format_module(name: str):
     """The module answering contest format ``name`` (imported now)."""
-    return importlib.import_module(catalog().formats[name])
+    return importlib.import_module(next(c for c in catalogs() if name in c.formats
+                                        or c is catalog()).formats[name])
+
+
+class FormatNames:
+    """The formats' names as a command line's choices: a name is looked up
+    built-in first (:func:`catalogs`), all of them listed only for a message.
+
+    >>> "zoj2477" in FormatNames(), "nope" in FormatNames()
+    (True, False)
+    """
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in c.formats for c in catalogs())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(catalog().formats)
 
 
 def renderer_for(puzzle: Puzzle) -> str:
     """The renderer of a puzzle that brings none (a definition read by hand, a
     puzzle of your own) whose shape a plugin knows, else ``""``."""
-    for recognise in catalog().recognisers:
-        renderer = recognise(puzzle)
-        if renderer:
-            return renderer
+    for found in catalogs():
+        for recognise in found.recognisers:
+            renderer = recognise(puzzle)
+            if renderer:
+                return renderer
     return ""

@@ -591,7 +591,7 @@ def parser() -> argparse.ArgumentParser:
     ('cube3', 'qtm', True)
     """
     from permgroup import __version__
-    from permgroup.catalog import catalog
+    from permgroup.catalog import FormatNames
 
     p = _Parser(prog="permgroup", description=__doc__.split("\n\n")[0].split(": ", 1)[1].capitalize(),
                 epilog=EXAMPLES)
@@ -600,7 +600,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="answer a contest input (FORMAT: see solve --help)",
                        description="Answer a contest input in FORMAT: the contest's exact "
                                    "output on stdout.", epilog_of=_format_listing)
-    s.add_argument("format", choices=list(catalog().formats), metavar="FORMAT",
+    s.add_argument("format", choices=FormatNames(), metavar="FORMAT",
                    help="the contest format (listed below)")
     s.add_argument("file", nargs="?", help=FILE_HELP)
     s.add_argument("--max-depth", type=_at_least(0), metavar="N",

@@ -67,6 +67,30 @@ def read_definition(path: str | os.PathLike) -> Definition:
     return read_ksolve(text, source)
 
 
+def _member(found, name: str) -> Definition | None:
+    """The member ``name`` of a family of the catalog ``found``, else ``None``."""
+    for family in found.families.values():
+        definition = family.member(name)
+        if definition is not None:
+            return definition
+    return None
+
+
+def _named(found, name: str) -> Definition | None:
+    """The definition ``name`` stands for in the catalog ``found``: a puzzle's
+    name, a family member, either in any case; ``None`` for none."""
+    if name in found.puzzles:
+        return found.puzzles[name].make()
+    definition = _member(found, name)
+    if definition is not None:
+        return definition
+    # no two names differ only in case: 'Skewb' and 'LRX-5' can mean one puzzle only
+    by_case = {known.lower(): known for known in found.puzzles}
+    if name.lower() in by_case:
+        return found.puzzles[by_case[name.lower()]].make()
+    return _member(found, name.lower())
+
+
 def resolve(name: str) -> Definition:
     """The one door: what a PUZZLE argument stands for, as one
     :class:`~permgroup.formats.definition.Definition` (its sticker view is its
@@ -89,35 +113,18 @@ def resolve(name: str) -> Definition:
     ...
     permgroup.errors.InputError: unknown puzzle 'megamix' (did you mean 'megaminx'?); choose from ...
     """
-    from permgroup.catalog import FILE_HINT, catalog
+    from permgroup.catalog import FILE_HINT, catalogs
     from permgroup.errors import InputError, did_you_mean
 
     if is_definition_path(name):
         return read_definition(name)
-    found = catalog()
-    if name in found.puzzles:
-        return found.puzzles[name].make()
-
-    def member(name: str) -> Definition | None:
-        for family in found.families.values():
-            definition = family.member(name)
-            if definition is not None:
-                return definition
-        return None
-
-    definition = member(name)
-    if definition is not None:
-        return definition
-    # no two names differ only in case: 'Skewb' and 'LRX-5' can mean one puzzle only
-    by_case = {known.lower(): known for known in found.puzzles}
-    if name.lower() in by_case:
-        return found.puzzles[by_case[name.lower()]].make()
-    definition = member(name.lower())
-    if definition is not None:
-        return definition
+    for found in catalogs():  # the built-in names first: no installed plugin read for them
+        definition = _named(found, name)
+        if definition is not None:
+            return definition
     hint = did_you_mean(name, found.puzzles)
     dashed = re.sub(r"([a-z])(\d+)$", r"\1-\2", name.lower())  # 'lrx5' for 'lrx-5'
-    if not hint and dashed != name.lower() and member(dashed) is not None:
+    if not hint and dashed != name.lower() and _member(found, dashed) is not None:
         hint = f" (did you mean {dashed!r}?)"
     raise InputError(f"unknown puzzle {name!r}{hint}; choose from {', '.join(found.puzzles)} "
                      f"(permgroup table --help says what each is), a family "
