@@ -391,3 +391,28 @@ def test_a_definition_too_large_for_a_table_counts_no_positions(name):
 
     # an orbit of more than 127 pieces once overflowed the byte labels
     assert position_count(resolve(name)) is None
+
+
+def test_tables_kept_in_memory_are_few_and_stand_for_their_files(tmp_path, monkeypatch):
+    """One memo of tables (registry._KEPT), by cache file: at most TABLES_KEPT
+    of them, the least recently asked for let go, and a table whose file has
+    changed since it was kept is read again."""
+    import os
+
+    from permgroup.puzzle import Puzzle
+    from permgroup.tables import registry
+
+    monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))
+    monkeypatch.setattr(registry, "_KEPT", {})
+    rings = [Puzzle(f"ring{n}", n, {"T": tuple(range(1, n)) + (0,)},
+                    pieces={"dot": tuple((i,) for i in range(n))}) for n in range(3, 9)]
+    tables = [registry.table(p) for p in rings]
+    assert len(registry._KEPT) == registry.TABLES_KEPT
+    assert registry.table(rings[-1]) is tables[-1]  # kept
+    assert registry.table(rings[0]) is not tables[0]  # let go: read again from its file
+    necklace = Puzzle("necklace", 6, {"turn": (1, 2, 3, 4, 5, 0)}, solved="aaabbb")
+    first = registry.load_or_build(necklace, form="byte")
+    assert registry.load_or_build(necklace, form="byte") is first
+    os.utime(registry.cache_path(necklace), ns=(0, 0))  # the file changed under it
+    again = registry.load_or_build(necklace, form="byte")
+    assert again is not first and again.distribution() == first.distribution()

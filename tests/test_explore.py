@@ -301,7 +301,7 @@ def test_table_words_are_real_moves_at_any_anchor(monkeypatch, tmp_path):
     # U and D' coincide; the engine keeps the name whose move fixes the anchor
     # (D'), so the optimal word is a real move sequence without re-orientation
     monkeypatch.setattr(registry, "choose_anchor", lambda puzzle, metric="qtm": 0)
-    monkeypatch.setattr(registry, "_TABLES", {})
+    monkeypatch.setattr(registry, "_KEPT", {})
     monkeypatch.setenv("PERMGROUP_CACHE", str(tmp_path))  # not the cube module's table
     e = Element.from_word(CUBE, "U R F")
     assert explore.distance(Element.identity(CUBE), e) == 3

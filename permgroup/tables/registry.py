@@ -412,12 +412,37 @@ def _advice(space, form: str, budget: Budget, default: bool = False) -> str:
             f"{size_text(tables + least_memory(size))}){on_dask}")
 
 
-_TABLES: dict[tuple[str, str, int], CayleyTable] = {}
-#: the last few one-byte tables of positions or colourings loaded in this process:
-#: planning a definition's space takes longer than a lookup (0.6 s for the skewb),
-#: and a file of positions asks the same table once a line
-_BYTE_TABLES: dict[Path, tuple[tuple[int, int] | None, object]] = {}
-BYTE_TABLES_KEPT = 4
+#: the last few tables loaded or built in this process (one-byte or 4-bit tables of
+#: elements, one-byte tables of positions or colourings), by cache file, each with
+#: the stamp its file had when it was kept: planning a definition's space takes
+#: longer than a lookup (0.6 s for the skewb), a file of positions asks the same
+#: table once a line, and a table stands for its file only while the file is the same
+_KEPT: dict[Path, tuple[tuple[int, int] | None, object]] = {}
+TABLES_KEPT = 4
+#: the cache file of a puzzle's table of elements, by the puzzle's fingerprint, metric
+#: and bits an entry: found again without making its space (a puzzle with
+#: symmetries chooses its anchor over every sticker)
+_ELEMENT_FILES: dict[tuple[str, str, int], Path] = {}
+
+
+def _kept(path: Path):
+    """The table kept for the cache file ``path`` while the file is the one it
+    was kept with (:func:`_file_stamp`), else ``None``."""
+    entry = _KEPT.get(path)
+    if entry is None or entry[0] != _file_stamp(path):
+        return None
+    _KEPT[path] = _KEPT.pop(path)  # the most recently asked for goes last
+    return entry[1]
+
+
+def _keep(path: Path, table):
+    """``table``, kept for the cache file ``path`` (the least recently asked for
+    of :data:`TABLES_KEPT` let go)."""
+    _KEPT.pop(path, None)
+    _KEPT[path] = (_file_stamp(path), table)
+    while len(_KEPT) > TABLES_KEPT:
+        del _KEPT[next(iter(_KEPT))]
+    return table
 
 
 def _file_stamp(path: Path) -> tuple[int, int] | None:
@@ -481,8 +506,8 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
                               progress, build, budget)
     kept = (puzzle_cache_file(puzzle.name, _space_key(puzzle, metric, states), "byte", 0)[0]
             if form in (None, "byte") and memory is None and not dask else None)
-    if kept in _BYTE_TABLES and _BYTE_TABLES[kept][0] == _file_stamp(kept):
-        return _BYTE_TABLES[kept][1]
+    if kept is not None and (table := _kept(kept)) is not None:
+        return table
     space, key = _planned_space(puzzle, metric, states)
     form = form or ("2bit" if dask and memory is None else choose_form(space, memory))
     label = metric_label(metric)
@@ -495,10 +520,7 @@ def load_or_build(puzzle: Puzzle | Definition, metric: Metric = "qtm", form: str
         table = _byte_table(puzzle, _ready(space), _sources(puzzle, space, states), key,
                             progress, build)
         if table is not None and kept is not None:
-            _BYTE_TABLES.pop(kept, None)
-            _BYTE_TABLES[kept] = (_file_stamp(kept), table)
-            while len(_BYTE_TABLES) > BYTE_TABLES_KEPT:
-                del _BYTE_TABLES[next(iter(_BYTE_TABLES))]
+            _keep(kept, table)
         return table
     if form not in ("2bit", "shards"):
         raise ValueError(f"a table is 'byte', 'nibble' (elements), '2bit' or 'shards', "
@@ -564,9 +586,12 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
     """The Cayley table (kept in memory), refused past ``max_entries`` entries
     or ``budget``'s memory."""
     key = (puzzle.fingerprint(), metric_label(metric), bits)
-    if key in _TABLES:
-        return _TABLES[key]
+    if key in _ELEMENT_FILES and (kept := _kept(_ELEMENT_FILES[key])) is not None:
+        return kept
     m = element_space(puzzle, metric)
+    path = _ELEMENT_FILES[key] = cache_file(m, bits)[0]
+    if (kept := _kept(path)) is not None:
+        return kept
     if (size := m.size) > max_entries:
         if size // 4 <= MAX_TIGHT_BYTES:  # a 2-bit table on disk is within reach
             advice = (f"build it at 2 bits a state ({size_text(-(-size // 4))} on disk) with "
@@ -581,16 +606,15 @@ def _element_table(puzzle: Puzzle, metric: Metric, bits: int, max_entries: int, 
             f"the distance table of {puzzle.name} ({metric_label(metric)}) would have "
             f"{size:,} entries ({size_text(size)} at one byte each), more than max_entries="
             f"{max_entries:,}; {advice}")
-    cached = cache_file(m, bits)[0].exists()
+    cached = path.exists()
     if not build and not cached:
         return None
     require_table(budget, puzzle.name, metric_label(metric), m,
                   "byte" if bits == 8 else "nibble", cached=cached, default=True)
     # cache files carry the anchor, so a table normalized at another anchor
     # (the puzzle module's own) is never mistaken for this one
-    _TABLES[key] = load_table(m.puzzle, m.metric, progress=progress,
-                              anchor=m.normalizer.anchor, bits=bits)
-    return _TABLES[key]
+    return _keep(path, load_table(m.puzzle, m.metric, progress=progress,
+                                  anchor=m.normalizer.anchor, bits=bits))
 
 
 def _byte_table(puzzle, space, sources, key: dict, progress, build: bool):
