@@ -52,13 +52,14 @@ def baseline(door, start: str, time_limit: float) -> tuple[int | None, float]:
     """The generic solver alone on the position the word ``start`` makes:
     (moves, seconds), ``None`` moves when it gives up."""
     from permgroup.errors import InputError
+    from permgroup.budget import Budget
     from permgroup.solution import _gather, _labels, task
     from permgroup.solver import find_word
 
     t = task(door, start)
     began = time.perf_counter()
     try:
-        word = find_word(_gather(t), *_labels(t), time_limit=time_limit)
+        word = find_word(_gather(t), *_labels(t), budget=Budget.of(time_limit))
     except InputError:
         return None, time.perf_counter() - began
     return len(word), time.perf_counter() - began

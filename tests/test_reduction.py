@@ -106,7 +106,7 @@ def test_each_reduction_variant_solves(monkeypatch):
     for variant in solver.REDUCTION_VARIANTS[:2]:
         monkeypatch.setattr(solver, "REDUCTION_VARIANTS", (variant,))
         word = solver.find_word(moves, parsed.start, parsed.goal, mismatches=parsed.wildcards,
-                                time_limit=8, chain=False)
+                                budget=Budget.of(8), chain=False)
         assert wrong_positions(row, ".".join(word), allowed_moves()) <= parsed.wildcards
         lengths.append(len(word))
     assert all(0 < n < 400 for n in lengths)

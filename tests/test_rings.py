@@ -10,6 +10,7 @@ from collections import deque
 import numpy as np
 import pytest
 
+from permgroup.budget import Budget
 from permgroup.solver import find_word
 from permgroup.solver.descent import descent_cycles
 from permgroup.moves import MoveSet
@@ -68,7 +69,7 @@ def test_random_positions_of_distinct_rings_are_solved(n, d):
     rng = random.Random(n)
     for _ in range(2):
         start = scramble(moves, goal, 500, rng)
-        word = find_word(moves, start, goal, time_limit=3)
+        word = find_word(moves, start, goal, budget=Budget.of(3))
         assert plain_apply(start, word, moves) == goal.tolist()
 
 
@@ -81,7 +82,7 @@ def test_random_positions_of_santa_rings_are_solved(kind):
     rng = random.Random(7)
     for goal in (np.arange(n), np.array([i * 4 // n for i in range(n)])):
         start = scramble(moves, goal, 300, rng)
-        word = find_word(moves, start, goal, time_limit=5)
+        word = find_word(moves, start, goal, budget=Budget.of(5))
         assert plain_apply(start, word, moves) == goal.tolist()
 
 
@@ -91,7 +92,7 @@ def test_a_time_limit_far_too_short_still_gives_a_word():
     moves = _santa("globe_3/4")
     goal = np.arange(32)
     start = scramble(moves, goal, 200, random.Random(2))
-    word = find_word(moves, start, goal, time_limit=0.001)
+    word = find_word(moves, start, goal, budget=Budget.of(0.001))
     assert plain_apply(start, word, moves) == goal.tolist()
 
 
@@ -119,7 +120,7 @@ def test_small_rings_within_gods_number():
     rng = random.Random(4)
     for _ in range(5):
         start = scramble(moves, goal, 40, rng)
-        word = find_word(moves, start, goal, time_limit=10)
+        word = find_word(moves, start, goal, budget=Budget.of(10))
         assert plain_apply(start, word, moves) == goal.tolist()
         assert len(word) == dist[tuple(start)]
 
@@ -177,7 +178,7 @@ def test_fresh_distinct_positions_of_santas_wreaths_are_solved(kind):
         goal = np.arange(len(labels))
         start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
         assert len(set(labels)) == len(labels) and (start != goal).any()
-        word = find_word(moves, start, goal, time_limit=limit)
+        word = find_word(moves, start, goal, budget=Budget.of(limit))
         assert plain_apply(start, word, moves) == goal.tolist()
 
 
@@ -232,7 +233,6 @@ def test_the_solve_path_answers_when_an_earlier_method_takes_all_the_time(monkey
     import time
 
     import permgroup.solution as solution
-    from permgroup.budget import Budget
     from permgroup.errors import Stopped
     from permgroup.formats.santa import moves_definition
 
@@ -276,7 +276,7 @@ def test_the_opening_sorts_pieces_between_rings():
     word, state = opening(moves, start, goal)
     assert plain_apply(start, word, moves) == state.tolist()
     assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal)
-    solved = find_word(moves, start, goal, time_limit=5)
+    solved = find_word(moves, start, goal, budget=Budget.of(5))
     assert plain_apply(start, solved, moves) == goal.tolist()
     for kind in ("globe_3/4", "cube_3/3/3"):
         assert rings_of(_santa(kind)) is None

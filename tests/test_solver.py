@@ -146,7 +146,7 @@ def test_santa_rows_solved_and_checked(kind):
     for row in rows:
         r = parsed[row["id"]]
         word = find_word(with_inverses(SANTA[kind]), r.start, r.goal, mismatches=r.wildcards,
-                         time_limit=30)
+                         budget=Budget.of(30))
         assert wrong_positions(row, ".".join(word), moves) <= r.wildcards
 
 
@@ -160,7 +160,7 @@ def test_random_scrambles_of_a_4x4x4():
     for _ in range(2):
         scramble = [rng.choice(names) for _ in range(100)]
         start = plain_apply(goal, scramble, moves)
-        word = find_word(moves, np.array(start), np.array(goal), time_limit=60)
+        word = find_word(moves, np.array(start), np.array(goal), budget=Budget.of(60))
         assert plain_apply(start, word, moves) == goal
 
 
@@ -178,7 +178,7 @@ def test_with_a_budget_a_word_is_not_owed_past_it():
     start = np.array(plain_apply(goal.tolist(), ["f0", "r0", "d1", "-f1", "r1"], moves))
     with pytest.raises(Stopped, match="time limit"):
         find_word(moves, start, goal, chain=False, budget=Budget(time.monotonic()), owed=False)
-    word = find_word(moves, start, goal, chain=False, time_limit=1e-3)
+    word = find_word(moves, start, goal, chain=False, budget=Budget.of(1e-3))
     assert plain_apply(start.tolist(), word, moves) == goal.tolist()
 
 
@@ -186,7 +186,7 @@ def test_unreachable_position_is_named():
     t = np.array([1, 2, 3, 0])
     with pytest.raises(InputError, match="no word found"):
         find_word({"t": t, "-t": np.argsort(t)}, np.array([1, 0, 2, 3]), np.array([0, 1, 2, 3]),
-                  time_limit=5)
+                  budget=Budget.of(5))
 
 
 def test_parity_helper():
@@ -391,7 +391,7 @@ def test_a_chain_build_cut_short_still_owes_a_word(monkeypatch):
     moves = with_inverses(SANTA["cube_2/2/2"])
     goal = np.arange(24) // 4
     start = goal[moves["f0"]][moves["r1"]]
-    word = find_word(moves, start, goal, time_limit=5)
+    word = find_word(moves, start, goal, budget=Budget.of(5))
     final = start
     for name in word:
         final = final[moves[name]]

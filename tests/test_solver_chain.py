@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from permgroup.budget import Budget
 from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
 from permgroup.formats.text import read_text
 from permgroup.solver import chain, find_word
@@ -151,6 +152,6 @@ def test_a_megaminx_definition_is_refused():
 def test_find_word_takes_the_chain_first(cache):
     rows, moves = rows_of(PUZZLES, "cube_3/3/3")
     row = rows[0]
-    word = find_word(moves[row.type], row.start, row.goal, time_limit=60)
+    word = find_word(moves[row.type], row.start, row.goal, budget=Budget.of(60))
     assert wrong_positions(csv_row(PUZZLES, row.id), ".".join(word), allowed_moves()) == 0
     assert len(word) <= 36

@@ -35,7 +35,8 @@ returned.
 >>> import numpy as np
 >>> t = np.array([1, 2, 3, 0]); u = np.array([0, 2, 1, 3])
 >>> moves = {"t": t, "-t": np.argsort(t), "u": u}
->>> word = find_word(moves, np.array([3, 2, 1, 0]), np.array([0, 1, 2, 3]), time_limit=5)
+>>> from permgroup.budget import Budget
+>>> word = find_word(moves, np.array([3, 2, 1, 0]), np.array([0, 1, 2, 3]), budget=Budget.of(5))
 >>> state = np.array([3, 2, 1, 0])
 >>> for name in word:
 ...     state = state[moves[name]]
@@ -107,6 +108,10 @@ EXACT_SHARE = 0.5
 #: ... or when the colourings of the start's colours are at most this many (the
 #: search then ends with the shortest word, or with proof that there is none)
 EXACT_STATES = 4_000_000
+#: the most memory the exact search keeps (less when the budget has less)
+EXACT_MEMORY = 1 << 30
+#: seconds :func:`find_word` takes without a budget
+TIME_LIMIT = 60.0
 
 
 @dataclass
@@ -174,18 +179,18 @@ def colourings(state: np.ndarray) -> int:
 
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-              mismatches: int = 0, time_limit: float | None = None, budget: Budget | None = None,
-              owed: bool = True, chain: bool = True, rings: bool = True) -> list[str]:
+              mismatches: int = 0, budget: Budget | None = None, owed: bool = True,
+              chain: bool = True, rings: bool = True) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
-    (see the module docstring), found within ``budget`` (or ``time_limit``
-    seconds, a minute without either); :class:`InputError` naming why when
-    there is none.  ``chain=False`` skips the chain of subgroups
+    (see the module docstring), found within ``budget`` (its time, memory and
+    cancel; a minute without one); :class:`InputError` naming why when there
+    is none.  ``chain=False`` skips the chain of subgroups
     (:func:`permgroup.solve` tries it before).  A word is ``owed``: once the
     budget has run out the solver still finishes one (a limit trades length,
     never the answer); with ``owed=False`` (the caller holds a word) it stops
     there instead (:class:`~permgroup.errors.Stopped`).  ``rings=False`` skips
     the opening of a puzzle of rings sharing cells (:mod:`~permgroup.solver.rings`)."""
-    budget = as_budget(budget, 60.0 if time_limit is None else time_limit)
+    budget = as_budget(budget, TIME_LIMIT)
     # past choose, the greedy stops choosing and the 3-cycles finish at once;
     # past descent, the descent stops; further variants start only within variants
     choose, descent = budget.share(GREEDY_SHARE), budget.share(DESCENT_SHARE)
@@ -304,14 +309,14 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if best is None or len(best) <= EXACT_LENGTH or colourings(start) <= EXACT_STATES:
         from permgroup.solver.exact import exact_word
 
-        left = budget.left()
+        part = budget.share(1 if best is None else EXACT_SHARE)
         try:
             shorter = exact_word(moves, start, goal, mismatches=mismatches,
-                                 time_limit=max(left * (1 if best is None else EXACT_SHARE), 0.0),
-                                 max_states=EXACT_STATES)
+                                 max_states=EXACT_STATES,
+                                 budget=part.with_memory(min(part.memory, EXACT_MEMORY)))
             if best is None or len(shorter) < len(best):
                 best = shorter
-        except InputError:
+        except (InputError, Stopped):
             pass
     if best is None:
         raise InputError(f"no word found: {counted(wrong, 'position')} still wrong after "
