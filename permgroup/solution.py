@@ -53,8 +53,8 @@ from __future__ import annotations
 import os
 import time
 import weakref
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -970,23 +970,27 @@ def solve_many(puzzle, starts: Iterable, goal=None, *, metric: Metric | None = N
             return exc
 
     starts = list(starts)
-    i = 0
+    i = end = 0  # starts[i:end] are words of moves, their letters in run
+    run: deque[Letters] = deque()
     while i < len(starts):
-        run = []
-        if goal is None:
-            while i + len(run) < len(starts) and len(run) < BATCH:
-                letters = _plain_letters(d, starts[i + len(run)])
-                if letters is None:
-                    break
-                run.append(letters)
+        while goal is None and end < len(starts) and end - i < BATCH:
+            letters = _plain_letters(d, starts[end])
+            if letters is None:
+                break
+            run.append(letters)
+            end += 1
         answers = _by_table_run(d, metric or "qtm", run, time_limit, memory) if run else None
         if answers is None:  # the first alone (it may build the table the next run reads)
             yield alone(starts[i])
             i += 1
+            if run:
+                run.popleft()
+            end = max(end, i)
             continue
         for k, answer in enumerate(answers):
             yield answer if answer is not None else alone(starts[i + k])
         i += len(run)
+        run.clear()
 
 
 #: characters of alg notation that join moves into more than a word of moves
@@ -1018,7 +1022,7 @@ def _plain_letters(d: Door, start) -> Letters | None:
     return tuple(out)
 
 
-def _by_table_run(d: Door, metric: Metric, run: list[Letters], time_limit, memory
+def _by_table_run(d: Door, metric: Metric, run: Collection[Letters], time_limit, memory
                   ) -> list[Solution | None] | None:
     """The :class:`Solution` of each word of ``run`` (letters, to solved) down
     the definition's table of positions (:func:`solve_many`), ``None`` for a
