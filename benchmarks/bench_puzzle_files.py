@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per median")
     parser.add_argument("--optimal-only", action="store_true",
                         help="only permgroup optimal's lines per second (no table builds)")
-    args = parser.parse_args()
+    args = parser.parse_known_args()[0]  # benchmarks/run.py passes --seeds to all
     folder = Path(scratch_dir("definitions-"))
     if args.optimal_only:
         optimal_lines(folder, args.repeat)
