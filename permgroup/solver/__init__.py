@@ -93,9 +93,6 @@ GREEDY_AFTER = 2.0
 #: the reduction's word is shortened while its states hold at most this many positions
 #: (each state met is kept: a 33x33x33's word would need gigabytes)
 SHORTEN_STATES = 20_000_000
-#: the share of the time limit the opening of a puzzle of rings may take
-#: (:mod:`permgroup.solver.rings`)
-RINGS_SHARE = 0.3
 #: the share of the time left for placing the pieces of costly 3-cycles by search
 #: first (permgroup.solver.blocks), on puzzles of at most BLOCK_DEGREE positions
 #: all labelled apart; on the Megaminx (60 s a row, loaded) 298 rather than 333 moves a row
@@ -224,7 +221,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if rings:
         from permgroup.solver.rings import opening
 
-        opened = opening(moves, start, goal, budget=budget.share(RINGS_SHARE))
+        opened = opening(moves, start, goal, budget=budget, mismatches=mismatches)
         if opened is not None and opened[0]:
             # most pieces sorted between the rings by turns and commutators of
             # turns; the rest from where that left off
