@@ -290,7 +290,6 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     position (both checked by the plain applier)."""
     from puzzles.santa_types import moves as santa_moves, random_rows
 
-    from permgroup.budget import Budget
     from permgroup.formats.santa import with_inverses
     from permgroup.solver.rings import opening, ring_classes
 
@@ -304,5 +303,5 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     word, state = opening(moves, start, goal, budget=Budget.of(1))
     assert plain_apply(start, word, moves) == state.tolist()
     assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal) * 0.9
-    solved = find_word(moves, start, goal, time_limit=1)
+    solved = find_word(moves, start, goal, budget=Budget.of(1))
     assert plain_apply(start, solved, moves) == goal.tolist()
