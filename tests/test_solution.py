@@ -245,3 +245,21 @@ def test_lines_answered_together_are_the_words_solve_gives_one_by_one():
     walked = [f for f in together if isinstance(f, Solution) and f.method == "table"
               and "together" in f.notes[0]]
     assert len(walked) > 40  # the runs after the first line went down the table at once
+
+
+def test_long_words_are_applied_with_arrays_as_move_by_move(monkeypatch):
+    import permgroup.solution as solution
+
+    rng = random.Random(5)
+    n = 12
+    moves = {name: tuple(rng.sample(range(n), n)) for name in "ABC"}
+    puzzle = Puzzle("shuffle", n, moves, solved="aabbccddeeff")
+    t = solution.task(puzzle, "A B C A")
+    word = [rng.choice("ABC") for _ in range(40)]
+    by_moves = solution._apply(t, word)
+    monkeypatch.setattr(solution, "ARRAY_APPLY", 1)
+    assert solution._apply(t, word) == by_moves
+    state = t.start
+    for name in word:
+        state = act(state, moves[name])
+    assert by_moves == state
