@@ -87,8 +87,14 @@ DESCENT_SHARE = 0.85
 #: commutator kinds scored a round); on Santa's cubes the shortest of these four
 #: was 9 % shorter than the forward 400 alone (7 rows of cube_4 to cube_10); the
 #: first is the one a big cube has time for (backward 1,500: 5 to 7 % shorter than
-#: forward 400 on two cube_19/19/19 rows and a cube_33/33/33 row, in as much time)
-REDUCTION_VARIANTS = ((True, 1500), (False, 400), (True, 400), (False, 1500))
+#: forward 400 on two cube_19/19/19 rows and a cube_33/33/33 row, in as much time);
+#: third, whether commutators may be inserted among the small orbits' moves
+#: (mostly shorter: Santa's 4x4x4 and 5x5x5 rows 150, 152, 210, 206 gave 96, 116,
+#: 161, 115 moves inside against 114, 118, 179, 125 after; rows 200, 240, 241 the
+#: other way, 137, 198, 191 against 126, 190, 187).  The kinds matter little
+#: there (the 4x4x4's rounds hardly run): these four replace the four kinds
+REDUCTION_VARIANTS = ((True, 1500, True), (False, 400, True), (True, 1500, False),
+                      (False, 400, False))
 #: the greedy runs after the reduction's word only while the time left is at least
 #: this many times what the reduction took (it takes several times as long)
 GREEDY_AFTER = 2.0
@@ -352,7 +358,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
                   variants: Budget) -> tuple[list, float] | None:
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
     (letters, shortened) over the :data:`REDUCTION_VARIANTS` that fit in
-    ``variants`` (at least the first; the rounds hurry once ``choose`` has run
+    ``variants`` (at least the first, found or not; the rounds hurry once ``choose`` has run
     out, the 3-cycles finish once ``budget`` has), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none."""
@@ -362,15 +368,18 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     if red is None or not red.small:
         return None
     best, took = None, 0.0
-    for backward, kinds in REDUCTION_VARIANTS:
-        if best is not None and 2 * took > variants.left():
+    for backward, kinds, inside in REDUCTION_VARIANTS:
+        # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
+        # the first ended with two look-alike positions no 3-cycle fixes, the
+        # fourth gave 124 moves where the greedy gave 153)
+        if took and 2 * took > variants.left():
             break
         t = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found = reduction_word(moves, ms, red, a, b, mismatches=mismatches,
-                               hurry=choose, budget=budget, kinds=kinds)
+                               hurry=choose, budget=budget, kinds=kinds, inside=inside)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
                 found = shorten(ms, a, found)
@@ -378,7 +387,5 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
                 found = ms.inverse(found)
             if best is None or ms.cost(found) < ms.cost(best):
                 best = found
-        elif best is None:
-            return None
         took = max(took, time.monotonic() - t)
     return None if best is None else (best, took)

@@ -54,6 +54,8 @@ STEP_WRONG = 40
 SHARE = 0.7
 #: letters either side of an insertion reduced with it
 MARGIN = 6
+#: insertions scored by the pieces left wrong, once none fixes a position
+PIECE_STEPS = 8
 
 
 @dataclass
@@ -84,24 +86,40 @@ class Effects:
 def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.ndarray,
                    word: Sequence[Letter], *, frozen: np.ndarray | None = None,
                    mismatches: int = 0, first: int = 0, min_gain: float = 0.0,
-                   budget: Budget | None = None, anchors: int | None = None) -> list[Letter]:
+                   budget: Budget | None = None, anchors: int | None = None,
+                   pieces: np.ndarray | None = None) -> list[Letter]:
     """``word`` (from ``start``) with effects inserted, each step the one whose
     positions fixed per move added (after cancelling) is most, at any of
     ``anchors`` points of the word from index ``first`` on (by default as many as :data:`ANCHOR_ROWS`
     allows, between 8 and :data:`ANCHORS`), while one fixes more than ``min_gain`` a
     move, more than ``mismatches`` positions are wrong and ``budget`` has
     time left.  No insertion changes a position of
-    ``frozen`` (a boolean mask) at the end.  The word returned takes ``start``
-    to a state at least as near ``goal``."""
+    ``frozen`` (a boolean mask) at the end.  With ``pieces`` (each position's
+    piece, -1 for none), once no insertion fixes a position, those leaving
+    fewer pieces wrong are made (at most :data:`PIECE_STEPS`): they may leave
+    more positions wrong.  Without, the word returned takes ``start`` to a
+    state at least as near ``goal``."""
     word = list(word)
     if anchors is None:
         anchors = max(8, min(ANCHORS, ANCHOR_ROWS // max(len(effects.cost), 1)))
     points = _Points(ms, effects, start, goal, word, first, anchors)
+    if pieces is not None:
+        # each position's piece (a piece of its own where none is known), the padding last
+        block_of = np.asarray(pieces).copy()
+        alone = block_of < 0
+        block_of[alone] = block_of.max() + 1 + np.arange(int(alone.sum()))
+        block_of = np.append(block_of, -1)
+    by_pieces = 0
     while points.wrong > mismatches and not (budget is not None and budget.expired):
         if len(points.at) < anchors // 2:  # insertions in between dropped too many
             points = _Points(ms, effects, start, goal, points.word, first, anchors)
-        if not points.step(frozen, min_gain, max(1, points.wrong // STEP_WRONG)):
+        if points.step(frozen, min_gain, max(1, points.wrong // STEP_WRONG)):
+            continue
+        # stuck: an insertion putting a piece home though no position gains
+        # (bounded: the steps by positions after it may undo what it did)
+        if pieces is None or by_pieces >= PIECE_STEPS or not points.step_pieces(frozen, block_of):
             break
+        by_pieces += 1
     return points.word
 
 
@@ -188,6 +206,20 @@ class _Points:
         """(positions fixed per move, lo, hi, replacement of word[lo:hi], the
         effect seen at the end) of effect ``row`` inserted at point ``k``, or
         ``None`` when it fixes nothing or changes a ``frozen`` position."""
+        placed = self._placed(k, row, frozen)
+        if placed is None:
+            return None
+        added, lo, hi, middle, at_end = placed
+        now = int(np.count_nonzero(self.end[at_end] != self.goal))
+        if now >= self.wrong:
+            return None
+        return (self.wrong - now) / max(added, 0.5), lo, hi, middle, at_end
+
+    def _placed(self, k: int, row: int, frozen: np.ndarray | None
+                ) -> tuple[int, int, int, list[Letter], np.ndarray] | None:
+        """(moves added after cancelling, lo, hi, replacement of word[lo:hi],
+        the effect seen at the end) of effect ``row`` inserted at point ``k``,
+        or ``None`` when it changes a ``frozen`` position."""
         ms = self.ms
         t = self.at[k]
         # the letters reduced with it stop at the points either side: only the
@@ -207,10 +239,55 @@ class _Points:
         final = self.end[at_end]
         if frozen is not None and (final[frozen] != self.end[frozen]).any():
             return None
-        now = int(np.count_nonzero(final != self.goal))
-        if now >= self.wrong:
-            return None
-        return (self.wrong - now) / max(added, 0.5), lo, hi, middle, at_end
+        return added, lo, hi, middle, at_end
+
+    def step_pieces(self, frozen: np.ndarray | None, block_of: np.ndarray) -> bool:
+        """The insertion leaving the fewest pieces wrong per move added (a piece
+        is wrong when one of its positions is; ``block_of``: each position's
+        piece, the padding position last), even when it leaves more positions
+        wrong: where the pieces left look alike, no 3-cycle may fix a position
+        (two pairs of swapped pieces), but one that puts a piece home leaves a
+        single 3-cycle to do.  False when none leaves fewer pieces wrong."""
+        effects = self.effects
+        pad = np.append(self.goal, -2)
+        now = _wrong_pieces(block_of, self.end != self.goal)
+        candidates = []
+        for k in range(len(self.at)):
+            state, seen = self.states[k], self.seen(k)
+            wrong = state != seen
+            rows = effects.cache.touching(np.flatnonzero(wrong))
+            if not len(rows):
+                continue
+            pos, src = effects.cache.pos[rows], effects.cache.src[rows]
+            s, g = np.append(state, -1), np.append(seen, -2)
+            blocks = block_of[pos]
+            bad = np.zeros(int(block_of.max()) + 2, dtype=bool)
+            bad[block_of[:-1][wrong]] = True
+            # an effect moves whole pieces: the pieces it touches, wrong before and after
+            before = _distinct(np.where(bad[blocks], blocks, -1))
+            after = _distinct(np.where((s[src] != g[pos]) & (pos < len(state)), blocks, -1))
+            ratio = (before - after) / effects.cost[rows]
+            for i in np.argsort(-ratio)[:CANCEL_CHECKED]:
+                if ratio[i] > 0:
+                    candidates.append((float(ratio[i]), k, int(rows[i])))
+        candidates.sort(key=lambda c: -c[0])
+        best = None
+        for nominal, k, row in candidates[:4 * CANCEL_CHECKED]:
+            if best is not None and nominal <= best[0] * 0.5:
+                break  # cancelling at most halves a commutator's cost
+            placed = self._placed(k, row, frozen)
+            if placed is None:
+                continue
+            added, lo, hi, middle, at_end = placed
+            left = _wrong_pieces(block_of, self.end[at_end] != pad[:-1])
+            if left < now and (best is None or (now - left) / max(added, 0.5) > best[0]):
+                best = ((now - left) / max(added, 0.5), (lo, hi, middle, at_end))
+        if best is None:
+            return False
+        self.insert(*best[1])
+        for k in range(len(self.at)):
+            self.caches[k].gains(self.states[k], self.seen(k))
+        return True
 
     def insert(self, lo: int, hi: int, middle: list[Letter], at_end: np.ndarray) -> list[int]:
         """Replace ``word[lo:hi]`` by ``middle`` (the same permutation with an
@@ -237,3 +314,16 @@ class _Points:
             caches.append(self.caches[k])
         self.at, self.states, self.after, self.caches = at, states, after, caches
         return keep
+
+
+def _wrong_pieces(block_of: np.ndarray, wrong: np.ndarray) -> int:
+    """How many pieces have a ``wrong`` position."""
+    return len(np.unique(block_of[:-1][wrong]))
+
+
+def _distinct(blocks: np.ndarray) -> np.ndarray:
+    """How many distinct values other than -1 each row of ``blocks`` holds."""
+    if blocks.shape[1] == 0:
+        return np.zeros(len(blocks), dtype=np.int64)
+    x = np.sort(blocks, axis=1)
+    return (x[:, 0] >= 0).astype(np.int64) + ((x[:, 1:] != x[:, :-1]) & (x[:, 1:] >= 0)).sum(1)
