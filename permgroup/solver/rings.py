@@ -73,11 +73,12 @@ COMMUTATOR_TURN = 2
 SHARED_WEIGHT = 0.0
 #: puzzles of fewer cells are left to the exact methods
 MIN_CELLS = 40
-#: ... and puzzles of more to the generic solver alone: on Santa's wreath_100/100
-#: (198 cells) the opening sorted all but 33 cells in 8 s, but the generic
-#: solver's word for those was longer, under load, than its word for the whole
-#: (3,774 moves against 3,139 at a load of 9; 2,089 against 2,399 at a load of 3)
-MAX_CELLS = 150
+#: ... and puzzles of more to the generic solver alone.  On Santa's wreath_100/100
+#: (198 cells) the word through the opening was 1,137 moves (60 s, load 2.5)
+#: against 2,307 for the generic solver alone; at a load of 9 it was once longer
+#: (3,774 against 3,139), which the solver alone tried after it, while time
+#: allows, makes good (:func:`permgroup.solver.find_word`)
+MAX_CELLS = 300
 #: entries of the macros' gather arrays at most (8 bytes each)
 MAX_ENTRIES = 10_000_000
 #: the share of the time left the beam may take
