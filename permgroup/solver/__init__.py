@@ -185,7 +185,7 @@ def colourings(state: np.ndarray) -> int:
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
               mismatches: int = 0, budget: Budget | None = None, owed: bool = True,
-              chain: bool = True, rings: bool = True) -> list[str]:
+              chain: bool = True, rings: bool = True, polish: bool = True) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
     (see the module docstring), found within ``budget`` (its time, memory and
     cancel; a minute without one); :class:`InputError` naming why when there
@@ -194,7 +194,10 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     budget has run out the solver still finishes one (a limit trades length,
     never the answer); with ``owed=False`` (the caller holds a word) it stops
     there instead (:class:`~permgroup.errors.Stopped`).  ``rings=False`` skips
-    the opening of a puzzle of rings sharing cells (:mod:`~permgroup.solver.rings`)."""
+    the opening of a puzzle of rings sharing cells (:mod:`~permgroup.solver.rings`).
+    ``polish=False`` skips the closing exact search unless nothing else found a
+    word (the rest after an opening: a few moves saved at most, for up to a
+    gigabyte of states)."""
     budget = as_budget(budget, TIME_LIMIT)
     # past choose, the greedy stops choosing and the 3-cycles finish at once;
     # past descent, the descent stops; further variants start only within variants
@@ -235,8 +238,10 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             # most pieces sorted between the rings by turns and commutators of
             # turns; the rest from where that left off
             prefix, middle = opened
+            # (not polished: on a fresh globe_4/7 row the exact search on the
+            # last 10 moves of 194 took 1.4 GB)
             rest = find_word(moves, middle, goal, mismatches=mismatches, budget=budget,
-                             owed=owed, chain=False, rings=False)
+                             owed=owed, chain=False, rings=False, polish=False)
             word = _checked(moves, start, goal, prefix + rest, mismatches)
             # the solver without the opening too, while the time left is at least
             # what the opening's word took (shorter on some of Santa's globe_1/16 rows)
@@ -322,7 +327,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if prefix:
         start, word = origin, ms.extend(prefix, word)
     best = ms.names(word) if wrong <= mismatches else None
-    if best is None or len(best) <= EXACT_LENGTH or colourings(start) <= EXACT_STATES:
+    if best is None or (polish and (len(best) <= EXACT_LENGTH
+                                    or colourings(start) <= EXACT_STATES)):
         from permgroup.solver.exact import exact_word
 
         part = budget.share(1 if best is None else EXACT_SHARE)

@@ -91,6 +91,7 @@ INSERT_SHARE = 0.6
 #: load of 5), and the word was longer than the generic solver's alone (1,997
 #: moves against 1,862)
 MAX_INSERT_CELLS = 300
+MIN_INSERT_CELLS = 40
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
 #: rings meet through other moves (:func:`ring_commutators`)
 FLIP_TURN = 3
@@ -260,15 +261,15 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     ms = MoveSet.from_moves(moves)
     rings = ring_classes(ms)
     start, goal = np.asarray(start), np.asarray(goal)
-    if len(rings) < 2 or len(start) < min_cells:
+    if len(rings) < 2:
         return None
     if len(rings) < len(ms.classes):
-        if len(start) > MAX_INSERT_CELLS:
+        if not MIN_INSERT_CELLS <= len(start) <= MAX_INSERT_CELLS:
             return None
         word = inserted_opening(ms, rings, start, goal, mismatches=mismatches,
                                 budget=None if budget is None else budget.share(INSERT_SHARE))
         return ms.names(word), ms.apply(start, word)
-    if rings_of(moves) is None or len(start) > max_cells:
+    if rings_of(moves) is None or not min_cells <= len(start) <= max_cells:
         return None
     budget = None if budget is None else budget.share(BEAM_SHARE)
     words, perms = macros(ms, rings)
