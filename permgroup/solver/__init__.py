@@ -92,9 +92,14 @@ DESCENT_SHARE = 0.85
 #: (mostly shorter: Santa's 4x4x4 and 5x5x5 rows 150, 152, 210, 206 gave 96, 116,
 #: 161, 115 moves inside against 114, 118, 179, 125 after; rows 200, 240, 241 the
 #: other way, 137, 198, 191 against 126, 190, 187).  The kinds matter little
-#: there (the 4x4x4's rounds hardly run): these four replace the four kinds
-REDUCTION_VARIANTS = ((True, 1500, True), (False, 400, True), (True, 1500, False),
-                      (False, 400, False))
+#: there (the 4x4x4's rounds hardly run): these four replace the four kinds.
+#: Fourth, whether the commutators of two pairs are inserted too (the same four
+#: again, while time allows, on puzzles of few pairs: on 16 rows of cube_4 and
+#: cube_5 the shortest of the eight took 2,027 moves against 2,095 for the first four)
+REDUCTION_VARIANTS = ((True, 1500, True, False), (False, 400, True, False),
+                      (True, 1500, False, False), (False, 400, False, False),
+                      (True, 1500, True, True), (False, 400, True, True),
+                      (True, 1500, False, True), (False, 400, False, True))
 #: the greedy runs after the reduction's word only while the time left is at least
 #: this many times what the reduction took (it takes several times as long)
 GREEDY_AFTER = 2.0
@@ -368,24 +373,30 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     out, the 3-cycles finish once ``budget`` has), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none."""
-    from permgroup.solver.reduction import reduction_model, reduction_word
+    from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
 
     red = reduction_model(ms, budget)
     if red is None or not red.small:
         return None
     best, took = None, 0.0
-    for backward, kinds, inside in REDUCTION_VARIANTS:
+    for backward, kinds, inside, two_pairs in REDUCTION_VARIANTS:
         # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
         # the first ended with two look-alike positions no 3-cycle fixes, the
         # fourth gave 124 moves where the greedy gave 153)
         if took and 2 * took > variants.left():
+            break
+        if two_pairs and (best is None or red.shapes.size > TWO_PAIRS_BELOW):
+            # the commutators of two pairs only where the pairs alone found a
+            # word and are few (on Santa's 6x6x6 row 255 no variant finds one,
+            # and building them took the greedy's time: 422 moves against 348)
             break
         t = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found = reduction_word(moves, ms, red, a, b, mismatches=mismatches,
-                               hurry=choose, budget=budget, kinds=kinds, inside=inside)
+                               hurry=choose, budget=budget, kinds=kinds, inside=inside,
+                               two_pairs=two_pairs)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
                 found = shorten(ms, a, found)

@@ -277,6 +277,35 @@ class Shapes:
         return self.word((0, int(self._kind_of[s])), [(int(self.row[p]), ea)],
                          [(int(self.col[p]), ey)])
 
+    def two_pair_words(self) -> list[list[Letter]]:
+        """The commutators of two pairs of one shape sharing their row or their
+        column, ``[a1 a2, x b x⁻¹]`` or ``[a, x b1 b2 x⁻¹]`` (no outer letter):
+        two 3-cycles for two moves more than one.
+
+        >>> from permgroup.perm import from_cycles
+        >>> cycles = {"a1": [(0, 1, 2)], "a2": [(3, 4, 5)], "b1": [(2, 6, 7)], "b2": [(5, 8, 9)]}
+        >>> ms = MoveSet.from_moves({k: np.array(from_cycles(v, 10)) for k, v in cycles.items()})
+        >>> Shapes.find(ms, Pieces.of(ms)).two_pair_words()   # each row meets one column
+        []
+        """
+        words = []
+        for s in range(len(self.setups)):
+            part = slice(self._starts[s], self._starts[s + 1])
+            ea, ey = self.exponents[s]
+            key = (0, int(self._kind_of[s]))
+            by_col: dict[int, list[int]] = {}
+            by_row: dict[int, list[int]] = {}
+            for r, c in zip(self.row[part].tolist(), self.col[part].tolist()):
+                by_col.setdefault(c, []).append(r)
+                by_row.setdefault(r, []).append(c)
+            for c, rows in by_col.items():
+                words += [self.word(key, [(r1, ea), (r2, ea)], [(c, ey)])
+                          for i, r1 in enumerate(rows) for r2 in rows[i + 1:]]
+            for r, cols in by_row.items():
+                words += [self.word(key, [(r, ea)], [(c1, ey), (c2, ey)])
+                          for i, c1 in enumerate(cols) for c2 in cols[i + 1:]]
+        return words
+
     def pair_costs(self) -> np.ndarray:
         """The moves of each pair's commutator alone (before any cancelling)."""
         ms = self.ms

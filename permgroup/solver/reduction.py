@@ -67,13 +67,29 @@ class Reduction:
     keeping: list[int]
     shapes: Shapes
     _effects: Effects | None = None
+    _two_pairs: Effects | None = None
 
-    def pair_effects(self) -> Effects:
-        """Each pair of :attr:`shapes` alone, as effects to insert in a word."""
+    def pair_effects(self, two_pairs: bool = False) -> Effects:
+        """Each pair of :attr:`shapes` alone, as effects to insert in a word;
+        with ``two_pairs`` (when the pairs are at most :data:`TWO_PAIRS_BELOW`),
+        the commutators of two pairs sharing a row or a column that keep the
+        small orbits too (each permutation once)."""
+        shapes = self.shapes
         if self._effects is None:
-            self._effects = Effects(self.shapes.pair_costs(), self.shapes.cache(),
-                                    self.shapes.pair_word)
-        return self._effects
+            self._effects = Effects(shapes.pair_costs(), shapes.cache(), shapes.pair_word)
+        if not two_pairs or shapes.size > TWO_PAIRS_BELOW:
+            return self._effects
+        if self._two_pairs is None:
+            ms, frozen = shapes.ms, np.flatnonzero(self.frozen)
+            words = [shapes.pair_word(p) for p in range(shapes.size)]
+            seen = {ms.perm(w).tobytes() for w in words}
+            for w in shapes.two_pair_words():
+                p = ms.perm(w)
+                if (p[frozen] == frozen).all() and p.tobytes() not in seen:
+                    seen.add(p.tobytes())
+                    words.append(w)
+            self._two_pairs = Effects.of(ms, words)
+        return self._two_pairs
 
 
 _MODELS: dict[str, Reduction | None] = {}
@@ -107,7 +123,8 @@ def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | No
 def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
                    hurry: Budget | None = None, budget: Budget | None = None,
-                   kinds: int | None = None, inside: bool = True) -> list[Letter] | None:
+                   kinds: int | None = None, inside: bool = True,
+                   two_pairs: bool = False) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
     ``None`` when a step cannot be done (the small orbits' search does not
@@ -119,7 +136,9 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     :data:`ROUND_KINDS`; another number gives another word, often of another
     length: :func:`permgroup.solver.find_word` keeps the shortest of a few).
     ``inside``: the commutators may be inserted among the small orbits' moves
-    too (they keep those orbits wherever they go), else only after them."""
+    too (they keep those orbits wherever they go), else only after them.
+    ``two_pairs``: the commutators of two pairs are inserted too
+    (:meth:`Reduction.pair_effects`)."""
     hurry = Budget.of(60) if hurry is None else hurry
     budget = hurry if budget is None else budget
     found = solve_small_orbits(moves, start, goal, np.flatnonzero(red.frozen), budget=hurry)
@@ -150,9 +169,11 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
             # the commutators at the end fix little now: inserted inside the
             # word, where the moves after them carry them, they fix more (until
             # the deadline; hurried rounds then go on)
-            word = _insertions(ms, red, start, goal, word, mismatches=mismatches,
+            effects = red.pair_effects(two_pairs)
+            word = _insertions(ms, red, effects, start, goal, word, mismatches=mismatches,
                                first=first, hurry=hurry)
-            word = _insert_by_pieces(ms, red, start, goal, word, mismatches, first, hurry)
+            word = _insert_by_pieces(ms, red, effects, start, goal, word, mismatches, first,
+                                     hurry)
             state, inserted = ms.apply(start, word), True
             wrong = int(np.count_nonzero(state != goal))
             continue
@@ -166,7 +187,8 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     return word
 
 
-def _insertions(ms: MoveSet, red: Reduction, start: np.ndarray, goal: np.ndarray,
+def _insertions(ms: MoveSet, red: Reduction, effects: Effects, start: np.ndarray,
+                goal: np.ndarray,
                 word: list[Letter], *, mismatches: int, first: int, hurry: Budget
                 ) -> list[Letter]:
     """``word`` with pair commutators inserted inside it
@@ -180,7 +202,7 @@ def _insertions(ms: MoveSet, red: Reduction, start: np.ndarray, goal: np.ndarray
     wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
     while wrong > mismatches and not hurry.expired:
         began, part = time.monotonic(), hurry.share(INSERT_SLICE)
-        word = insert_effects(ms, red.pair_effects(), start, goal, word, frozen=red.frozen,
+        word = insert_effects(ms, effects, start, goal, word, frozen=red.frozen,
                               mismatches=mismatches, first=first, budget=part)
         now = int(np.count_nonzero(ms.apply(start, word) != goal))
         if not part.expired or now >= wrong:  # no insertion fixes more
@@ -192,7 +214,8 @@ def _insertions(ms: MoveSet, red: Reduction, start: np.ndarray, goal: np.ndarray
     return word
 
 
-def _insert_by_pieces(ms: MoveSet, red: Reduction, start: np.ndarray, goal: np.ndarray,
+def _insert_by_pieces(ms: MoveSet, red: Reduction, effects: Effects, start: np.ndarray,
+                      goal: np.ndarray,
                       word: list[Letter], mismatches: int, first: int, budget: Budget
                       ) -> list[Letter]:
     """``word`` with insertions leaving fewer pieces wrong, where no insertion
@@ -204,7 +227,7 @@ def _insert_by_pieces(ms: MoveSet, red: Reduction, start: np.ndarray, goal: np.n
     wrong = int(np.count_nonzero(state != goal))
     if wrong <= mismatches or wrong > PIECES_BELOW or budget.expired:
         return word
-    more = insert_effects(ms, red.pair_effects(), start, goal, word, frozen=red.frozen,
+    more = insert_effects(ms, effects, start, goal, word, frozen=red.frozen,
                           mismatches=mismatches, first=first, budget=budget,
                           pieces=red.pieces.block_of)
     if more == word:
@@ -243,6 +266,12 @@ INSERT_BELOW = 0.8
 #: ... in slices of this share of the time left, each followed by a look at
 #: whether they would end in time (see :func:`_insertions`)
 INSERT_SLICE = 0.15
+
+#: the commutators of two pairs are inserted too (when asked) on puzzles of at
+#: most this many pairs (Santa's 4x4x4 has 4,968, its 5x5x5 8,640: with them, 4 %
+#: shorter a variant on rows 150, 151, 152, 205, 210, 211; the 6x6x6 more: building
+#: theirs took 15 s; a 33x33x33 has 250,000)
+TWO_PAIRS_BELOW = 10_000
 
 #: insertions by pieces are tried when at most this many positions are left wrong
 #: (the last few: with more, the insertions by positions stopped for time)
