@@ -609,7 +609,8 @@ def parser() -> argparse.ArgumentParser:
                    help="stop at the first solution this short (cube3-facelets)")
     s.add_argument("--info", metavar="PUZZLE_INFO.csv", help="the moves of each type (santa2023)")
     s.add_argument("--time-limit", type=_seconds, metavar="S",
-                   help="seconds per case: per row (santa2023; default 60), per case "
+                   help="seconds per case: per row (santa2023; default 60, and 60 for every "
+                        "1,500 positions of a row past 1,500), per case "
                         "(zoj2477), per cube (cube3-facelets; default 1)")
     s.add_argument("--only", nargs="+", metavar="TYPE|ID",
                    help="solve only the rows of these types or ids (santa2023)")

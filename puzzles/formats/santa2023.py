@@ -36,8 +36,12 @@ from permgroup.formats.santa import (Moves, SantaPuzzle, apply_word, moves_defin
 from permgroup.solution import Door, door, solve
 from permgroup.formats.text import read_text
 
-#: seconds each row may take by default
+#: seconds each row may take by default...
 TIME_LIMIT = 60.0
+#: ... and a row of more stickers than this, TIME_LIMIT for each this many: a
+#: big puzzle's word keeps shortening with time (the 33x33x33's insertions ran
+#: 172 s to their end), where a small one's is done in seconds
+STICKERS_PER_LIMIT = 1500
 
 
 @dataclass(frozen=True)
@@ -50,15 +54,27 @@ class Answer:
     seconds: float
 
 
+def default_time_limit(stickers: int) -> float:
+    """Seconds a row of ``stickers`` positions may take when no limit is given:
+    :data:`TIME_LIMIT`, more in proportion past :data:`STICKERS_PER_LIMIT`.
+
+    >>> default_time_limit(54), default_time_limit(2166), default_time_limit(6534)
+    (60.0, 86.64, 261.36)
+    """
+    return TIME_LIMIT * max(1.0, stickers / STICKERS_PER_LIMIT)
+
+
 def _ignore_interrupt() -> None:
     """A worker leaves Ctrl-C to the parent, which writes the rows solved and
     ends the pool (each worker printed its own traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _solve_one(job: tuple[int, SantaPuzzle, Door], time_limit: float) -> Answer:
+def _solve_one(job: tuple[int, SantaPuzzle, Door], time_limit: float | None) -> Answer:
     """One row's answer, by the one solve path (:func:`permgroup.solve`)."""
     index, row, door = job
+    if time_limit is None:
+        time_limit = default_time_limit(len(row.start))
     began = time.perf_counter()
     try:
         word = solve(door, tuple(row.start.tolist()), tuple(row.goal.tolist()),
@@ -130,10 +146,11 @@ def summary(rows: Sequence[SantaPuzzle], answers: dict[int, Answer]) -> str:
 
 
 def solve_rows(rows: Sequence[SantaPuzzle], info: dict[str, Moves], *,
-               time_limit: float = TIME_LIMIT, jobs: int = 1,
+               time_limit: float | None = None, jobs: int = 1,
                stream: TextIO | None = None) -> dict[int, Answer]:
     """Each row's :class:`Answer` by index, every word checked (a word that fails
-    the check becomes an error).  ``jobs`` processes; progress on ``stream``
+    the check becomes an error).  ``time_limit``: seconds a row (``None``: each
+    row's :func:`default_time_limit`).  ``jobs`` processes; progress on ``stream``
     (default stderr).  Ctrl-C ends the work: the answers so far are returned,
     fewer than the rows."""
     stream = sys.stderr if stream is None else stream
@@ -186,7 +203,7 @@ def solve_text(text: str, *, info: str | None = None, time_limit: float | None =
     moves = read_puzzle_info(read_text(info), info)
     rows = _select(read_puzzles(text, moves, source), only)
     answers = solve_rows(rows, {k: moves[k] for k in {r.type for r in rows}},
-                         time_limit=TIME_LIMIT if time_limit is None else time_limit,
+                         time_limit=time_limit,
                          jobs=jobs or 1, stream=stream)
     print(summary(rows, answers), file=sys.stderr if stream is None else stream, flush=True)
     out = "id,moves\n" + "".join(f"{r.id},{'.'.join(answers[i].word)}\n"
