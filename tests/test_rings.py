@@ -300,7 +300,8 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     labels = sorted(set(row["solution_state"].split(";")))
     goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
     start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
-    word, state = opening(moves, start, goal, budget=Budget.of(1))
+    # 3 s: the opening's setup under a loaded suite can take most of 1 s
+    word, state = opening(moves, start, goal, budget=Budget.of(3))
     assert plain_apply(start, word, moves) == state.tolist()
     assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal) * 0.9
     solved = find_word(moves, start, goal, budget=Budget.of(1))
