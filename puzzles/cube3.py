@@ -606,7 +606,7 @@ PHASE_TWO = ("U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2")
 
 #: the radius of the ball of phase-two positions (5.3 million within 8 moves)
 PHASE_TWO_BALL = 8
-#: seconds the two-phase tables may take to build on two busy cores (28 s on a
+#: seconds the two-phase tables may take to build on two busy cores (23 s on a
 #: quiet machine, 53 to 128 s measured under a load of 3 to 4): a shorter
 #: budget builds the quick chain instead (about 10 s under that load)
 TWO_PHASE_BUILD_SECONDS = 150.0
