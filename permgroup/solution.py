@@ -795,11 +795,13 @@ def _apply(t: Task, word: Sequence[str]) -> tuple:
         if codes:
             import numpy as np
 
+            from permgroup.moves import gather_of
+
             state = np.array(coded, dtype=np.int64)
             gathers: dict[str, np.ndarray] = {}
             for name in word:
-                if name not in gathers:  # act's scatter as a gather: its inverse
-                    gathers[name] = np.argsort(np.asarray(move(name)))
+                if name not in gathers:
+                    gathers[name] = gather_of(move(name))
                 state = state[gathers[name]]
             items = list(codes)
             return tuple(items[i] for i in state.tolist())
@@ -1080,12 +1082,9 @@ def _by_table_run(d: Door, metric: Metric, run: Collection[Letters], time_limit,
     table = found[0]
     space, puzzle = table.space, d.puzzle
     index = {name: i for i, name in enumerate(space.move_names)}
-    letter_ids: dict[tuple[str, int], int] = {}
-    rows = np.full((len(run), max(map(len, run), default=0)), -1, dtype=np.int64)
-    for r, letters in enumerate(run):
-        rows[r, :len(letters)] = [letter_ids.setdefault(x, len(letter_ids)) for x in letters]
+    rows, letters = _coded_rows(run)
     steps = []  # each letter as moves of the table's space, and as a gather of stickers
-    for letter in letter_ids:
+    for letter in letters:
         names = _spell(t, [letter])
         if names is None or any(n not in index for n in names):
             return None
@@ -1094,13 +1093,11 @@ def _by_table_run(d: Door, metric: Metric, run: Collection[Letters], time_limit,
     codes = {c: i for i, c in enumerate(dict.fromkeys(t.goal))}
     goal = np.array([codes[c] for c in t.goal], dtype=np.int32)
     colours = np.tile(goal, (len(run), 1))  # each start's colouring
-    for column in rows.T:
-        for u in np.unique(column[column >= 0]).tolist():
-            which = np.flatnonzero(column == u)
-            moves, gather = steps[u]
-            for m in moves:
-                ranks[which] = space.step(ranks[which], m)
-            colours[which] = colours[which][:, gather]
+    for which, u in _by_column(rows):
+        moves, gather = steps[u]
+        for m in moves:
+            ranks[which] = space.step(ranks[which], m)
+        colours[which] = colours[which][:, gather]
     depths = table.depths[ranks]
     answers: list[Solution | None] = [None] * len(run)
     solved = np.flatnonzero(depths == 0)
@@ -1115,15 +1112,10 @@ def _by_table_run(d: Door, metric: Metric, run: Collection[Letters], time_limit,
     # each word applied to its start's colouring, all at once: what leaves it
     # anything but the goal is not answered here
     ends = colours[walk]
-    move_ids: dict[str, int] = {}
-    path = np.full((len(words), max(map(len, words), default=0)), -1, dtype=np.int64)
-    for r, word in enumerate(words):
-        path[r, :len(word)] = [move_ids.setdefault(m, len(move_ids)) for m in word]
-    gathers = [gather_of(t.moves[m] if m in t.moves else puzzle.move_array(m)) for m in move_ids]
-    for column in path.T:
-        for u in np.unique(column[column >= 0]).tolist():
-            which = np.flatnonzero(column == u)
-            ends[which] = ends[which][:, gathers[u]]
+    path, used = _coded_rows(words)
+    gathers = [gather_of(t.moves[m] if m in t.moves else puzzle.move_array(m)) for m in used]
+    for which, u in _by_column(path):
+        ends[which] = ends[which][:, gathers[u]]
     right = (ends == goal).all(axis=1)
     names = d.spelling()
     for r, word, ok in zip(walk.tolist(), words, right.tolist()):
@@ -1132,6 +1124,38 @@ def _by_table_run(d: Door, metric: Metric, run: Collection[Letters], time_limit,
                                   (f"table: {len(word)} moves (one of {len(run)} walked down "
                                    "together)",))
     return answers
+
+
+def _coded_rows(words: Collection[Sequence]) -> tuple:
+    """The words as rows of codes, padded with ``-1``, and the distinct items
+    in the order of their codes.
+
+    >>> rows, items = _coded_rows([["a", "b"], ["b"]])
+    >>> rows.tolist(), items
+    ([[0, 1], [1, -1]], ['a', 'b'])
+    """
+    import numpy as np
+
+    codes: dict = {}
+    rows = np.full((len(words), max(map(len, words), default=0)), -1, dtype=np.int64)
+    for r, word in enumerate(words):
+        rows[r, :len(word)] = [codes.setdefault(x, len(codes)) for x in word]
+    return rows, list(codes)
+
+
+def _by_column(rows) -> Iterator[tuple]:
+    """Column by column of :func:`_coded_rows`, left to right: the rows whose
+    code there is ``code``, and ``code`` (a batch of words applied one array
+    operation per distinct move of each column).
+
+    >>> [(which.tolist(), u) for which, u in _by_column(_coded_rows([["a", "b"], ["b"]])[0])]
+    [([0], 0), ([1], 1), ([0], 1)]
+    """
+    import numpy as np
+
+    for column in rows.T:
+        for u in np.unique(column[column >= 0]).tolist():
+            yield np.flatnonzero(column == u), u
 
 
 def distance(puzzle, start, goal=None, *, metric: Metric | None = None,
