@@ -118,12 +118,15 @@ def rings_of(moves: Mapping[str, np.ndarray]) -> dict[str, np.ndarray] | None:
     single cycle, or fewer than two rings share a cell."""
     ms = MoveSet.from_moves(moves)
     rings = ring_classes(ms)
-    if len(rings) < 2 or len(rings) < len(ms.classes):
+    if len(rings) < 2 or len(rings) < len(ms.classes) or not _rings_meet(ms, rings):
         return None
-    cells = np.concatenate([ms.support[c] for c in rings])
-    if len(np.unique(cells)) == len(cells):
-        return None  # no two rings meet
     return {ms.classes[c]: ms.support[c] for c in rings}
+
+
+def _rings_meet(ms: MoveSet, rings: Sequence[int]) -> bool:
+    """Whether two of the ring classes ``rings`` share a cell."""
+    cells = np.concatenate([ms.support[c] for c in rings])
+    return len(np.unique(cells)) < len(cells)
 
 
 def macros(ms: MoveSet, rings: Sequence[int]) -> tuple[list[list[Letter]], np.ndarray]:
@@ -275,7 +278,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         word = inserted_opening(ms, rings, start, goal, mismatches=mismatches,
                                 budget=None if budget is None else budget.share(INSERT_SHARE))
         return ms.names(word), ms.apply(start, word)
-    if rings_of(moves) is None or not min_cells <= len(start) <= max_cells:
+    # every move turns a ring here (the branch above took the others)
+    if not _rings_meet(ms, rings) or not min_cells <= len(start) <= max_cells:
         return None
     budget = None if budget is None else budget.share(BEAM_SHARE)
     words, perms = macros(ms, rings)
