@@ -249,7 +249,6 @@ class _Points:
         (two pairs of swapped pieces), but one that puts a piece home leaves a
         single 3-cycle to do.  False when none leaves fewer pieces wrong."""
         effects = self.effects
-        pad = np.append(self.goal, -2)
         now = _wrong_pieces(block_of, self.end != self.goal)
         candidates = []
         for k in range(len(self.at)):
@@ -279,7 +278,7 @@ class _Points:
             if placed is None:
                 continue
             added, lo, hi, middle, at_end = placed
-            left = _wrong_pieces(block_of, self.end[at_end] != pad[:-1])
+            left = _wrong_pieces(block_of, self.end[at_end] != self.goal)
             if left < now and (best is None or (now - left) / max(added, 0.5) > best[0]):
                 best = ((now - left) / max(added, 0.5), (lo, hi, middle, at_end))
         if best is None:
