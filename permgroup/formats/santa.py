@@ -160,7 +160,7 @@ class SantaPuzzle:
         return int(np.count_nonzero(np.asarray(state) != self.goal))
 
 
-def read_puzzles(text: str, info: Mapping[str, Moves], source: str = "puzzles.csv"
+def read_puzzles(text: str, info: Mapping[str, Moves], source: str = "rows.csv"
                  ) -> list[SantaPuzzle]:
     """The rows of a ``puzzles.csv`` text, checked against the types in ``info``."""
     rows = []

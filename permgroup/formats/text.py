@@ -2,14 +2,14 @@
 Excel saves it), else refused naming the line and byte; never a lossy decode,
 which would make distinct colours (``è``, ``é``) one and answer wrongly.
 
->>> decode("A;è;é".encode("utf-8"), "puzzles.csv")
+>>> decode("A;è;é".encode("utf-8"), "rows.csv")
 'A;è;é'
 >>> decode(b"\\xef\\xbb\\xbfid,moves\\n", "a.csv")  # the BOM dropped
 'id,moves\\n'
->>> decode("id\\nA;è;é".encode("latin-1"), "puzzles.csv")
+>>> decode("id\\nA;è;é".encode("latin-1"), "rows.csv")
 Traceback (most recent call last):
 ...
-permgroup.errors.InputError: puzzles.csv, line 2, byte 3: 0xe8 is not UTF-8 (save the file as UTF-8)
+permgroup.errors.InputError: rows.csv, line 2, byte 3: 0xe8 is not UTF-8 (save the file as UTF-8)
 """
 from __future__ import annotations
 
@@ -42,10 +42,10 @@ def read_text(path: str | os.PathLike | None) -> str:
     """The text of the file at ``path`` (stdin when ``None`` or ``"-"``), read
     by :func:`decode`; :class:`InputError` naming a file that cannot be read.
 
-    >>> read_text("/nonexistent/puzzles.csv")
+    >>> read_text("/nonexistent/rows.csv")
     Traceback (most recent call last):
     ...
-    permgroup.errors.InputError: cannot read /nonexistent/puzzles.csv: No such file or directory
+    permgroup.errors.InputError: cannot read /nonexistent/rows.csv: No such file or directory
     """
     if path is None or path == "-":
         return decode(sys.stdin.buffer.read(), "<stdin>")
