@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from permgroup.budget import Budget, as_budget
+from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped, counted
 from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, turning_tools)
@@ -203,7 +203,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     ``polish=False`` skips the closing exact search unless nothing else found a
     word (the rest after an opening: a few moves saved at most, for up to a
     gigabyte of states)."""
-    budget = as_budget(budget, TIME_LIMIT)
+    budget = budget if budget is not None else Budget.of(TIME_LIMIT)
     # past choose, the greedy stops choosing and the 3-cycles finish at once;
     # past descent, the descent stops; further variants start only within variants
     choose, descent = budget.share(GREEDY_SHARE), budget.share(DESCENT_SHARE)
