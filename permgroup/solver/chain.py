@@ -64,14 +64,12 @@ from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
 from permgroup.moves import MoveSet, scatter_of
 from permgroup.solver.pieces import Pieces
 from permgroup.spaces.element import PieceCoordinate
+from permgroup.tables.bfs import BUILD_RATE
 
 #: the pattern databases of a chain may hold at most this many entries (a byte each)
 MAX_ENTRIES = 1 << 26
 #: a stage whose coset space is larger than this is past what its databases can guide
 MAX_STAGE = 1 << 40
-#: table entries times moves built per second by breadth-first search (about
-#: 1e8 measured on 2 shared cores), a third of that when the moves' costs differ
-BUILD_RATE = 5e7
 #: seconds the search goes on after its first answer, at most, and at most this
 #: share of the row's time limit (a whole file with a small limit stays quick)
 SEARCH_SECONDS = 2.5
