@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -26,7 +27,6 @@ from itertools import product
 
 import numpy as np
 
-from permgroup.budget import Budget
 from permgroup.elements import Element, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric
@@ -273,12 +273,11 @@ def _plain_words(finder: _Finder, length: int, limit: int = 3000):
             yield word
 
 
-def commutator_for(target: Element, *, metric: Metric = "qtm", budget: Budget | None = None,
+def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float = 10.0,
                    max_rows: int = 3_000_000) -> Found:
     """The shortest word found whose effect is exactly ``target``'s, by
     conjugating known commutators into place level by level; an
-    :class:`InputError` when none is found within the ``budget`` (ten seconds
-    without one).
+    :class:`InputError` when none is found within ``time_limit`` seconds.
 
     >>> from permgroup.explore import load_puzzle
     >>> cube = load_puzzle("cube3")
@@ -290,7 +289,7 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", budget: Budget | 
     """
     from permgroup.solver.commutators import cheap_letters
 
-    budget = budget if budget is not None else Budget.of(10)
+    deadline = time.monotonic() + time_limit
     finder = _Finder(target.puzzle, metric)
     # grown here, not in the solver's own table (kept as the solver built it)
     table = copy.copy(finder.model.table)
@@ -316,9 +315,8 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", budget: Budget | 
             if rows:
                 best = min(rows, key=lambda r: table.cost[r])
                 return finder.found(best)
-        if budget.expired or table.size >= max_rows:
-            reason = budget.stop_reason() or f"the limit of {max_rows:,} words"
-            raise InputError(f"no word found for the target within {reason} "
+        if time.monotonic() > deadline or table.size >= max_rows:
+            raise InputError(f"no word found for the target within {time_limit:g} s "
                              f"({table.size:,} words tried)")
         if not table.grow(cheap_letters(finder.ms, 1), limit=max_rows):
             raise InputError("no word found for the target: conjugating the known words "

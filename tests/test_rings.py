@@ -306,3 +306,25 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal) * 0.9
     solved = find_word(moves, start, goal, budget=Budget.of(1))
     assert plain_apply(start, solved, moves) == goal.tolist()
+
+
+def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
+    """Santa's globe_1/16 with its colours, a position made by random moves:
+    the beam over flips and ring turns that starts a globe's word puts cells
+    home for fewer moves a cell than the insertions after it spend (checked
+    by the plain applier)."""
+    from puzzles.santa_types import moves as santa_moves, random_rows
+
+    from permgroup.formats.santa import with_inverses
+    from permgroup.solver.rings import INSERT_CELL_COST, flip_prefix, ring_classes
+
+    moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_1/16").items()})
+    ms = MoveSet.from_moves(moves)
+    row = random_rows("globe_1/16", 1, seed=5, distinct=False)[0]
+    labels = sorted(set(row["solution_state"].split(";")))
+    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
+    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    word = ms.names(flip_prefix(ms, ring_classes(ms), start, goal, budget=Budget.of(3)))
+    home = np.count_nonzero(start != goal) - np.count_nonzero(
+        np.array(plain_apply(start, word, moves)) != goal)
+    assert word and 0 < len(word) < INSERT_CELL_COST * home

@@ -31,7 +31,13 @@ after them carry them to the cells that need them
 (:func:`~permgroup.solver.insertion.insert_effects`, at hundreds of points of
 the word: the more points, the more setups come for free).  On Santa's
 globe_3/33 and globe_6/8 this left a few cells of 258 and 93 wrong, and the
-rows' words 16 % and 22 % shorter than the generic solver's alone.
+rows' words 16 % and 22 % shorter than the generic solver's alone.  Those
+commutators fix two or three cells for eight to ten moves even on a scrambled
+globe, where a flip or a turn puts several home: the word they go in starts
+with the beam above over flips and turns (:func:`flip_prefix`), cut where a
+cell starts to cost it more than the insertions pay (on Santa's globe_3/33
+rows 388-390 the words were 7.5 % shorter, on one row of each of globe_6/4,
+globe_6/8 and globe_6/10 10-30 %).
 
 >>> import numpy as np
 >>> # two rings of six cells sharing cells 0 and 3 of the first
@@ -95,6 +101,11 @@ MIN_INSERT_CELLS = 40
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
 #: rings meet through other moves (:func:`ring_commutators`)
 FLIP_TURN = 3
+#: the share of the insertions' time the beam over flips and turns before them may take
+PREFIX_SHARE = 0.2
+#: moves the insertions spend to put a cell home, about (Santa's globe_3/33:
+#: 1,276 moves for 246 cells on row 388; globe_6/8: 356 for 81 on row 378)
+INSERT_CELL_COST = 5.0
 #: the points of the word where they are scored at most ...
 INSERT_POINTS = 600
 #: ... and so that the points times the commutators stay within this
@@ -176,6 +187,30 @@ def macros(ms: MoveSet, rings: Sequence[int]) -> tuple[list[list[Letter]], np.nd
     return words, np.array(perms)
 
 
+def flip_macros(ms: MoveSet, rings: Sequence[int]) -> tuple[list[list[Letter]], np.ndarray]:
+    """The macros of a puzzle whose rings meet through other moves (a globe's
+    flips): a turn of one ring by any amount, a move of another class (and its
+    inverse), and a turn then such a move; with their gather arrays (as many
+    as :data:`MAX_ENTRIES` allows).
+
+    >>> a = np.array([1, 2, 3, 0, 4, 5, 6, 7]); b = np.array([0, 1, 2, 3, 5, 6, 7, 4])
+    >>> x = np.array([4, 5, 2, 3, 0, 1, 6, 7])   # two rings of four cells; x swaps two of each
+    >>> ms = MoveSet.from_moves({"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b), "x": x})
+    >>> words, perms = flip_macros(ms, ring_classes(ms))
+    >>> len(words), ms.names(words[-1]), bool((perms[-1] == ms.perm(words[-1])).all())
+    (13, ['b', 'b', 'x'], True)
+    """
+    others = [(c, e) for c in range(len(ms.classes)) if c not in set(rings)
+              for e in sorted({1, ms.orders[c] - 1})]
+    words: list[list[Letter]] = [[x] for x in others]
+    for a in rings:
+        for s in range(-((ms.orders[a] - 1) // 2), ms.orders[a] // 2 + 1):
+            if s and (len(words) + len(others)) * ms.degree <= MAX_ENTRIES:
+                turn = (a, s % ms.orders[a])
+                words += [[turn]] + [[turn, x] for x in others]
+    return words, np.array([ms.perm(w) for w in words])
+
+
 def ring_commutators(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN
                      ) -> list[list[Letter]]:
     """The commutators ``[x a^i x⁻¹, b^j]`` of turns of two rings ``a``, ``b``
@@ -228,12 +263,13 @@ _EFFECTS: dict = {}
 
 
 def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
-                     *, mismatches: int = 0, budget: Budget | None = None,
-                     turn: int = FLIP_TURN) -> list[Letter]:
+                     word: Sequence[Letter] = (), *, mismatches: int = 0,
+                     budget: Budget | None = None, turn: int = FLIP_TURN) -> list[Letter]:
     """A word taking ``start`` near ``goal`` made of :func:`ring_commutators`
-    inserted, from the empty word, wherever the moves after them carry them to
-    the cells that need them (:func:`~permgroup.solver.insertion.insert_effects`),
-    at up to :data:`INSERT_POINTS` points of the word."""
+    inserted in ``word`` (by default the empty word) wherever the moves after
+    them carry them to the cells that need them
+    (:func:`~permgroup.solver.insertion.insert_effects`), at up to
+    :data:`INSERT_POINTS` points of the word."""
     from permgroup.solver.insertion import Effects, insert_effects
 
     key = f"{ms.fingerprint()}-{turn}"
@@ -243,10 +279,27 @@ def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal:
         _EFFECTS[key] = Effects.of(ms, words) if words else None
     effects = _EFFECTS[key]
     if effects is None:
-        return []
+        return list(word)
     points = int(min(INSERT_POINTS, max(48, INSERT_ENTRIES // len(effects.cost))))
-    return insert_effects(ms, effects, start, goal, [], mismatches=mismatches,
+    return insert_effects(ms, effects, start, goal, word, mismatches=mismatches,
                           budget=budget, anchors=points)
+
+
+def flip_prefix(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
+                *, budget: Budget | None = None) -> list[Letter]:
+    """The start of a word for a puzzle whose rings meet through flips: the
+    beam search of the module docstring over :func:`flip_macros`, its path cut
+    where its moves plus :data:`INSERT_CELL_COST` times the cells left wrong
+    are least (past there a cell costs it more than the insertions pay)."""
+    words, perms = flip_macros(ms, rings)
+    path = beam_path(ms, words, perms, start, goal, budget=budget)
+    spent, wrong, state = [0.0], [int(np.count_nonzero(start != goal))], start
+    for i in path:
+        state = state[perms[i]]
+        spent.append(spent[-1] + ms.cost(words[i]))
+        wrong.append(int(np.count_nonzero(state != goal)))
+    cut = int(np.argmin(np.array(spent) + INSERT_CELL_COST * np.array(wrong)))
+    return [x for i in path[:cut] for x in words[i]]
 
 
 def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
@@ -275,22 +328,44 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         if not MIN_INSERT_CELLS <= len(start) <= MAX_INSERT_CELLS or \
                 2 * len(np.unique(goal)) > len(goal):
             return None
-        word = inserted_opening(ms, rings, start, goal, mismatches=mismatches,
-                                budget=None if budget is None else budget.share(INSERT_SHARE))
+        budget = None if budget is None else budget.share(INSERT_SHARE)
+        # flips and turns that each put several cells home first: the
+        # insertions' commutators fix two or three cells for eight to ten moves
+        # from the first (Santa's globe_3/33 row 388), these one for two
+        prefix = flip_prefix(ms, rings, start, goal,
+                             budget=None if budget is None else budget.share(PREFIX_SHARE))
+        word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
+                                budget=budget)
         return ms.names(word), ms.apply(start, word)
     # every move turns a ring here (the branch above took the others)
     if not _rings_meet(ms, rings) or not min_cells <= len(start) <= max_cells:
         return None
     budget = None if budget is None else budget.share(BEAM_SHARE)
     words, perms = macros(ms, rings)
-    cost = np.array([ms.cost(w) for w in words], dtype=np.float64)
     shared = np.zeros(len(start), dtype=np.int64)
     for r in rings:
         shared[ms.support[r]] += 1
     # a state is scored on the cells where no rings meet (the others weigh
-    # SHARED_WEIGHT): the macros' gathers restricted to those cells
-    counted = np.flatnonzero(shared < 2) if SHARED_WEIGHT == 0 else np.arange(len(start))
-    weight = np.where(shared < 2, 1.0, SHARED_WEIGHT)[counted]
+    # SHARED_WEIGHT)
+    path = beam_path(ms, words, perms, start, goal, np.where(shared < 2, 1.0, SHARED_WEIGHT),
+                     width=width, budget=budget)
+    word = [x for i in path for x in words[i]]
+    return ms.names(word), ms.apply(start, word)
+
+
+def beam_path(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
+              start: np.ndarray, goal: np.ndarray, weight: np.ndarray | None = None, *,
+              width: int = WIDTH, budget: Budget | None = None) -> list[int]:
+    """The macros (indices of ``words``, whose gather arrays are ``perms``) of
+    the beam search of the module docstring, from ``start``: those reaching the
+    state of least score (each wrong cell counting its ``weight``, by default
+    1), then fewest moves."""
+    cost = np.array([ms.cost(w) for w in words], dtype=np.float64)
+    weight = np.ones(len(start)) if weight is None else np.asarray(weight, dtype=np.float64)
+    # the macros' gathers restricted to the cells that count
+    counted = np.flatnonzero(weight > 0)
+    weight = weight[counted]
+    plain = bool((weight == 1).all())
     small = np.int8 if min(start.min(), goal.min()) >= 0 and \
         max(start.max(), goal.max()) < 128 else np.int64
     narrow = perms[:, counted].astype(np.int32 if len(start) >= 1 << 15 else np.int16)
@@ -305,7 +380,7 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     while budget is None or not budget.expired:
         children = []
         for k, (state, spent, path) in enumerate(beam):
-            h = (state[narrow] != target).sum(1) if SHARED_WEIGHT == 0 else \
+            h = (state[narrow] != target).sum(1) if plain else \
                 (state[narrow] != target) @ weight
             value = np.where(h < score(state), spent + cost + LAMBDA * h, np.inf)
             top = np.argpartition(value, min(width, len(value) - 1))[:width]
@@ -330,5 +405,4 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         top = min(beam, key=lambda b: (score(b[0]), b[1]))
         if (score(top[0]), top[1]) < (score(best[0]), best[1]):
             best = top
-    word = [x for i in best[2] for x in words[i]]
-    return ms.names(word), ms.apply(start, word)
+    return list(best[2])
