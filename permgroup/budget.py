@@ -197,12 +197,15 @@ class Budget:
 
     @classmethod
     def of(cls, time_limit: float | int | str | None = None,
-           memory: str | int | float | None = None) -> Budget:
+           memory: str | int | float | None = None,
+           cancel: threading.Event | None = None) -> Budget:
         """A budget of ``time_limit`` seconds from now and ``memory`` (a size
-        :func:`parse_memory` reads; :func:`default_memory` when ``None``)."""
+        :func:`parse_memory` reads; :func:`default_memory` when ``None``),
+        cancelled by ``cancel`` when given."""
         seconds = parse_time_limit(time_limit)
         return cls(None if seconds is None else time.monotonic() + seconds,
-                   default_memory() if memory is None else parse_memory(memory))
+                   default_memory() if memory is None else parse_memory(memory),
+                   cancel if cancel is not None else threading.Event())
 
     def left(self) -> float:
         """Seconds until the deadline (``inf`` without one, never below 0)."""
@@ -271,15 +274,3 @@ class Budget:
                 f"{what} needs {size_text(nbytes)}, more than the memory budget of "
                 f"{size_text(self.memory)}" + (f"; {advice}" if advice else ""))
 
-
-def as_budget(budget: Budget | None = None, time_limit: float | None = None,
-              memory: str | int | None = None) -> Budget:
-    """The budget a function works under: ``budget`` itself when given, else
-    one made of ``time_limit`` and ``memory`` (for functions that take either).
-
-    >>> as_budget(None, 5).left() <= 5
-    True
-    """
-    if budget is not None:
-        return budget
-    return Budget.of(time_limit, memory)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -27,6 +26,7 @@ from itertools import product
 
 import numpy as np
 
+from permgroup.budget import Budget
 from permgroup.elements import Element, piece_form
 from permgroup.errors import InputError
 from permgroup.metric import Metric
@@ -273,11 +273,12 @@ def _plain_words(finder: _Finder, length: int, limit: int = 3000):
             yield word
 
 
-def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float = 10.0,
+def commutator_for(target: Element, *, metric: Metric = "qtm", budget: Budget | None = None,
                    max_rows: int = 3_000_000) -> Found:
     """The shortest word found whose effect is exactly ``target``'s, by
     conjugating known commutators into place level by level; an
-    :class:`InputError` when none is found within ``time_limit`` seconds.
+    :class:`InputError` when none is found within the ``budget`` (ten seconds
+    without one).
 
     >>> from permgroup.explore import load_puzzle
     >>> cube = load_puzzle("cube3")
@@ -289,7 +290,7 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float
     """
     from permgroup.solver.commutators import cheap_letters
 
-    deadline = time.monotonic() + time_limit
+    budget = budget if budget is not None else Budget.of(10)
     finder = _Finder(target.puzzle, metric)
     # grown here, not in the solver's own table (kept as the solver built it)
     table = copy.copy(finder.model.table)
@@ -315,8 +316,9 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float
             if rows:
                 best = min(rows, key=lambda r: table.cost[r])
                 return finder.found(best)
-        if time.monotonic() > deadline or table.size >= max_rows:
-            raise InputError(f"no word found for the target within {time_limit:g} s "
+        if budget.expired or table.size >= max_rows:
+            reason = budget.stop_reason() or f"the limit of {max_rows:,} words"
+            raise InputError(f"no word found for the target within {reason} "
                              f"({table.size:,} words tried)")
         if not table.grow(cheap_letters(finder.ms, 1), limit=max_rows):
             raise InputError("no word found for the target: conjugating the known words "

@@ -631,11 +631,11 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", time_limit: float
     >>> found.element == a.commutator(b).conjugate(s), found.length
     (True, 10)
     """
-    from permgroup.budget import parse_time_limit
+    from permgroup.budget import Budget
     from permgroup.commutator_finder import commutator_for as find
 
     return find(_element(target, "commutator_for"), metric=metric,
-                time_limit=parse_time_limit(time_limit))
+                budget=Budget.of(time_limit))
 
 
 # --- pictures ----------------------------------------------------------------

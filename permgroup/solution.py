@@ -61,15 +61,12 @@ from dataclasses import dataclass, field, replace
 from permgroup.budget import Budget, MemoryBudgetError
 from permgroup.elements import Element, State
 from permgroup.errors import InputError, Stopped, TooLong, UnreachableError
-from permgroup.formats.alg import power_name
+from permgroup.formats.alg import Letter, power_name
 from permgroup.metric import Metric, metric_label, metric_moves
 from permgroup.perm import Perm, act, compose, identity, inverse, order, power
 from permgroup.progress import Progress
 from permgroup.puzzle import Puzzle
 
-#: states (table entries times moves) a breadth-first search moves per second,
-#: on two shared cores: what a table costs to build, known before building it
-BUILD_RATE = 5e7
 #: the share of the time left within which a table may be built
 TABLE_SHARE = 0.5
 #: the share of the time left an exact search may take when other methods follow;
@@ -195,7 +192,7 @@ def door(puzzle) -> Door:
 
 # --- the start and the goal ---------------------------------------------------
 
-Letters = tuple[tuple[str, int], ...]
+Letters = tuple[Letter, ...]
 
 
 @dataclass
@@ -452,7 +449,7 @@ def _fits(entries: int, n_moves: int, budget: Budget, cached: bool) -> bool:
     """Whether a table of ``entries`` may be used (cached: it fits in memory) or
     built (its breadth-first search, :func:`~permgroup.tables.bfs.bfs_memory`,
     fits in memory, and in the table's share of the time)."""
-    from permgroup.tables.bfs import bfs_memory
+    from permgroup.tables.bfs import BUILD_RATE, bfs_memory
 
     if not budget.fits(entries if cached else bfs_memory(entries)):
         return False

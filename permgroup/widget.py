@@ -30,7 +30,6 @@ cancels the search for the one before.  anywidget is needed only here:
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -329,7 +328,7 @@ class PuzzleWidget(anywidget.AnyWidget):
 
     def _readouts(self, generation: int, e: Element, target: Element | None,
                   cancel: threading.Event) -> None:
-        from permgroup.budget import Budget, default_memory
+        from permgroup.budget import Budget
         from permgroup.errors import Stopped, UnreachableError
         from permgroup.solution import solve
         from permgroup.tables.registry import by_colouring
@@ -346,7 +345,7 @@ class PuzzleWidget(anywidget.AnyWidget):
             for distance, solution, text, name, goal in goals:
                 results[distance], results[solution] = -1, []
                 # the time limit, or as soon as a newer state cancels it
-                budget = Budget(time.monotonic() + self.time_limit, default_memory(), cancel)
+                budget = Budget.of(self.time_limit, cancel=cancel)
                 try:
                     # states, not elements: pieces that look alike may trade places
                     found = solve(self._puzzle, State(self._puzzle, _colours(e)),

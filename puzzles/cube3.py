@@ -610,6 +610,9 @@ PHASE_TWO_BALL = 8
 #: quiet machine, 53 to 128 s measured under a load of 3 to 4): a shorter
 #: budget builds the quick chain instead (about 10 s under that load)
 TWO_PHASE_BUILD_SECONDS = 150.0
+#: seconds kept for the quick chain when the full tables' build is stopped by
+#: the budget (on a machine slower than the estimate)
+QUICK_BUILD_SECONDS = 15.0
 
 
 def two_phase(progress=None, budget=None):
@@ -624,7 +627,9 @@ def two_phase(progress=None, budget=None):
     is replaced by tables that take seconds (pattern databases over pairs of
     phase-1 digits, a ball one radius less: words about half a move longer
     at the same time), and the full chain is built by the first call that
-    has the time.
+    has the time.  A full build that has not ended when
+    :data:`QUICK_BUILD_SECONDS` of the budget are left is stopped (the tables
+    it finished are kept in the cache) and the quick chain is built instead.
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> from permgroup.budget import Budget
@@ -635,15 +640,32 @@ def two_phase(progress=None, budget=None):
 
     quick = budget is not None and budget.left() < TWO_PHASE_BUILD_SECONDS
     if not _TWO_PHASE or not (quick or _full(_TWO_PHASE[0])):  # once per process and kind
-        _TWO_PHASE[:] = [SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
-                                       {"puzzle": PUZZLE.fingerprint()}, progress,
-                                       symmetries=diagonal_turns(), last_stage_cap=10,
-                                       first_answer_cap=10,
-                                       last_stage_ball=PHASE_TWO_BALL,
-                                       table_symmetries=[GEOMETRY.rotation("U"),
-                                                         GEOMETRY.rotation("F"),
-                                                         GEOMETRY.reflection()],
-                                       quick=quick)]
+        def chain(quick: bool, progress):
+            return SubgroupChain("cube3", moves("htm"), PUZZLE.pieces, [PHASE_TWO],
+                                 {"puzzle": PUZZLE.fingerprint()}, progress,
+                                 symmetries=diagonal_turns(), last_stage_cap=10,
+                                 first_answer_cap=10, last_stage_ball=PHASE_TWO_BALL,
+                                 table_symmetries=[GEOMETRY.rotation("U"),
+                                                   GEOMETRY.rotation("F"),
+                                                   GEOMETRY.reflection()],
+                                 quick=quick)
+
+        if quick or budget is None:
+            _TWO_PHASE[:] = [chain(quick, progress)]
+        else:
+            full = budget.share(1.0, at_most=budget.left() - QUICK_BUILD_SECONDS).watch()
+
+            def watched(*level) -> None:
+                if progress is not None:
+                    progress(*level)
+                full(*level[-2:])
+
+            try:
+                _TWO_PHASE[:] = [chain(False, watched)]
+            except Stopped:
+                if budget.cancel.is_set():
+                    raise
+                _TWO_PHASE[:] = [chain(True, progress)]
     return _TWO_PHASE[0]
 
 

@@ -293,7 +293,9 @@ def test_scrambles_of_a_megaminx_and_a_5x5x5(name):
 def test_greedy_past_its_deadline_finishes_with_three_cycles():
     """A 4x4x4 scramble given a deadline already past: the 3-cycles finish at
     once (the parities fixed first) and the word, applied by the plain
-    applier, solves it; with no time to finish, the greedy stops short."""
+    applier, solves it; with no time to finish, or with a word in hand
+    (``owed=False``: the 3-cycles' first searches took 9 s past a 10 s limit
+    on Santa's globe_3/33), the greedy stops short."""
     import time
 
     from permgroup.solver.greedy import greedy
@@ -311,6 +313,15 @@ def test_greedy_past_its_deadline_finishes_with_three_cycles():
     assert (end == goal).all() and (ms.apply(start, word) == goal).all()
     word, end = greedy(ms, m.table, start, goal, hurry=Budget(now), **kwargs)
     assert word == [] and (end == start).all()
+    word, end = greedy(ms, m.table, start, goal, hurry=Budget(now), budget=Budget(now + 60),
+                       owed=False, **kwargs)
+    assert word == [] and (end == start).all()
+    # nor does the model's tool table grow past a budget (model(tables_within=True))
+    import copy
+
+    from permgroup.solver.commutators import cheap_letters
+    assert len(m.table.frontier) and copy.copy(m.table).grow(
+        cheap_letters(ms, 1), m.table.frontier, budget=Budget(now)) == 0
 
 
 def test_parallel_commutators_with_mixed_exponents_and_an_outer_letter():

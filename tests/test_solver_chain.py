@@ -58,7 +58,7 @@ def test_santa_cube_rows_are_solved_and_checked(cache):
     # 140: every sticker distinct; 130: each face a checkerboard of two colours,
     # yet every piece shows its own colours
     for row in rows + more:
-        word = chain_word(moves[row.type], row.start, row.goal, time_limit=30)
+        word = chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(30))
         assert word is not None, row.id
         source = PUZZLES if row in rows else MORE
         # solved exactly, wildcards or not (row 31 has 6)
@@ -70,14 +70,14 @@ def test_santa_cube_rows_are_solved_and_checked(cache):
 def test_tables_are_read_back_from_the_cache(cache, monkeypatch):
     rows, moves = rows_of(PUZZLES, "cube_3/3/3")
     cube = moves["cube_3/3/3"]
-    assert chain_word(cube, rows[0].start, rows[0].goal, time_limit=120) is not None
+    assert chain_word(cube, rows[0].start, rows[0].goal, budget=Budget.of(120)) is not None
     names = os.listdir(cache)
     assert any(n.startswith("chain-") and n.endswith(".bytes") for n in names), names
     chain._PLANS.clear()  # as in a new process
     # no table may be built now (too slow for any time): an answer means they
     # were read from the cache
     monkeypatch.setattr(chain, "BUILD_RATE", 1e-9)
-    assert chain_word(cube, rows[1].start, rows[1].goal, time_limit=60) is not None
+    assert chain_word(cube, rows[1].start, rows[1].goal, budget=Budget.of(60)) is not None
     chain._PLANS.clear()
     assert sorted(os.listdir(cache)) == sorted(names)
 
@@ -93,7 +93,7 @@ def test_random_scrambles_are_solved(cache):
             start = goal.copy()
             for name in (rng.choice(names) for _ in range(40)):
                 start = start[cube[name]]
-            word = chain_word(cube, start, goal, time_limit=60)
+            word = chain_word(cube, start, goal, budget=Budget.of(60))
             assert word is not None
             state = list(start)
             for name in word:  # the test's own applier: new[i] = old[p[i]]
@@ -105,8 +105,8 @@ def test_the_2x2x2_against_the_exact_search(cache):
     rows, moves = rows_of(PUZZLES, "cube_2/2/2")
     applier = allowed_moves()
     for row in rows:
-        word = chain_word(moves[row.type], row.start, row.goal, time_limit=60)
-        optimal = exact_word(moves[row.type], row.start, row.goal, time_limit=60)
+        word = chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(60))
+        optimal = exact_word(moves[row.type], row.start, row.goal, budget=Budget.of(60))
         assert wrong_positions(csv_row(PUZZLES, row.id), ".".join(word), applier) == 0
         assert len(optimal) <= len(word) <= len(optimal) + 4
 
@@ -119,21 +119,21 @@ def test_refusals_are_quick(cache):
         # 150: a 4x4x4 (alike centres, tables too large); a wreath and two globes
         row = by_id[ident]
         began = time.monotonic()
-        assert chain_word(moves[row.type], row.start, row.goal, time_limit=60) is None, ident
+        assert chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(60)) is None, ident
         assert time.monotonic() - began < 20, ident
     row = by_id["30"]
     cube = moves[row.type]
     # the down face given the up face's colour: two corners (and edges) look alike
     alike = np.where(row.goal == row.goal[-1], row.goal[0], row.goal)
     start = np.where(row.start == row.goal[-1], row.goal[0], row.start)
-    assert chain_word(cube, start, alike, time_limit=60) is None
+    assert chain_word(cube, start, alike, budget=Budget.of(60)) is None
     # one corner turned in place: the colours tell the position, but it is not
     # a position of the cube
     plan = chain.chain_plan(cube)
     corner = next(p for p in plan.pieces["orbit0"] if len(p) == 3)
     twisted = row.goal.copy()
     twisted[list(corner)] = row.goal[[corner[1], corner[2], corner[0]]]
-    assert chain_word(cube, twisted, row.goal, time_limit=60) is None
+    assert chain_word(cube, twisted, row.goal, budget=Budget.of(60)) is None
 
 
 def test_a_megaminx_definition_is_refused():
@@ -145,7 +145,7 @@ def test_a_megaminx_definition_is_refused():
     goal = np.arange(puzzle.degree)
     start = goal[moves[next(iter(moves))]]
     began = time.monotonic()
-    assert chain_word(moves, start, goal, time_limit=60) is None
+    assert chain_word(moves, start, goal, budget=Budget.of(60)) is None
     assert time.monotonic() - began < 20
 
 

@@ -39,7 +39,7 @@ class _Side:
     (:func:`permgroup.levels.levels`), all its states seen in one sorted array."""
 
     def __init__(self, origins: np.ndarray, dtype: np.dtype, step: Step, n_moves: int,
-                 stop: Callable[[], str | None] | None):
+                 budget: Budget | None):
         first = distinct(origins.astype(dtype))
         self.levels = [first]
         # for each level after the first: the index of each state's parent on the
@@ -48,9 +48,8 @@ class _Side:
         self.seen = SortedKeys(first)
 
         def stepping(states: np.ndarray, m: int) -> np.ndarray:
-            reason = stop() if stop is not None else None
-            if reason:
-                raise Stopped(reason, 0)
+            if budget is not None:
+                budget.check()
             return step(states, m).astype(dtype, copy=False)
 
         # -1 marks a move that is not legal there
@@ -76,19 +75,17 @@ class _Side:
 
 def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, step: Step,
            back_step: Step, max_depth: int | None = None, dtype: np.dtype | type = np.int64,
-           *, stop: Callable[[], str | None] | None = None, memory: int | None = None,
-           state_bytes: int | None = None,
-           accept: Callable[[np.ndarray], np.ndarray] | None = None,
-           budget: Budget | None = None) -> list[int] | None:
+           *, budget: Budget | None = None, state_bytes: int | None = None,
+           accept: Callable[[np.ndarray], np.ndarray] | None = None) -> list[int] | None:
     """A shortest word (move indices) from ``start`` to ``goal`` (each a state or a
     set of states, such as every goal matching a pattern), ``None`` if none
     within ``max_depth`` moves (or at all).
 
-    ``stop()`` is asked before each move of a level: a reason (``"the time
-    limit"``) ends the search with :class:`Stopped` (a slow ``step`` may raise
-    it too); so does a next level whose states, at ``state_bytes`` each (the
-    dtype's size by default), would take the search past ``memory`` bytes.  A
-    ``budget`` (:class:`~permgroup.budget.Budget`) gives both.
+    The ``budget`` (:class:`~permgroup.budget.Budget`) is checked before each
+    move of a level: its running out ends the search with :class:`Stopped` (a
+    slow ``step`` may raise it too); so does a next level whose states, at
+    ``state_bytes`` each (the dtype's size by default), would take the search
+    past the budget's memory.
 
     With ``accept`` (a test of a batch of states), the start's side also ends
     at the first state it passes: the word is then the shortest of those
@@ -100,16 +97,15 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
     >>> search([0, 5], [3, 8], 2, ring, lambda s, m: ring(s, 1 - m))
     [1, 1]
     >>> big = lambda s, m: s * 2 + m  # a tree: levels double
-    >>> search(1, 10 ** 9, 2, big, big, memory=2_000, state_bytes=8)
+    >>> search(1, 10 ** 9, 2, big, big, budget=Budget(memory=2_000), state_bytes=8)
     Traceback (most recent call last):
     ...
     permgroup.errors.Stopped: the memory budget of 2,000 bytes (no word of 8 moves or fewer)
     """
-    if budget is not None:
-        stop, memory = budget.stop_reason, budget.memory
+    memory = None if budget is None else budget.memory
     dtype = np.dtype(dtype)
-    forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step, n_moves, stop)
-    backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step, n_moves, stop)
+    forward = _Side(np.atleast_1d(np.asarray(start)), dtype, step, n_moves, budget)
+    backward = _Side(np.atleast_1d(np.asarray(goal)), dtype, back_step, n_moves, budget)
     if (sorted_positions(backward.levels[0], forward.levels[0]) >= 0).any():
         return []
     if accept is not None and accept(forward.levels[0]).any():
@@ -127,7 +123,7 @@ def search(start: int | Sequence[int], goal: int | Sequence[int], n_moves: int, 
             raise Stopped(f"the memory budget of {memory:,} bytes", ruled_out)
         try:
             level = next(side.grow, None)
-        except Stopped as exc:  # from stop() or a slow step: the bound is known here
+        except Stopped as exc:  # from the budget or a slow step: the bound is known here
             raise Stopped(exc.reason, ruled_out) from None
         if level is None:  # every state on this side's end is seen: none joins
             return None
@@ -226,7 +222,6 @@ def element_path(space, g: Sequence[int], max_depth: int | None = None,
     n = space.puzzle.degree
     if n > 255:
         raise ValueError(f"{space.puzzle.name}: search packs elements of at most 255 stickers")
-    stop = None if budget is None else budget.stop_reason
     moves = [tuple(x) for x in space.moves]
     backs = [inverse(x) for x in moves]
 
@@ -239,9 +234,8 @@ def element_path(space, g: Sequence[int], max_depth: int | None = None,
             out = []
             states = states.tolist()
             for at in range(0, len(states), CHUNK):  # a level may take minutes
-                reason = stop() if stop is not None and at else None
-                if reason:
-                    raise Stopped(reason, 0)
+                if budget is not None and at:
+                    budget.check()
                 out += [pack(compose(tuple(s.to_bytes(n, "big")), mv))
                         for s in states[at:at + CHUNK]]
             return _objects(out)

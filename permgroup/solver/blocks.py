@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from permgroup.budget import Budget
-from permgroup.errors import InputError
+from permgroup.errors import InputError, Stopped
 from permgroup.levels import DenseKeys, levels
 from permgroup.solver.pieces import Pieces
 
@@ -120,7 +120,7 @@ def block_word(moves: Mapping[str, np.ndarray], pieces: Pieces, order: Sequence[
             b = np.where(mask, goal, blank)
             try:
                 w = _search(moves, a, b, budget)
-            except InputError:
+            except (InputError, Stopped):
                 continue
             if found is None or len(w) < len(found[1]):
                 found = (i, w)
@@ -138,8 +138,9 @@ def block_word(moves: Mapping[str, np.ndarray], pieces: Pieces, order: Sequence[
 def _search(moves: Mapping[str, np.ndarray], a: np.ndarray, b: np.ndarray,
             budget: Budget) -> list[str]:
     """The exact search's word from ``a`` to ``b`` within :data:`STATES`
-    states and the budget's time; :class:`InputError` when it finds none."""
+    states and the budget's time (:data:`SEARCH_SECONDS` at most);
+    :class:`~permgroup.errors.Stopped` when they run out."""
     from permgroup.solver.exact import exact_word
 
-    return exact_word(moves, a, b, time_limit=min(budget.left(), SEARCH_SECONDS),
+    return exact_word(moves, a, b, budget=budget.share(1.0, at_most=SEARCH_SECONDS),
                       max_states=STATES)

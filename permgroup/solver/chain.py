@@ -39,13 +39,14 @@ applied to the start and compared with the goal before it is returned.
 >>> moves = {"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b)}
 >>> goal = np.arange(5)
 >>> start = goal[a][b]
->>> word = chain_word(moves, start, goal, time_limit=10)
+>>> from permgroup.budget import Budget
+>>> word = chain_word(moves, start, goal, budget=Budget.of(time_limit=10))
 >>> state = start
 >>> for name in word:
 ...     state = state[moves[name]]
 >>> state.tolist(), len(word)
 ([0, 1, 2, 3, 4], 2)
->>> chain_word(moves, np.array([0, 0, 1, 1, 2]), goal, time_limit=10) is None  # alike pieces
+>>> chain_word(moves, np.array([0, 0, 1, 1, 2]), goal, budget=Budget.of(10)) is None  # alike pieces
 True
 """
 from __future__ import annotations
@@ -57,20 +58,18 @@ from math import factorial, log2
 
 import numpy as np
 
-from permgroup.budget import Budget, as_budget
+from permgroup.budget import Budget
 from permgroup.perm import closure, compose, inverse
 from permgroup.search.subgroup_chain import SubgroupChain, consistent_slots
 from permgroup.moves import MoveSet, scatter_of
 from permgroup.solver.pieces import Pieces
 from permgroup.spaces.element import PieceCoordinate
+from permgroup.tables.bfs import BUILD_RATE
 
 #: the pattern databases of a chain may hold at most this many entries (a byte each)
 MAX_ENTRIES = 1 << 26
 #: a stage whose coset space is larger than this is past what its databases can guide
 MAX_STAGE = 1 << 40
-#: table entries times moves built per second by breadth-first search (about
-#: 1e8 measured on 2 shared cores), a third of that when the moves' costs differ
-BUILD_RATE = 5e7
 #: seconds the search goes on after its first answer, at most, and at most this
 #: share of the row's time limit (a whole file with a small limit stays quick)
 SEARCH_SECONDS = 2.5
@@ -383,16 +382,14 @@ def _chain(plan: ChainPlan, budget: Budget):
 
 
 def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-               time_limit: float | None = None, ms: MoveSet | None = None,
-               budget: Budget | None = None) -> list[str] | None:
+               budget: Budget, ms: MoveSet | None = None) -> list[str] | None:
     """A word (move names) taking the colouring ``start`` to ``goal`` through the
     puzzle's chain (see the module docstring), checked; ``None`` when the chain
     does not apply, its tables do not fit in the time, or no answer comes
-    within the ``budget`` (or ``time_limit`` seconds); :class:`~permgroup.errors.Stopped` when the
-    budget runs out while its tables are built.  (``ms``, the moves'
+    within the ``budget``; :class:`~permgroup.errors.Stopped` when the budget
+    runs out while its tables are built.  (``ms``, the moves'
     :class:`MoveSet`, is not needed: the chain names the moves by their order.)"""
-    budget = as_budget(budget, time_limit)
-    time_limit = budget.left()
+    given = budget.left()
     start, goal = np.asarray(start), np.asarray(goal)
     if not 0 < len(start) <= MAX_DEGREE or len(moves) > MAX_MOVES:
         return None
@@ -414,7 +411,7 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     # improve on it: the caller's other ways keep the rest
     left = budget.left() / 2
     try:
-        improving = budget.share(1.0, at_most=min(SEARCH_SECONDS, SEARCH_SHARE * time_limit,
+        improving = budget.share(1.0, at_most=min(SEARCH_SECONDS, SEARCH_SHARE * given,
                                                   left / 2))
         found = chain.solve(element, budget=improving, first_answer=budget.share(0.5))
     except RuntimeError:  # the chain's own check: its first stage never ends

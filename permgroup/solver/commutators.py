@@ -434,14 +434,16 @@ class ToolTable:
         return tuple(self.ms.reduce(word))
 
     def grow(self, letters: Sequence[Letter], rows: np.ndarray | None = None,
-             limit: int = 2_000_000) -> int:
+             limit: int = 2_000_000, budget: Budget | None = None) -> int:
         """Conjugate ``rows`` (default: the frontier) by each letter that touches
-        them; the new rows become the frontier.  Returns how many were added."""
+        them, none once ``budget`` has run out; the new rows become the
+        frontier.  Returns how many were added."""
         rows = self.frontier if rows is None else np.asarray(rows)
         added_pos, added_src, added_cost, added_parent, added_setup = [], [], [], [], []
         total = 0
         for x in letters:
-            if len(rows) == 0 or self.size + total >= limit:
+            if len(rows) == 0 or self.size + total >= limit or (budget is not None
+                                                               and budget.expired):
                 break
             touching = rows[self._moves[x[0]][self.pos[rows]].any(1)]
             if len(touching) == 0:

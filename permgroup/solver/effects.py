@@ -32,11 +32,29 @@ def gains_of(pos: np.ndarray, src: np.ndarray, state: np.ndarray, goal: np.ndarr
     return (s[src] == want).sum(1, dtype=np.int64) - (s[pos] == want).sum(1, dtype=np.int64)
 
 
+def _column_gains(pos_t: np.ndarray, src_t: np.ndarray, state: np.ndarray, goal: np.ndarray
+                  ) -> np.ndarray:
+    """:func:`gains_of` of the rows given by column (``pos.T``, ``src.T``, each
+    contiguous): a column at a time over small integers, about twice as quick
+    on many rows (a 33x33x33's 265,680 pairs) as the gathers of whole rows."""
+    s, g = np.append(state, -1), np.append(goal, -2)
+    if min(s.min(), g.min()) >= -2 ** 15 and max(s.max(), g.max()) < 2 ** 15:
+        s, g = s.astype(np.int16), g.astype(np.int16)
+    right = s == g
+    out = np.zeros(pos_t.shape[1], dtype=np.int16 if len(pos_t) < 2 ** 14 else np.int64)
+    for p, q in zip(pos_t, src_t):
+        out += s[q] == g[p]
+        out -= right[p]
+    return out.astype(np.int64)
+
+
 class GainCache:
     """The gains of fixed rows of effects, rescored where the state changed."""
 
     def __init__(self, pos: np.ndarray, src: np.ndarray, degree: int):
         self.pos, self.src, self.degree = pos, src, degree
+        # by column too, for scoring every row at once
+        self._pos_t, self._src_t = np.ascontiguousarray(pos.T), np.ascontiguousarray(src.T)
         flat = pos.ravel()
         rows = np.repeat(np.arange(len(pos)), pos.shape[1] if pos.ndim == 2 else 0)
         keep = flat < degree
@@ -70,13 +88,13 @@ class GainCache:
     def gains(self, state: np.ndarray, goal: np.ndarray) -> np.ndarray:
         """Every row's gain on ``state`` (the array returned is the cache's own)."""
         if self.state is None or self.goal is None or len(self.state) != len(state):
-            self.values = gains_of(self.pos, self.src, state, goal)
+            self.values = _column_gains(self._pos_t, self._src_t, state, goal)
         else:
             # a row moves the stickers of its own positions only: it is rescored
             # when the state or the goal changed at one of them
             changed = np.flatnonzero((state != self.state) | (goal != self.goal))
             if len(changed) > self.degree // 4:
-                self.values = gains_of(self.pos, self.src, state, goal)
+                self.values = _column_gains(self._pos_t, self._src_t, state, goal)
             elif len(changed):
                 rows = self.touching(changed)
                 self.values[rows] = gains_of(self.pos[rows], self.src[rows], state, goal)

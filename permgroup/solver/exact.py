@@ -18,33 +18,31 @@ permgroup.errors.InputError: no sequence of moves joins the two states (every st
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 import numpy as np
 
 from permgroup.budget import Budget
-from permgroup.errors import InputError, Stopped
+from permgroup.errors import InputError
 from permgroup.levels import row_keys, rows_of
+
+#: seconds a search may take when no budget is given
+TIME_LIMIT = 60.0
 
 
 def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-               mismatches: int = 0, time_limit: float = 60.0,
-               max_states: int = 4_000_000, memory: int = 1 << 30,
-               budget: Budget | None = None, max_depth: int | None = None
+               budget: Budget | None = None, mismatches: int = 0,
+               max_states: int = 4_000_000, max_depth: int | None = None
                ) -> list[str] | None:
     """A shortest list of move names taking ``start`` to ``goal`` (see the module
-    docstring); :class:`InputError` when none is found within ``time_limit``
-    seconds, ``max_states`` states or about ``memory`` bytes of seen states, or
-    when the two cannot be joined.  With a ``budget`` (its time and memory
-    instead), running out is :class:`~permgroup.errors.Stopped` as every
-    budgeted search reports it, and ``None`` says that no word of at most
-    ``max_depth`` moves exists."""
+    docstring), found within the ``budget`` (:data:`TIME_LIMIT` seconds without
+    one) and ``max_states`` states: :class:`~permgroup.errors.Stopped` when either
+    runs out, as every budgeted search reports it; :class:`InputError` when the
+    two cannot be joined; ``None`` when ``max_depth`` is given and no word of at
+    most that many moves exists."""
     from permgroup.search.meet import search
 
-    if budget is not None:
-        time_limit, memory = budget.left(), budget.memory
-    deadline = time.monotonic() + time_limit
+    budget = budget if budget is not None else Budget.of(TIME_LIMIT)
     start, goal = _compact(np.asarray(start), np.asarray(goal))
     if np.count_nonzero(start != goal) <= mismatches:
         return []
@@ -54,31 +52,21 @@ def exact_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     dtype = start.dtype
     # a state costs its row, an index and a parent's index and move (see search)
     state_bytes = start.nbytes + 16
-    memory = min(memory, max_states * state_bytes * 3)
+    budget = budget.with_memory(min(budget.memory, max_states * state_bytes * 3))
 
     def mover(tables):
         def step(states: np.ndarray, m: int) -> np.ndarray:
             return row_keys(rows_of(states, dtype)[:, tables[m]])
         return step
 
-    def stop() -> str | None:
-        if budget is not None:
-            return budget.stop_reason()
-        return "the time limit" if time.monotonic() > deadline else None
-
     def near_goal(states: np.ndarray) -> np.ndarray:
         return np.count_nonzero(rows_of(states, dtype) != goal, axis=1) <= mismatches
 
-    try:
-        word = search(row_keys(start[None, :]), row_keys(goal[None, :]), len(names),
-                      mover(forward), mover(backward), max_depth,
-                      dtype=row_keys(start[None, :]).dtype, stop=stop, memory=memory,
-                      state_bytes=state_bytes, accept=near_goal if mismatches else None)
-    except Stopped as exc:
-        if budget is not None:
-            raise
-        raise InputError(f"no word found: {exc}") from None
-    if word is None and budget is not None and max_depth is not None:
+    word = search(row_keys(start[None, :]), row_keys(goal[None, :]), len(names),
+                  mover(forward), mover(backward), max_depth,
+                  dtype=row_keys(start[None, :]).dtype, budget=budget,
+                  state_bytes=state_bytes, accept=near_goal if mismatches else None)
+    if word is None and max_depth is not None:
         return None
     if word is None:
         raise InputError("no sequence of moves joins the two states (every state "

@@ -112,7 +112,7 @@ def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.nd
     by_pieces = 0
     while points.wrong > mismatches and not (budget is not None and budget.expired):
         if len(points.at) < anchors // 2:  # insertions in between dropped too many
-            points = _Points(ms, effects, start, goal, points.word, first, anchors)
+            points.reseed(anchors)
         if points.step(frozen, min_gain, max(1, points.wrong // STEP_WRONG)):
             continue
         # stuck: an insertion putting a piece home though no position gains
@@ -153,6 +153,56 @@ class _Points:
             cache.gains(self.states[k], self.seen(k))
             self.caches.append(cache)
         self.wrong = int(np.count_nonzero(self.end != goal))
+
+    def reseed(self, anchors: int) -> None:
+        """New points in the middle of the widest gaps between the points kept,
+        until there are ``anchors``: each insertion drops the point it went at,
+        and the points kept are up to date, so only the new ones are scored
+        (and only the moves between their neighbours applied): fresh points,
+        fresh setups, at a fraction of the cost of placing them all again."""
+        ms, at = self.ms, list(self.at)
+        new: set[int] = set()
+        if at[-1] < len(self.word):
+            # the end's point, which an insertion there keeps before it when
+            # it is the first point too
+            at.append(len(self.word))
+            new.add(len(self.word))
+        while 1 < len(at) < anchors:
+            gaps = np.diff(at)
+            i = int(np.argmax(gaps))
+            if gaps[i] < 2:
+                break
+            t = at[i] + int(gaps[i]) // 2
+            at.insert(i + 1, t)
+            new.add(t)
+        if not new:
+            return
+        old = {t: k for k, t in enumerate(self.at)}
+        states, after, caches = [], [], []
+        for k, t in enumerate(at):
+            if t in old:
+                states.append(self.states[old[t]])
+                after.append(self.after[old[t]])
+                caches.append(self.caches[old[t]])
+                continue
+            # from the point before: the state forward; from the next kept one, the
+            # moves after it backward (the new points of a gap in turn)
+            states.append(ms.apply(states[-1], self.word[at[k - 1]:t]))
+            after.append(None)
+            caches.append(None)
+        if after[-1] is None:
+            after[-1] = np.arange(ms.degree, dtype=np.int64)
+        for k in range(len(at) - 2, -1, -1):
+            if after[k] is None:
+                suffix = after[k + 1]
+                for c, e in reversed(self.word[at[k]:at[k + 1]]):
+                    suffix = ms.powers[c][e % ms.orders[c]][suffix]
+                after[k] = suffix
+        self.at, self.states, self.after, self.caches = at, states, after, caches
+        for k, t in enumerate(at):
+            if caches[k] is None:
+                caches[k] = self.effects.cache.fork()
+                caches[k].gains(states[k], self.seen(k))
 
     def seen(self, k: int) -> np.ndarray:
         """The goal as point ``k`` sees it: ``state_t[C]`` matches it where

@@ -118,9 +118,8 @@ def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal:
         from permgroup.solver.exact import exact_word
 
         try:
-            word = exact_word(projected, a, b, time_limit=budget.left(),
-                              max_states=EXACT_STATES)
-        except InputError:
+            word = exact_word(projected, a, b, budget=budget, max_states=EXACT_STATES)
+        except (InputError, Stopped):
             return None
     state = start
     for name in word:

@@ -31,6 +31,11 @@ from permgroup.tables.packed import (PackedTable, distinct, empty_packed, pack, 
 from permgroup.tables.store import (THREADS, UNSEEN, UNSEEN_CODE, DepthTable, depth_distribution,
                                     table_cache)
 
+#: table entries times moves a breadth-first search builds per second on two
+#: shared cores (about 1e8 measured, a third of that when the moves' costs
+#: differ): what a table costs to build, known before building it (the solve
+#: path's tables, a chain's databases)
+BUILD_RATE = 5e7
 #: ranks handled at once by a block of a level (a multiple of 4): bounds its
 #: working memory, tens of bytes a state
 BLOCK = 1 << 19
