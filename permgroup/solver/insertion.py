@@ -42,8 +42,10 @@ from permgroup.solver.effects import GainCache
 #: points of the word looked at a step (evenly spread, the end always among them),
 #: fewer when there are many effects: every point's gains are kept up to date
 ANCHORS = 48
-#: ... so that the points times the effects stay within this
-ANCHOR_ROWS = 3_000_000
+#: ... so that the points times the effects stay within this (45 points on a
+#: 33x33x33's 265,680 pairs: reseeded, they are cheap; 11 gave 9,285 moves on
+#: Santa's row 281, 45 gave 8,549; 90 made each insertion three times slower)
+ANCHOR_ROWS = 12_000_000
 #: the best few effects of each point have their cost after cancelling counted
 CANCEL_CHECKED = 6
 #: insertions made a step: one per this many positions wrong (the gains are
