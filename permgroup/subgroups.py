@@ -60,27 +60,20 @@ def orbit_transversal(gens: np.ndarray, point: int, limit: int = MAX_ORBIT
     >>> orbit.tolist(), reps[:, 0].tolist()
     ([0, 1, 2], [0, 1, 2])
     """
+    from permgroup.levels import DenseKeys, by_moves, levels
+
     n = gens.shape[1]
-    slot = np.full(n, -1, dtype=INDEX)
-    slot[point] = 0
-    orbit, reps = [np.array([point])], [identity(n)[None]]
-    frontier, frontier_reps = orbit[0], reps[0]
+    start = np.array([point])
+    orbit, reps = [start], [identity(n)[None]]
     size = 1
-    while len(frontier):
-        images = gens[:, frontier]
-        g, f = np.nonzero(slot[images] < 0)
-        if not len(g):
-            break
-        found, first = np.unique(images[g, f], return_index=True)
-        size += len(found)
+    step = by_moves(lambda points, m: gens[m][points], len(gens))
+    for level in levels(start, step, seen=DenseKeys(n, start)):
+        size += len(level.states)
         if size > limit:
             raise InputError(f"the orbit of point {point} has more than {limit:,} points: "
                              "too many for its transversal")
-        slot[found] = np.arange(size - len(found), size)
-        frontier_reps = compose(frontier_reps[f[first]], gens[g[first]])
-        frontier = found
-        orbit.append(found)
-        reps.append(frontier_reps)
+        orbit.append(level.states)
+        reps.append(compose(reps[-1][level.parent], gens[level.move]))
     return np.concatenate(orbit), np.concatenate(reps)
 
 
