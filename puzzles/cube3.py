@@ -31,6 +31,7 @@ True
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -419,18 +420,20 @@ def _pruning(metric: str):
 
 
 def solve_elements(elements: Sequence[Perm], max_depth: int, metric: str = "qtm",
-                   progress=None, time_limit: float | None = TIME_LIMIT
-                   ) -> list[list[str] | None]:
+                   progress=None, time_limit: float | None = TIME_LIMIT, *,
+                   cancel: threading.Event | None = None) -> list[list[str] | None]:
     """An optimal word for each element, ``None`` where more than ``max_depth``
     moves are needed; :class:`~permgroup.errors.Stopped` when one takes more
-    than ``time_limit`` seconds (its ``answered`` holds the words before it).
+    than ``time_limit`` seconds (its ``answered`` holds the words before it)
+    or ``cancel`` is set (a request's :class:`~permgroup.budget.Budget`'s).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> cubes = [apply_moves(SOLVED, "R U"), SOLVED, apply_moves(SOLVED, "R U F D")]
     >>> solve_elements([element(c) for c in cubes], max_depth=3)
     [["U'", "R'"], [], None]
     """
-    return solve_digits(digits(elements, metric), max_depth, metric, progress, time_limit)
+    return solve_digits(digits(elements, metric), max_depth, metric, progress, time_limit,
+                        cancel=cancel)
 
 
 def corner_database(metric: str = "qtm", progress=None, build: bool = True):
@@ -468,9 +471,10 @@ PATTERN_FROM = 5
 
 
 def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
-                 progress=None, time_limit: float | None = TIME_LIMIT
-                 ) -> list[list[str] | None]:
-    """:func:`solve_elements` for positions given as columns of digits.
+                 progress=None, time_limit: float | None = TIME_LIMIT, *,
+                 cancel: threading.Event | None = None) -> list[list[str] | None]:
+    """:func:`solve_elements` for positions given as columns of digits, each
+    within its own ``time_limit`` (ZOJ 2477's limit is per cube).
 
     Positions inside the ball of radius ``min(max_depth, DEEP_RADIUS)`` are
     answered by walking it (all together); the others by IDA* towards that
@@ -498,7 +502,8 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
 
             try:
                 word = ida_star(space, states[:, i:i + 1], near, max_depth, bounds=bounds,
-                                pruning=pruning(metric), budget=Budget.of(time_limit))
+                                pruning=pruning(metric),
+                                budget=Budget.of(time_limit, cancel=cancel))
             except Stopped as exc:
                 if exc.reason == "the time limit":
                     exc.reason = f"the time limit of {time_limit:g} s"
@@ -579,7 +584,7 @@ def solve_exact(position: Perm, metric: str, max_depth: int | None, budget) -> l
                       f"{CORNER_BUILD_SECONDS:g} s, once)", 0)
     # the ball and the corners' database are built (and cached) within the budget
     return solve_elements([position], depth, metric, progress=budget.watch(),
-                          time_limit=budget.left())[0]
+                          time_limit=budget.left(), cancel=budget.cancel)[0]
 
 
 def solve_chain(position: Perm, metric: str, max_length: int | None, budget
