@@ -92,15 +92,21 @@ BEAM_SHARE = 0.3
 #: the share of the time left the insertions may take (the generic solver
 #: finishes the few cells they leave)
 INSERT_SHARE = 0.6
-#: ... on puzzles of at most this many cells: on Santa's globe_8/25 (450 cells) the
-#: insertions left 44 cells wrong at the end of their share (60 s a row, at a
-#: load of 5), and the word was longer than the generic solver's alone (1,997
-#: moves against 1,862)
-MAX_INSERT_CELLS = 300
+#: ... on puzzles of at most this many cells: on Santa's globe_8/25 (450 cells)
+#: the insertions of turns up to 3 left 44 cells wrong at the end of their share
+#: (60 s a row, at a load of 5), and the word was longer than the generic
+#: solver's alone (1,997 moves against 1,862); of turns up to 2 after the flip
+#: prefix, 6 and 8 on rows 396 and 397, and the words were 1,830 and 1,874
+#: moves against 2,399 and 2,365 (load 3.9)
+MAX_INSERT_CELLS = 500
 MIN_INSERT_CELLS = 40
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
-#: rings meet through other moves (:func:`ring_commutators`)
+#: rings meet through other moves (:func:`ring_commutators`) ...
 FLIP_TURN = 3
+#: ... so that the commutators times the cells stay within this (Santa's
+#: globe_3/33: 9,504 commutators of turns up to 3; globe_8/25: 6,400 of turns
+#: up to 2, 14,400 of turns up to 3)
+EFFECT_ENTRIES = 3_000_000
 #: the share of the insertions' time the beam over flips and turns before them may take
 PREFIX_SHARE = 0.2
 #: moves the insertions spend to put a cell home, about (Santa's globe_3/33:
@@ -269,12 +275,18 @@ def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal:
     inserted in ``word`` (by default the empty word) wherever the moves after
     them carry them to the cells that need them
     (:func:`~permgroup.solver.insertion.insert_effects`), at up to
-    :data:`INSERT_POINTS` points of the word."""
+    :data:`INSERT_POINTS` points of the word; the commutators' turns are
+    ``turn`` at most, less where they would pass :data:`EFFECT_ENTRIES`."""
     from permgroup.solver.insertion import Effects, insert_effects
 
     key = f"{ms.fingerprint()}-{turn}"
     if key not in _EFFECTS:
-        words = ring_commutators(ms, rings, turn)
+        words = ring_commutators(ms, rings, 1)
+        # those of turns up to t are about t * t times as many
+        fits = [t for t in range(2, turn + 1)
+                if len(words) * t * t * ms.degree <= EFFECT_ENTRIES]
+        if fits:
+            words = ring_commutators(ms, rings, fits[-1])
         _EFFECTS.clear()  # one puzzle at a time
         _EFFECTS[key] = Effects.of(ms, words) if words else None
     effects = _EFFECTS[key]
