@@ -63,6 +63,8 @@ ROOTS_DEGREE = 400
 ROOTS_PER_ORBIT = 2000
 #: the best 3-cycles kept per orbit and position, re-scored by their cost in context
 TOP = 32
+#: first 3-cycles of a detour tried (the cheapest), see :meth:`OrbitCycles.detour`
+DETOURS = 32
 #: letters at the end of the word so far that a 3-cycle is reduced against
 CONTEXT_LETTERS = 16
 #: turning orbits of at most this many stickers have 3-cycles of stickers (a search
@@ -343,11 +345,16 @@ class OrbitCycles:
         base = orbit.base[int(orbit.root[code])][0]
         return self.ms.reduce([*setup, *base, *self.ms.inverse(setup)])
 
-    def plan(self, k: int, state: np.ndarray, goal: np.ndarray
+    def plan(self, k: int, state: np.ndarray, goal: np.ndarray, *, detour: bool = False
              ) -> list[tuple[float, tuple, float]] | None:
         """The best 3-cycles for orbit ``k`` (positions fixed per move, the
-        triple and the positions fixed; up to :data:`TOP`, best first), or ``None``."""
+        triple and the positions fixed; up to :data:`TOP`, best first), or ``None``.
+        With ``detour``, the cheapest that fix nothing but put a wrong piece
+        home in place of a right one (scored one over their cost; not in an
+        :attr:`oriented` orbit): see :meth:`solve`."""
         orbit = self.orbit(k)
+        if detour and orbit.oriented:
+            return None
         slots = orbit.slots
         if orbit.oriented:
             # point i is sticker i % c of slot i // c; its piece read from there on
@@ -370,23 +377,24 @@ class OrbitCycles:
             per = slots.shape[1]
         if wrong_slots.sum() < 2:
             return None
-        if len(slots) > SMALL_ORBIT and wrong_slots.sum() >= 3:
+        if len(slots) > SMALL_ORBIT and wrong_slots.sum() >= 3 and not detour:
             # a big orbit: the triples of wrong slots first (a scan of n³ triples
             # for each 3-cycle made finishing an orbit cost n⁴), all slots when
             # none of those gains
             found = self._best_triple(orbit, fix, right, slot_id, per, np.flatnonzero(wrong))
             if found is not None:
                 return found
-        return self._best_triple(orbit, fix, right, slot_id, per, np.arange(len(fix)))
+        return self._best_triple(orbit, fix, right, slot_id, per, np.arange(len(fix)),
+                                 detour=detour)
 
     def _best_triple(self, orbit: Orbit, fix: np.ndarray, right: np.ndarray,
-                     slot_id: np.ndarray, per: int, cand: np.ndarray
+                     slot_id: np.ndarray, per: int, cand: np.ndarray, detour: bool = False
                      ) -> list[tuple[float, tuple, float]] | None:
         """The best 3-cycles of three points among ``cand`` (up to :data:`TOP`,
         best first, as (score, triple, positions fixed)), or ``None``:
         ``fix[x, y]`` is what point ``y``'s content fixes at ``x``, ``right[x]``
         what is right at ``x`` now, ``slot_id`` the point's piece slot, ``per``
-        the positions fixed per unit of those."""
+        the positions fixed per unit of those (``detour``: see :meth:`plan`)."""
         n = len(fix)
         # content y -> x, z -> y, x -> z
         fix_x = fix[np.ix_(cand, cand)]   # [x, y]: y's piece suits x
@@ -416,6 +424,14 @@ class OrbitCycles:
             cost = self.ms.cost(orbit.base[0][0]) + 2 * least.astype(np.float64)
             # scored in positions fixed per move, as the greedy's other steps are
             score = np.where((flat > 0) & (least >= 0), flat * per / cost, -1.0)
+            if detour:
+                # nothing fixed in all, but a wrong point put right (so a right one
+                # made wrong, whose like elsewhere a second 3-cycle may bring)
+                wrong_at = 1 - right
+                mended = (fix_x[xs, :, None] * wrong_at[xs, None, None]
+                          + fix_x[None, :, :] * wrong_at[None, :, None]
+                          + fix_x.T[xs, None, :] * wrong_at[None, None, :]).reshape(-1)
+                score = np.where((flat == 0) & (least >= 0) & (mended > 0), 1 / cost, -1.0)
             top = np.flatnonzero(score > 0)
             if len(top) > TOP:
                 top = top[np.argpartition(-score[top], TOP - 1)[:TOP]]
@@ -478,14 +494,59 @@ class OrbitCycles:
     def solve(self, state: np.ndarray, goal: np.ndarray,
               before: Sequence[Letter] = ()) -> list[Letter]:
         """3-cycles bringing the pieces of these orbits home, while one gains
-        (each chosen for what it costs after the word so far, ``before``)."""
+        (each chosen for what it costs after the word so far, ``before``);
+        when none does, two whose first fixes nothing (:meth:`detour`).
+
+        Two wrong pieces swapped in an orbit whose other pieces include two
+        alike: no 3-cycle fixes a position, two do (the swap and a swap of
+        the two alike, which shows nothing):
+
+        >>> t = np.array([1, 0, 2, 3, 4]); u = np.array([1, 2, 3, 4, 0])
+        >>> ms = MoveSet.from_moves({"t": t, "u": u, "-u": np.argsort(u)})
+        >>> from permgroup.solver.commutators import Tool, effect
+        >>> word = ms.letters(["t", "u", "t", "-u"])
+        >>> base = [Tool(tuple(word), 4, *effect(ms.perm(word)))]
+        >>> cycles = OrbitCycles.of(ms, Pieces.of(ms), np.zeros(5, dtype=np.int64), base)
+        >>> goal = np.array([0, 1, 2, 3, 3]); start = np.array([1, 0, 2, 3, 3])
+        >>> cycles.best(start, goal, start != goal) is None
+        True
+        >>> ms.apply(start, cycles.solve(start, goal)).tolist()
+        [0, 1, 2, 3, 3]
+        """
         word: list[Letter] = []
         while True:
             found = self.best(state, goal, state != goal, before=[*before[-CONTEXT_LETTERS:], *word])
-            if found is None:
+            more = found[1] if found is not None else self.detour(state, goal)
+            if more is None:
                 return word
-            state = self.ms.apply(state, found[1])
-            word = self.ms.extend(word, found[1])
+            state = self.ms.apply(state, more)
+            word = self.ms.extend(word, more)
+
+    def detour(self, state: np.ndarray, goal: np.ndarray) -> list[Letter] | None:
+        """Two 3-cycles fixing positions where no one does, the first fixing
+        nothing: it puts a wrong piece home in place of a right one, whose
+        like the second brings back (pieces of an orbit alike in colours make
+        an odd swap of two others even); the pair fixing the most positions per
+        move among the :data:`DETOURS` cheapest first ones, or ``None``."""
+        ms = self.ms
+        before = int(np.count_nonzero(state != goal))
+        best: tuple[float, list[Letter]] | None = None
+        for k in self.orbits:
+            if not (state[self._slots[k]] != goal[self._slots[k]]).any():
+                continue
+            for _, triple, _ in (self.plan(k, state, goal, detour=True) or [])[:DETOURS]:
+                first = self.cycle_word(k, *triple)
+                if first is None:
+                    continue
+                middle = ms.apply(state, first)
+                second = self.best(middle, goal, middle != goal)
+                if second is None:
+                    continue
+                pair = ms.extend(list(first), second[1])
+                gain = before - int(np.count_nonzero(ms.apply(state, pair) != goal))
+                if gain > 0 and (best is None or gain / ms.cost(pair) > best[0]):
+                    best = (gain / ms.cost(pair), pair)
+        return None if best is None else best[1]
 
 
 def setup_letters(ms: MoveSet) -> list[Letter]:
