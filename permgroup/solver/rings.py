@@ -87,6 +87,9 @@ MIN_CELLS = 40
 MAX_CELLS = 300
 #: entries of the macros' gather arrays at most (8 bytes each)
 MAX_ENTRIES = 10_000_000
+#: ... and of a globe's (4 bytes each: Santa's globe_3/33 has 34,646 macros of
+#: 264 cells, globe_8/25 44,389 of 450, the last few turns left out)
+FLIP_MACRO_ENTRIES = 20_000_000
 #: the share of the time left the beam may take
 BEAM_SHARE = 0.3
 #: the share of the time left the insertions may take (the generic solver
@@ -195,26 +198,29 @@ def macros(ms: MoveSet, rings: Sequence[int]) -> tuple[list[list[Letter]], np.nd
 
 def flip_macros(ms: MoveSet, rings: Sequence[int]) -> tuple[list[list[Letter]], np.ndarray]:
     """The macros of a puzzle whose rings meet through other moves (a globe's
-    flips): a turn of one ring by any amount, a move of another class (and its
-    inverse), and a turn then such a move; with their gather arrays (as many
-    as :data:`MAX_ENTRIES` allows).
+    flips): a move ``x`` of another class (or its inverse), a turn of one ring
+    by any amount, that turn then ``x``, and that turn conjugated by ``x``
+    (``x a^s x⁻¹``: on a globe, a turn of the ring made of half of ``a`` and
+    half of its mirror); with their gather arrays (as many as
+    :data:`FLIP_MACRO_ENTRIES` allows).
 
     >>> a = np.array([1, 2, 3, 0, 4, 5, 6, 7]); b = np.array([0, 1, 2, 3, 5, 6, 7, 4])
     >>> x = np.array([4, 5, 2, 3, 0, 1, 6, 7])   # two rings of four cells; x swaps two of each
     >>> ms = MoveSet.from_moves({"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b), "x": x})
     >>> words, perms = flip_macros(ms, ring_classes(ms))
     >>> len(words), ms.names(words[-1]), bool((perms[-1] == ms.perm(words[-1])).all())
-    (13, ['b', 'b', 'x'], True)
+    (19, ['x', 'b', 'b', 'x'], True)
     """
     others = [(c, e) for c in range(len(ms.classes)) if c not in set(rings)
               for e in sorted({1, ms.orders[c] - 1})]
     words: list[list[Letter]] = [[x] for x in others]
     for a in rings:
         for s in range(-((ms.orders[a] - 1) // 2), ms.orders[a] // 2 + 1):
-            if s and (len(words) + len(others)) * ms.degree <= MAX_ENTRIES:
+            if s and (len(words) + 2 * len(others)) * ms.degree <= FLIP_MACRO_ENTRIES:
                 turn = (a, s % ms.orders[a])
                 words += [[turn]] + [[turn, x] for x in others]
-    return words, np.array([ms.perm(w) for w in words])
+                words += [[x, turn, (x[0], -x[1] % ms.orders[x[0]])] for x in others]
+    return words, np.array([ms.perm(w) for w in words], dtype=np.int32)
 
 
 def ring_commutators(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN
