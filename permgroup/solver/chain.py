@@ -382,13 +382,18 @@ def _chain(plan: ChainPlan, budget: Budget):
 
 
 def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
-               budget: Budget, ms: MoveSet | None = None) -> list[str] | None:
+               budget: Budget, ms: MoveSet | None = None,
+               improve: float | None = None) -> list[str] | None:
     """A word (move names) taking the colouring ``start`` to ``goal`` through the
     puzzle's chain (see the module docstring), checked; ``None`` when the chain
     does not apply, its tables do not fit in the time, or no answer comes
     within the ``budget``; :class:`~permgroup.errors.Stopped` when the budget
     runs out while its tables are built.  (``ms``, the moves'
-    :class:`MoveSet`, is not needed: the chain names the moves by their order.)"""
+    :class:`MoveSet`, is not needed: the chain names the moves by their order.)
+    ``improve``: the most seconds spent improving on the first answer (by
+    default at most :data:`SEARCH_SECONDS` and :data:`SEARCH_SHARE` of the
+    budget: a caller that keeps the word for several uses may give more).
+    Either way at most a quarter of the time left."""
     given = budget.left()
     start, goal = np.asarray(start), np.asarray(goal)
     if not 0 < len(start) <= MAX_DEGREE or len(moves) > MAX_MOVES:
@@ -411,8 +416,8 @@ def chain_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
     # improve on it: the caller's other ways keep the rest
     left = budget.left() / 2
     try:
-        improving = budget.share(1.0, at_most=min(SEARCH_SECONDS, SEARCH_SHARE * given,
-                                                  left / 2))
+        most = min(SEARCH_SECONDS, SEARCH_SHARE * given) if improve is None else improve
+        improving = budget.share(1.0, at_most=min(most, left / 2))
         found = chain.solve(element, budget=improving, first_answer=budget.share(0.5))
     except RuntimeError:  # the chain's own check: its first stage never ends
         return None

@@ -92,9 +92,12 @@ def keeping_classes(ms: MoveSet, positions: np.ndarray) -> list[int]:
 
 
 def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
-                       positions: np.ndarray, *, budget: Budget) -> list[str] | None:
+                       positions: np.ndarray, *, budget: Budget,
+                       improve: float | None = None) -> list[str] | None:
     """Move names bringing every piece at ``positions`` home (the rest goes
-    where it goes), by the chain of subgroups on the projection, or a
+    where it goes), by the chain of subgroups on the projection (``improve``:
+    its seconds for a shorter word than its first, see
+    :func:`~permgroup.solver.chain.chain_word`), or a
     bidirectional search where the chain does not apply and the projection is
     small; checked; ``None`` when neither finds a word within ``budget``."""
     from permgroup.solver.chain import chain_word
@@ -106,7 +109,7 @@ def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal:
         return None
     projected = projection(moves, positions)
     try:
-        word = chain_word(projected, a, b, budget=budget)
+        word = chain_word(projected, a, b, budget=budget, improve=improve)
     except Stopped:
         # the budget ran out while the chain's tables were built (a loaded
         # machine, an empty cache): no word here; the caller's other ways answer
