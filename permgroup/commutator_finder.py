@@ -294,7 +294,7 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", budget: Budget | 
     finder = _Finder(target.puzzle, metric)
     # grown here, not in the solver's own table (kept as the solver built it)
     table = copy.copy(finder.model.table)
-    table._seen = set(table._seen)
+    table._seen, table._variants = copy.copy(table._seen), copy.copy(table._variants)
     gather = gather_of(target.perm)
     pos = np.flatnonzero(gather != np.arange(len(gather))).astype(np.int32)
     if not len(pos):
@@ -308,7 +308,7 @@ def commutator_for(target: Element, *, metric: Metric = "qtm", budget: Budget | 
     want_pos[0, :len(pos)], want_src[0, :len(src)] = pos, src
     key = int(table._hash(want_pos, want_src)[0])
     while True:
-        if key in table._seen:
+        if table._seen.contains(np.array([key], dtype=np.uint64))[0]:
             hashes = table._hash(table.pos, table.src)
             rows = np.flatnonzero(hashes == np.uint64(key))
             rows = [int(r) for r in rows

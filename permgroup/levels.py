@@ -136,6 +136,65 @@ class SortedKeys:
         merged.sort(kind="stable")
         self.keys = merged
 
+    def contains(self, keys: np.ndarray) -> np.ndarray:
+        """Whether each of ``keys`` is seen.
+
+        >>> SortedKeys(np.array([5, 1])).contains(np.array([1, 2, 5, 9])).tolist()
+        [True, False, True, False]
+        """
+        if not len(self.keys):
+            return np.zeros(len(keys), dtype=bool)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        return self.keys[at] == keys
+
+
+class KeyCounts:
+    """How many times each key was counted, in sorted arrays (a dict's loop in
+    Python, one key at a time, is what this replaces).
+
+    >>> counts = KeyCounts(np.array([5, 1, 5]))
+    >>> counts.count(np.array([5, 1, 7])).tolist()
+    [2, 1, 0]
+    >>> KeyCounts.rank(np.array([7, 3, 7, 7, 3])).tolist()
+    [0, 0, 1, 2, 1]
+    >>> counts.add(np.array([7, 5])); counts.count(np.array([5, 7])).tolist()
+    [3, 1]
+    """
+
+    def __init__(self, keys: np.ndarray):
+        self.keys, self.counts = np.unique(keys, return_counts=True)
+
+    def count(self, keys: np.ndarray) -> np.ndarray:
+        """How many times each of ``keys`` was counted."""
+        if not len(self.keys):
+            return np.zeros(len(keys), dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        return np.where(self.keys[at] == keys, self.counts[at], 0)
+
+    @staticmethod
+    def rank(keys: np.ndarray) -> np.ndarray:
+        """Each key's place among the equal keys before it in ``keys``."""
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        starts = np.ones(len(keys), dtype=bool)
+        np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+        first = np.maximum.accumulate(np.where(starts, np.arange(len(keys)), 0))
+        out = np.empty(len(keys), dtype=np.int64)
+        out[order] = np.arange(len(keys)) - first
+        return out
+
+    def add(self, keys: np.ndarray) -> None:
+        """Count each of ``keys`` once more (a merge of sorted arrays)."""
+        new, counts = np.unique(keys, return_counts=True)
+        merged = np.concatenate([self.keys, new])
+        order = np.argsort(merged, kind="stable")
+        merged, counts = merged[order], np.concatenate([self.counts, counts])[order]
+        starts = np.ones(len(merged), dtype=bool)
+        np.not_equal(merged[1:], merged[:-1], out=starts[1:])
+        at = np.flatnonzero(starts)
+        self.keys = merged[at]
+        self.counts = np.add.reduceat(counts, at) if len(at) else counts
+
 
 class DenseKeys:
     """Integer keys below ``size``, one flag each: marking is linear, where

@@ -57,7 +57,7 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped, counted
 from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
-                                          inverse_tool, turning_tools)
+                                          inverse_tool, paired_rows, turning_tools)
 from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import greedy
 from permgroup.moves import MoveSet
@@ -140,23 +140,39 @@ class Model:
     #: the last-resort 3-cycles of the orbits ``cycles`` lacks, made when first needed
     #: (permgroup.solver.finish)
     rescue: OrbitCycles | None = None
+    #: the steps of the tool table's growth still to do (:func:`grow`): a budget
+    #: cut it short, the next call of :func:`model` with time goes on with it
+    growth: list | None = None
+    #: the rows being conjugated when the growth was cut, and where their level began
+    growing: tuple | None = None
+
+    @property
+    def grown(self) -> bool:
+        """Whether the tool table's growth is done."""
+        return not self.growth
 
 
 _MODELS: dict[str, Model] = {}
 
 
 def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1, *,
-          tables_within: bool = False) -> Model:
+          grow_within: Budget | None = None) -> Model:
     """The solver's model of a puzzle, built once per process and set of moves
     (``setup_length``: the longest setup of its base commutators, see
     :func:`~permgroup.solver.commutators.base_commutators`); its parts are cut
-    short once ``budget`` has run out (the model is then not ``complete``),
-    the growth of its tool table too with ``tables_within`` (for a caller
-    holding a word: on Santa's globe_3/33 that growth took 7 s of a 10 s
-    limit, loaded)."""
+    short once ``budget`` has run out (the model is then not ``complete``,
+    and built again whole when asked for with no budget), the growth of its
+    tool table once ``grow_within`` has (on Santa's globe_3/33 that growth
+    took 5.8 s of the model's 9.7, loaded, on a first line with a 10 s limit):
+    the model is kept, and the next call goes on growing the table
+    (:func:`grow`; to the end with no ``budget``), so that later rows of a
+    process have the table as it would have been."""
     key = f"{ms.fingerprint()}-{setup_length}"
     if key in _MODELS and (_MODELS[key].complete or budget is not None):
-        return _MODELS[key]
+        built = _MODELS[key]
+        if not built.grown:
+            grow(built, budget if grow_within is None else grow_within)
+        return built
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
     for k, orbit in enumerate(position_orbits(ms)):
@@ -166,18 +182,38 @@ def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1, *,
     base = base + more
     base = base + [inverse_tool(ms, t) for t in base]
     table = ToolTable(ms, base)
-    within = budget if tables_within else None
-    table.grow(cheap_letters(ms, 1), budget=within)
-    turns = turning_tools(ms, pieces, [table.tool(i) for i in range(table.size)])
-    table.add(turns)
-    if table.size < MAX_BUILT_ROWS:
-        table.grow(cheap_letters(ms, 1), budget=within)
     shapes = Shapes.find(ms, pieces)
     _MODELS.clear()  # one puzzle at a time: tables can be large
     complete = budget is None or not budget.expired
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
-                                 short_words(ms, SHORT_WORD_LETTERS), cycles, complete)
+                                 short_words(ms, SHORT_WORD_LETTERS), cycles, complete,
+                                 growth=["level", "turns", "level"])
+    grow(built, budget if grow_within is None else grow_within)
     return built
+
+
+def grow(m: Model, budget: Budget | None = None) -> None:
+    """Grow ``m``'s tool table (a level of conjugates by every cheap letter,
+    the turns of pieces in place made of its tools, a second level while the
+    table is smaller than :data:`MAX_BUILT_ROWS`) until ``budget`` runs out,
+    going on from where a budget cut it before."""
+    ms, table = m.moves, m.table
+    letters = cheap_letters(ms, 1)
+    while m.growth:
+        if m.growth[0] == "turns":
+            rows = paired_rows(table, m.pieces)
+            table.add(turning_tools(ms, m.pieces, [table.tool(i) for i in rows.tolist()]))
+        elif m.growing is None and (len(m.growth) == 1 and table.size >= MAX_BUILT_ROWS):
+            pass  # no second level of a table this large
+        else:
+            rows, begun, todo = m.growing or (table.frontier, table.size, letters)
+            table.grow(todo, rows, budget=budget)
+            if table.cut:
+                m.growing = (rows, begun, table.cut)
+                return
+            m.growing = None
+            table.frontier = np.arange(begun, table.size)
+        m.growth.pop(0)
 
 
 def colourings(state: np.ndarray) -> int:
@@ -275,9 +311,11 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             return _checked(moves, start, goal, ms.names(word), mismatches)
     if not owed:  # the caller's word stands: no model is built past the budget
         budget.check()
-    # a model cut short is completed for the finish: with no time left for the
-    # descent, it is built complete at once (not twice)
-    m = model(ms, None if descent.expired else budget, tables_within=not owed)
+    # with no time left for the descent, the model's parts are built whole at
+    # once (the finish needs them: not twice); its table grows while the greedy
+    # has time to choose when a word is owed (the rest is for the 3-cycles'
+    # finish), else within the whole budget, and goes on growing at the next call
+    m = model(ms, None if descent.expired else budget, grow_within=choose if owed else budget)
     if not owed:
         budget.check()
     # the pieces whose 3-cycles cost most placed first by search, the descent
@@ -329,11 +367,16 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # (a limit trades length, never the answer; permgroup.solver.finish)
         from permgroup.solver.finish import finish
 
-        # a model whose build the deadline cut short is completed first
-        more = finish(ms, m if m.complete else model(ms), ms.apply(start, word), goal,
-                      mismatches=mismatches)
-        word = ms.extend(word, more)
-        wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+        # a model whose parts the deadline cut short is completed first; one
+        # whose table's growth it cut is tried as it is, then grown to the end
+        m = m if m.complete else model(ms)
+        for _ in range(2):
+            more = finish(ms, m, ms.apply(start, word), goal, mismatches=mismatches)
+            word = ms.extend(word, more)
+            wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+            if wrong <= mismatches or m.grown:
+                break
+            grow(m)
     if prefix:
         start, word = origin, ms.extend(prefix, word)
     best = ms.names(word) if wrong <= mismatches else None

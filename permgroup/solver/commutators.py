@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from permgroup.budget import Budget
+from permgroup.levels import KeyCounts, SortedKeys
 from permgroup.solver.effects import GainCache
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
@@ -341,6 +342,23 @@ def turning_tools(ms: MoveSet, pieces: Pieces, tools: Sequence[Tool], *, limit: 
     return list(out.values())
 
 
+def paired_rows(table: "ToolTable", pieces: Pieces) -> np.ndarray:
+    """The rows of ``table`` that may pair in :func:`turning_tools`: those
+    whose pieces move as another row's do (told apart by a hash, so a few more
+    at most), in order; the rest need no word spelled (on Santa's globe_3/33
+    spelling every row's was 2 s of the model's build)."""
+    n = table.ms.degree
+    block_of = np.append(pieces.block_of, -1)
+    pos = np.minimum(table.pos, n)
+    pairs = np.where(pos < n, block_of[pos] * (len(pieces.blocks) + 1) + block_of[np.minimum(table.src, n)], -1)
+    pairs.sort(axis=1)
+    pairs[:, 1:][pairs[:, 1:] == pairs[:, :-1]] = -1   # each pair once, as a set
+    pairs.sort(axis=1)
+    keys = ToolTable._hash(pairs, pairs)
+    _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    return np.flatnonzero(counts[inverse] > 1)
+
+
 class ToolTable:
     """Tools as padded arrays, grown by conjugation.
 
@@ -367,12 +385,12 @@ class ToolTable:
         self.parent = np.full(count, -1, dtype=np.int64)
         self.setup = np.zeros((count, 2), dtype=np.int64)
         self._base_words = {i: tuple(t.word) for i, t in enumerate(tools)}
-        self._seen = set(self._hash(self.pos, self.src).tolist())
+        self._seen = SortedKeys(np.unique(self._hash(self.pos, self.src)))
         # how many effects move each set of positions (only ``per_key`` are kept)
-        self._variants: dict[int, int] = {}
-        for h in self._hash(self.pos, self.pos).tolist():
-            self._variants[h] = self._variants.get(h, 0) + 1
+        self._variants = KeyCounts(self._hash(self.pos, self.pos))
         self.frontier = np.arange(count)
+        #: the letters a budget kept :meth:`grow` from (none: it ended by itself)
+        self.cut: list[Letter] = []
         #: the rows given when the table was made (the base tools)
         self.base_count = count
         # each class's power arrays, extended by the pad position
@@ -398,10 +416,10 @@ class ToolTable:
             return 0
         other = ToolTable(self.ms, fresh, self.width)
         h = self._hash(other.pos, other.src)
-        keep = [i for i, v in enumerate(h.tolist()) if v not in self._seen]
-        self._seen.update(h[keep].tolist())
-        for w in self._hash(other.pos[keep], other.pos[keep]).tolist():
-            self._variants[w] = self._variants.get(w, 0) + 1
+        keep = np.flatnonzero(~self._seen.contains(h))
+        self._seen.add(np.unique(h[keep]))
+        self._variants.add(self._hash(other.pos[keep], other.pos[keep]))
+        keep = keep.tolist()
         start = self.size
         for k, i in enumerate(keep):
             self._base_words[start + k] = tuple(fresh[i].word)
@@ -436,14 +454,19 @@ class ToolTable:
     def grow(self, letters: Sequence[Letter], rows: np.ndarray | None = None,
              limit: int = 2_000_000, budget: Budget | None = None) -> int:
         """Conjugate ``rows`` (default: the frontier) by each letter that touches
-        them, none once ``budget`` has run out; the new rows become the
-        frontier.  Returns how many were added."""
+        them, none once ``budget`` has run out (the letters not reached are
+        then ``cut``: :meth:`grow` of those and the same rows goes on, the
+        table as it would have been); the new rows become the frontier.
+        Returns how many were added."""
         rows = self.frontier if rows is None else np.asarray(rows)
         added_pos, added_src, added_cost, added_parent, added_setup = [], [], [], [], []
         total = 0
-        for x in letters:
-            if len(rows) == 0 or self.size + total >= limit or (budget is not None
-                                                               and budget.expired):
+        self.cut: list[Letter] = []
+        for k, x in enumerate(letters):
+            if len(rows) == 0 or self.size + total >= limit:
+                break
+            if budget is not None and budget.expired:
+                self.cut = list(letters[k:])
                 break
             touching = rows[self._moves[x[0]][self.pos[rows]].any(1)]
             if len(touching) == 0:
@@ -455,14 +478,15 @@ class ToolTable:
             src = np.take_along_axis(src, order, 1)
             h = self._hash(pos, src)
             h, first = np.unique(h, return_index=True)
-            where = self._hash(pos[first], pos[first]).tolist()
-            fresh = np.zeros(len(h), dtype=bool)
-            for i, (v, w) in enumerate(zip(h.tolist(), where)):
-                if v in self._seen or self._variants.get(w, 0) >= self.per_key:
-                    continue
-                self._seen.add(v)
-                self._variants[w] = self._variants.get(w, 0) + 1
-                fresh[i] = True
+            # the effects not seen, then of each set of positions only as many
+            # as it lacks of ``per_key``, in hash order (vectorised: a loop over
+            # the rows in Python was most of the model's build)
+            unseen = ~self._seen.contains(h)
+            h, first = h[unseen], first[unseen]
+            where = self._hash(pos[first], pos[first])
+            fresh = KeyCounts.rank(where) + self._variants.count(where) < self.per_key
+            self._seen.add(h[fresh])
+            self._variants.add(where[fresh])
             keep = first[fresh][:limit - self.size - total]
             if len(keep) == 0:
                 continue
