@@ -316,7 +316,7 @@ def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     from puzzles.santa_types import moves as santa_moves, random_rows
 
     from permgroup.formats.santa import with_inverses
-    from permgroup.solver.rings import INSERT_CELL_COST, flip_prefix, ring_classes
+    from permgroup.solver.rings import INSERT_CELL_COST, flip_prefixes, ring_classes
 
     moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_1/16").items()})
     ms = MoveSet.from_moves(moves)
@@ -324,7 +324,10 @@ def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     labels = sorted(set(row["solution_state"].split(";")))
     goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
     start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
-    word = ms.names(flip_prefix(ms, ring_classes(ms), start, goal, budget=Budget.of(3)))
+    first, *others = flip_prefixes(ms, ring_classes(ms), start, goal,
+                                   (INSERT_CELL_COST, 0.0, INSERT_CELL_COST), budget=Budget.of(3))
+    assert others == [[]]  # each cut once; a cell costing nothing: no prefix
+    word = ms.names(first)
     home = np.count_nonzero(start != goal) - np.count_nonzero(
         np.array(plain_apply(start, word, moves)) != goal)
     assert word and 0 < len(word) < INSERT_CELL_COST * home

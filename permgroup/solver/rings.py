@@ -58,6 +58,7 @@ True
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -115,6 +116,9 @@ PREFIX_SHARE = 0.2
 #: moves the insertions spend to put a cell home, about (Santa's globe_3/33:
 #: 1,276 moves for 246 cells on row 388; globe_6/8: 356 for 81 on row 378)
 INSERT_CELL_COST = 5.0
+#: the costs of a cell where the flip prefix is cut for the insertions after it,
+#: tried in turn while time is left (0: no prefix)
+CUT_COSTS = (INSERT_CELL_COST, 3.0, 8.0, 0.0, 2.0, 12.0)
 #: the points of the word where they are scored at most ...
 INSERT_POINTS = 600
 #: ... and so that the points times the commutators stay within this
@@ -303,12 +307,15 @@ def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal:
                           budget=budget, anchors=points)
 
 
-def flip_prefix(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
-                *, budget: Budget | None = None) -> list[Letter]:
-    """The start of a word for a puzzle whose rings meet through flips: the
-    beam search of the module docstring over :func:`flip_macros`, its path cut
-    where its moves plus :data:`INSERT_CELL_COST` times the cells left wrong
-    are least (past there a cell costs it more than the insertions pay)."""
+def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
+                  costs: Sequence[float] = (INSERT_CELL_COST,), *,
+                  budget: Budget | None = None) -> list[list[Letter]]:
+    """Starts of a word for a puzzle whose rings meet through flips: the beam
+    search of the module docstring over :func:`flip_macros`, its path cut
+    where its moves plus ``c`` times the cells left wrong are least, for each
+    ``c`` of ``costs`` (past there a cell costs it more than ``c``: about
+    :data:`INSERT_CELL_COST` is what the insertions pay); each cut once, in
+    the order of ``costs``."""
     words, perms = flip_macros(ms, rings)
     path = beam_path(ms, words, perms, start, goal, budget=budget)
     spent, wrong, state = [0.0], [int(np.count_nonzero(start != goal))], start
@@ -316,8 +323,8 @@ def flip_prefix(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.n
         state = state[perms[i]]
         spent.append(spent[-1] + ms.cost(words[i]))
         wrong.append(int(np.count_nonzero(state != goal)))
-    cut = int(np.argmin(np.array(spent) + INSERT_CELL_COST * np.array(wrong)))
-    return [x for i in path[:cut] for x in words[i]]
+    cuts = dict.fromkeys(int(np.argmin(np.array(spent) + c * np.array(wrong))) for c in costs)
+    return [[x for i in path[:cut] for x in words[i]] for cut in cuts]
 
 
 def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
@@ -350,10 +357,23 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # flips and turns that each put several cells home first: the
         # insertions' commutators fix two or three cells for eight to ten moves
         # from the first (Santa's globe_3/33 row 388), these one for two
-        prefix = flip_prefix(ms, rings, start, goal,
-                             budget=None if budget is None else budget.share(PREFIX_SHARE))
-        word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
-                                budget=budget)
+        prefixes = flip_prefixes(ms, rings, start, goal, CUT_COSTS,
+                                 budget=None if budget is None else budget.share(PREFIX_SHARE))
+        # the insertions after each cut while time is left for one more (a
+        # small globe's take seconds: on Santa's globe_6/8 and globe_6/10 rows the
+        # shortest of four cuts was 5 % shorter than the first's)
+        best = None
+        for prefix in prefixes if budget is not None else prefixes[:1]:
+            began = time.monotonic()
+            word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
+                                    budget=budget)
+            left = max(0, int(np.count_nonzero(ms.apply(start, word) != goal)) - mismatches)
+            value = ms.cost(word) + INSERT_CELL_COST * left
+            if best is None or value < best[0]:
+                best = (value, word)
+            if budget is None or budget.left() < 2 * (time.monotonic() - began):
+                break
+        word = best[1]
         return ms.names(word), ms.apply(start, word)
     # every move turns a ring here (the branch above took the others)
     if not _rings_meet(ms, rings) or not min_cells <= len(start) <= max_cells:
