@@ -34,10 +34,11 @@ globe_3/33 and globe_6/8 this left a few cells of 258 and 93 wrong, and the
 rows' words 16 % and 22 % shorter than the generic solver's alone.  Those
 commutators fix two or three cells for eight to ten moves even on a scrambled
 globe, where a flip or a turn puts several home: the word they go in starts
-with the beam above over flips and turns (:func:`flip_prefix`), cut where a
+with the beam above over flips and turns (:func:`flip_prefixes`), cut where a
 cell starts to cost it more than the insertions pay (on Santa's globe_3/33
 rows 388-390 the words were 7.5 % shorter, on one row of each of globe_6/4,
-globe_6/8 and globe_6/10 10-30 %).
+globe_6/8 and globe_6/10 10-30 %); while time is left the insertions run
+again after cuts at other costs of a cell, and the shortest word is kept.
 
 >>> import numpy as np
 >>> # two rings of six cells sharing cells 0 and 3 of the first
