@@ -162,16 +162,16 @@ def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1, *,
     :func:`~permgroup.solver.commutators.base_commutators`); its parts are cut
     short once ``budget`` has run out (the model is then not ``complete``,
     and built again whole when asked for with no budget), the growth of its
-    tool table once ``grow_within`` has (on Santa's globe_3/33 that growth
-    took 5.8 s of the model's 9.7, loaded, on a first line with a 10 s limit):
-    the model is kept, and the next call goes on growing the table
-    (:func:`grow`; to the end with no ``budget``), so that later rows of a
-    process have the table as it would have been."""
+    tool table once ``grow_within`` has (none: grown to the end; a caller
+    holding a word cuts it at its budget): the model is kept, and the next
+    call goes on growing the table (:func:`grow`, to the end without
+    ``grow_within``), so that later rows of a process have the table as it
+    would have been."""
     key = f"{ms.fingerprint()}-{setup_length}"
     if key in _MODELS and (_MODELS[key].complete or budget is not None):
         built = _MODELS[key]
         if not built.grown:
-            grow(built, budget if grow_within is None else grow_within)
+            grow(built, grow_within)
         return built
     pieces = Pieces.of(ms)
     position_orbit = np.full(ms.degree, -1, dtype=np.int64)
@@ -188,7 +188,7 @@ def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1, *,
     _MODELS[key] = built = Model(ms, pieces, position_orbit, table, shapes,
                                  short_words(ms, SHORT_WORD_LETTERS), cycles, complete,
                                  growth=["level", "turns", "level"])
-    grow(built, budget if grow_within is None else grow_within)
+    grow(built, grow_within)
     return built
 
 
@@ -312,10 +312,12 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if not owed:  # the caller's word stands: no model is built past the budget
         budget.check()
     # with no time left for the descent, the model's parts are built whole at
-    # once (the finish needs them: not twice); its table grows while the greedy
-    # has time to choose when a word is owed (the rest is for the 3-cycles'
-    # finish), else within the whole budget, and goes on growing at the next call
-    m = model(ms, None if descent.expired else budget, grow_within=choose if owed else budget)
+    # once (the finish needs them: not twice); its table grows to the end when
+    # a word is owed (cut at the greedy's time to choose, Santa's globe_8/25 took
+    # 21 s rather than 12 on a first line at a 10 s limit: the 3-cycles did all
+    # the tools' work), else within the budget, and a growth cut goes on at the
+    # next call
+    m = model(ms, None if descent.expired else budget, grow_within=None if owed else budget)
     if not owed:
         budget.check()
     # the pieces whose 3-cycles cost most placed first by search, the descent
@@ -367,16 +369,11 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # (a limit trades length, never the answer; permgroup.solver.finish)
         from permgroup.solver.finish import finish
 
-        # a model whose parts the deadline cut short is completed first; one
-        # whose table's growth it cut is tried as it is, then grown to the end
-        m = m if m.complete else model(ms)
-        for _ in range(2):
-            more = finish(ms, m, ms.apply(start, word), goal, mismatches=mismatches)
-            word = ms.extend(word, more)
-            wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
-            if wrong <= mismatches or m.grown:
-                break
-            grow(m)
+        # a model whose build the deadline cut short is completed first
+        more = finish(ms, m if m.complete else model(ms), ms.apply(start, word), goal,
+                      mismatches=mismatches)
+        word = ms.extend(word, more)
+        wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
     if prefix:
         start, word = origin, ms.extend(prefix, word)
     best = ms.names(word) if wrong <= mismatches else None
