@@ -369,7 +369,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     URF
     0
     """
-    from permgroup.optimal import TIME_LIMIT, Unanswered, answer_line, optimal_answers
+    from permgroup.optimal import TIME_LIMIT, answer_line, optimal_answers
 
     time_limit = getattr(args, "time_limit", None) or TIME_LIMIT
     answers: list = []

@@ -59,7 +59,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from permgroup.budget import Budget, MemoryBudgetError
-from permgroup.elements import Element, State
+from permgroup.elements import Element
 from permgroup.errors import InputError, Stopped, TooLong, UnreachableError
 from permgroup.formats.alg import Letter, power_name
 from permgroup.metric import Metric, metric_label, metric_moves

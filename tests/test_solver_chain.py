@@ -4,7 +4,6 @@ tests/test_santa.py (written from the competition's rules); refusals; the
 tables read back from the cache."""
 from __future__ import annotations
 
-import csv
 import os
 import random
 import time

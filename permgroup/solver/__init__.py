@@ -47,7 +47,6 @@ returned.
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -56,7 +55,7 @@ import numpy as np
 
 from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped, counted
-from permgroup.solver.commutators import (Tool, ToolTable, base_commutators, cheap_letters,
+from permgroup.solver.commutators import (ToolTable, base_commutators, cheap_letters,
                                           inverse_tool, paired_rows, turning_tools)
 from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import greedy

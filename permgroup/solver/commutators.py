@@ -25,7 +25,7 @@ position its sticker comes from (gather form: after the word,
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np

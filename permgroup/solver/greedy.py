@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 from math import comb
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 

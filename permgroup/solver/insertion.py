@@ -37,6 +37,7 @@ import numpy as np
 
 from permgroup.budget import Budget
 from permgroup.moves import Letter, MoveSet
+from permgroup.perm_arrays import invert
 from permgroup.solver.effects import GainCache
 
 #: points of the word looked at a step (evenly spread, the end always among them),
@@ -125,6 +126,14 @@ def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.nd
     return points.word
 
 
+def _carried(ms: MoveSet, word: Sequence[Letter], suffix: np.ndarray) -> np.ndarray:
+    """The gather array of ``word`` followed by the moves whose gather array is
+    ``suffix`` (a point's "moves after it", from the next point's)."""
+    for c, e in reversed(word):
+        suffix = ms.powers[c][e % ms.orders[c]][suffix]
+    return suffix
+
+
 class _Points:
     """The points of a word where effects may go: at each, the state reached,
     the gather array of the moves after it, and the effects' gains there."""
@@ -145,8 +154,7 @@ class _Points:
         suffix, done = np.arange(ms.degree, dtype=np.int64), n
         after = []
         for t in reversed(self.at):
-            for c, e in reversed(word[t:done]):
-                suffix = ms.powers[c][e % ms.orders[c]][suffix]
+            suffix = _carried(ms, word[t:done], suffix)
             done = t
             after.append(suffix)
         self.after = after[::-1]
@@ -196,10 +204,7 @@ class _Points:
             after[-1] = np.arange(ms.degree, dtype=np.int64)
         for k in range(len(at) - 2, -1, -1):
             if after[k] is None:
-                suffix = after[k + 1]
-                for c, e in reversed(self.word[at[k]:at[k + 1]]):
-                    suffix = ms.powers[c][e % ms.orders[c]][suffix]
-                after[k] = suffix
+                after[k] = _carried(ms, self.word[at[k]:at[k + 1]], after[k + 1])
         self.at, self.states, self.after, self.caches = at, states, after, caches
         for k, t in enumerate(at):
             if caches[k] is None:
@@ -209,9 +214,7 @@ class _Points:
     def seen(self, k: int) -> np.ndarray:
         """The goal as point ``k`` sees it: ``state_t[C]`` matches it where
         ``state_t[C]`` followed by the rest of the word matches the goal."""
-        inverse = np.empty_like(self.after[k])
-        inverse[self.after[k]] = np.arange(len(inverse))
-        return self.goal[inverse]
+        return self.goal[invert(self.after[k])]
 
     def step(self, frozen: np.ndarray | None, min_gain: float, most: int) -> bool:
         """Make the best insertion (positions fixed per move, after cancelling),
@@ -219,7 +222,7 @@ class _Points:
         each fixes at least :data:`SHARE` of what the first did a move (each
         scored again on the word it meets); the gains are rescored once, after
         them.  False when none fixes more than ``min_gain`` a move."""
-        ms, effects = self.ms, self.effects
+        effects = self.effects
         candidates = []
         for k in range(len(self.at)):
             values = self.caches[k].values
@@ -285,9 +288,7 @@ class _Points:
         # that of the effect inserted at t, whatever cancelled; seen at the end
         # it is the effect conjugated by the moves after t
         after = self.after[k]
-        inverse = np.empty_like(after)
-        inverse[after] = np.arange(len(after))
-        at_end = inverse[ms.perm(inserted)[after]]
+        at_end = invert(after)[ms.perm(inserted)[after]]
         final = self.end[at_end]
         if frozen is not None and (final[frozen] != self.end[frozen]).any():
             return None
@@ -357,9 +358,7 @@ class _Points:
                 states.append(self.states[k])
                 at.append(t)
             else:        # the state reached holds it
-                inverse = np.empty_like(self.after[k])
-                inverse[self.after[k]] = np.arange(len(inverse))
-                states.append(self.end[inverse])
+                states.append(self.end[invert(self.after[k])])
                 after.append(self.after[k])
                 at.append(t + shift)
             caches.append(self.caches[k])

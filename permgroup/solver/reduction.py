@@ -36,7 +36,6 @@ undone.  The model (pieces, 3-cycles, commutators) is built once per puzzle.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 

@@ -224,7 +224,7 @@ def flip_macros(ms: MoveSet, rings: Sequence[int]) -> tuple[list[list[Letter]], 
             if s and (len(words) + 2 * len(others)) * ms.degree <= FLIP_MACRO_ENTRIES:
                 turn = (a, s % ms.orders[a])
                 words += [[turn]] + [[turn, x] for x in others]
-                words += [[x, turn, (x[0], -x[1] % ms.orders[x[0]])] for x in others]
+                words += [[x, turn, *ms.inverse([x])] for x in others]
     return words, np.array([ms.perm(w) for w in words], dtype=np.int32)
 
 
