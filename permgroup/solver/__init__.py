@@ -408,13 +408,21 @@ def _checked(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarra
     return word
 
 
+def _owed_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
+               budget: Budget) -> list[str]:
+    """The generic solver's word, owed past ``budget``, with none of the ways
+    that need setup (a chain, an opening, the closing search): the small
+    orbits' word when their chain's tables do not fit in the time."""
+    return find_word(moves, start, goal, budget=budget, chain=False, rings=False, polish=False)
+
+
 def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarray,
                   goal: np.ndarray, mismatches: int, budget: Budget, choose: Budget,
                   variants: Budget) -> tuple[list, float] | None:
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
     (letters, shortened) over the :data:`REDUCTION_VARIANTS` that fit in
     ``variants`` (at least the first, found or not; the rounds hurry once ``choose`` has run
-    out, the 3-cycles finish once ``budget`` has), and the
+    out), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none."""
     from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
@@ -442,8 +450,8 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found = reduction_word(moves, ms, red, a, b, mismatches=mismatches,
-                               hurry=choose, budget=budget, kinds=kinds, inside=inside,
-                               two_pairs=two_pairs)
+                               hurry=choose, kinds=kinds, inside=inside,
+                               two_pairs=two_pairs, fallback=_owed_word)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
                 found = shorten(ms, a, found)

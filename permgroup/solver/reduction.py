@@ -48,8 +48,8 @@ from permgroup.solver.greedy import fix_parities
 from permgroup.solver.insertion import Effects, insert_effects
 from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, position_orbits
-from permgroup.solver.small_orbits import (keeping_classes, orbit_positions, small_orbits,
-                                           solve_small_orbits)
+from permgroup.solver.small_orbits import (Solver, keeping_classes, orbit_positions,
+                                           small_orbits, solve_small_orbits)
 
 
 @dataclass
@@ -72,19 +72,28 @@ class Reduction:
     _small_words: dict = field(default_factory=dict)
 
     def small_word(self, moves: Mapping[str, np.ndarray], start: np.ndarray,
-                   goal: np.ndarray, budget: Budget) -> list[str] | None:
+                   goal: np.ndarray, budget: Budget, fallback: Solver | None = None
+                   ) -> list[str] | None:
         """:func:`~permgroup.solver.small_orbits.solve_small_orbits` on the
         small orbits, made once for each start and goal there: given
         :data:`SMALL_SECONDS` (at most :data:`SMALL_SHARE` of ``budget``) to
         improve on its first word (on Santa's 5x5x5 rows 210 and 211, 24 and
-        23 moves rather than 28 and 27)."""
+        23 moves rather than 28 and 27); ``fallback``'s word when neither the
+        chain nor the search finds one in time (not kept)."""
         positions = np.flatnonzero(self.frozen)
         key = start[positions].tobytes() + goal[positions].tobytes()
         if key not in self._small_words:
+            fell_back = []  # the fallback's word is not kept: more time may find a shorter one
+
+            def owed(*args):
+                fell_back.append(True)
+                return fallback(*args)
+
             found = solve_small_orbits(moves, start, goal, positions, budget=budget,
-                                       improve=min(SMALL_SECONDS, SMALL_SHARE * budget.left()))
-            if found is None:  # not kept: more time may find one
-                return None
+                                       improve=min(SMALL_SECONDS, SMALL_SHARE * budget.left()),
+                                       fallback=None if fallback is None else owed)
+            if found is None or fell_back:  # (nor is none: more time may find one)
+                return found
             self._small_words[key] = found
         return list(self._small_words[key])
 
@@ -134,33 +143,36 @@ def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | No
         shapes = Shapes.find(ms, pieces, max_meet=2, frozen=frozen)
         built = Reduction(pieces, position_orbit, cycles, small, frozen,
                           keeping_classes(ms, np.flatnonzero(frozen)), shapes)
-    _MODELS.clear()  # one puzzle at a time: its tables can be large
+    if built is not None:  # one puzzle at a time: its tables can be large (the
+        _MODELS.clear()     # small orbits' projection, solved on the way, has none)
     _MODELS[key] = built
     return built
 
 
 def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
-                   hurry: Budget | None = None, budget: Budget | None = None,
-                   kinds: int | None = None, inside: bool = True,
-                   two_pairs: bool = False) -> list[Letter] | None:
+                   hurry: Budget | None = None, kinds: int | None = None, inside: bool = True,
+                   two_pairs: bool = False, fallback: Solver | None = None
+                   ) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
     ``None`` when a step cannot be done (the small orbits' search does not
-    apply or finds nothing in time; no parity fix keeps them).  Once ``hurry``
+    apply or finds nothing; no parity fix keeps them).  Once ``hurry``
     has run out (a minute without one) the rounds look at fewer commutators and
-    take more of them (a longer word, sooner); once ``budget`` has too, the
-    3-cycles finish at once.
+    take more of them (a longer word, sooner), to the end: the quickest finish
+    (on a 19x19x19's first line, 5 s and 4,751 moves against 11 s and 7,543
+    for the 3-cycles at once, which finish what the rounds leave).
     ``kinds``: the kinds of commutator scored a round (default
     :data:`ROUND_KINDS`; another number gives another word, often of another
     length: :func:`permgroup.solver.find_word` keeps the shortest of a few).
     ``inside``: the commutators may be inserted among the small orbits' moves
     too (they keep those orbits wherever they go), else only after them.
     ``two_pairs``: the commutators of two pairs are inserted too
-    (:meth:`Reduction.pair_effects`)."""
+    (:meth:`Reduction.pair_effects`).  ``fallback``: the small orbits'
+    solver when the chain and the search find no word in time
+    (:func:`~permgroup.solver.small_orbits.solve_small_orbits`)."""
     hurry = Budget.of(60) if hurry is None else hurry
-    budget = hurry if budget is None else budget
-    found = red.small_word(moves, start, goal, hurry)
+    found = red.small_word(moves, start, goal, hurry, fallback)
     if found is None:
         return None
     word = ms.letters(found)
@@ -175,7 +187,7 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     wrong = int(np.count_nonzero(state != goal))
     first = 0 if inside else len(word)
     inserted = False
-    while wrong > mismatches and not (budget.expired and hurry.expired):
+    while wrong > mismatches:
         hurried = hurry.expired
         steps = _best_steps(ms, red, state, goal, hurry=hurried, kinds=kinds)
         if not steps and hurried:  # the few commutators looked at do not help: all of them

@@ -24,19 +24,24 @@ the 3x3x3 itself share its tables).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from permgroup.budget import Budget
-from permgroup.errors import Stopped
+from permgroup.errors import InputError, Stopped
 from permgroup.moves import MoveSet
 from permgroup.solver.cycles import OrbitCycles
 from permgroup.solver.pieces import Pieces
 
 
-#: states the search of a projection with no chain may hold
+#: a solver of a projection (moves, start, goal, budget) -> move names
+Solver = Callable[[Mapping[str, np.ndarray], np.ndarray, np.ndarray, Budget], list[str]]
+
+#: states the search of a projection with no chain may hold ...
 EXACT_STATES = 1_000_000
+#: ... and the share of the time left it may take
+EXACT_SHARE = 0.5
 
 
 def small_orbits(pieces: Pieces, cycles: OrbitCycles) -> list[int]:
@@ -93,37 +98,53 @@ def keeping_classes(ms: MoveSet, positions: np.ndarray) -> list[int]:
 
 def solve_small_orbits(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
                        positions: np.ndarray, *, budget: Budget,
-                       improve: float | None = None) -> list[str] | None:
+                       improve: float | None = None, fallback: Solver | None = None
+                       ) -> list[str] | None:
     """Move names bringing every piece at ``positions`` home (the rest goes
     where it goes), by the chain of subgroups on the projection (``improve``:
     its seconds for a shorter word than its first, see
     :func:`~permgroup.solver.chain.chain_word`), or a
     bidirectional search where the chain does not apply and the projection is
-    small; checked; ``None`` when neither finds a word within ``budget``."""
+    small (within :data:`EXACT_SHARE` of the time left); checked.  When
+    neither finds one within ``budget`` (the chain's tables not built in time:
+    an empty cache, a short limit), ``fallback``'s word on the projection
+    (``fallback(moves, start, goal, budget)``: the generic solver, whose word
+    is owed past the budget, and longer); ``None`` without one, or when it
+    finds none."""
     from permgroup.solver.chain import chain_word
 
     a, b = start[positions], goal[positions]
     if (a == b).all():
         return []
-    if budget.expired:
-        return None
     projected = projection(moves, positions)
-    try:
-        word = chain_word(projected, a, b, budget=budget, improve=improve)
-    except Stopped:
-        # the budget ran out while the chain's tables were built (a loaded
-        # machine, an empty cache): no word here; the caller's other ways answer
-        return None
-    if word is None:
-        # no chain (alike pieces, too small a puzzle for one): a bidirectional
-        # search of the projection, while its states stay few
-        from permgroup.errors import InputError
+    word = None
+    if not budget.expired:
+        try:
+            word = chain_word(projected, a, b, budget=budget, improve=improve)
+        except Stopped:
+            pass  # the budget ran out while the chain's tables were built
+    if word is None and not budget.expired:
+        # no chain (alike pieces, too small a puzzle for one, its tables not
+        # built in time): a bidirectional search of the projection, while its
+        # states stay few (on a 19x19x19's 3x3x3 it took 4 s to give up)
         from permgroup.solver.exact import exact_word
 
         try:
-            word = exact_word(projected, a, b, budget=budget, max_states=EXACT_STATES)
+            word = exact_word(projected, a, b, budget=budget.share(EXACT_SHARE),
+                              max_states=EXACT_STATES)
         except (InputError, Stopped):
+            pass
+    if word is None and fallback is not None:
+        # on a first line of a 19x19x19 at a 10 s limit the 3x3x3's chain would
+        # need 24 s of tables; the generic solver took 1.5 s for 89 moves (the
+        # caller's other way built a model of the whole cube and finished 28 s
+        # past the limit)
+        try:
+            word = fallback(projected, a, b, budget)
+        except InputError:
             return None
+    if word is None:
+        return None
     state = start
     for name in word:
         state = state[moves[name]]
