@@ -308,6 +308,25 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     assert plain_apply(start, solved, moves) == goal.tolist()
 
 
+def test_the_smallest_santa_globes_take_the_insertions():
+    """Santa's globe_3/4 (32 cells) with its colours, a position made by random
+    moves: the opening of rings meeting through flips applies (it was left to
+    the generic solver below 40 cells) and reaches the state it says with
+    fewer cells wrong (checked by the plain applier)."""
+    from puzzles.santa_types import random_rows
+
+    from permgroup.solver.rings import opening
+
+    moves = _santa("globe_3/4")
+    row = random_rows("globe_3/4", 1, seed=3, distinct=False)[0]
+    labels = sorted(set(row["solution_state"].split(";")))
+    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
+    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    word, state = opening(moves, start, goal, budget=Budget.of(0.5))
+    assert plain_apply(start, word, moves) == state.tolist()
+    assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal)
+
+
 def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     """Santa's globe_1/16 with its colours, a position made by random moves:
     the beam over flips and ring turns that starts a globe's word puts cells

@@ -104,7 +104,11 @@ INSERT_SHARE = 0.6
 #: prefix, 6 and 8 on rows 396 and 397, and the words were 1,830 and 1,874
 #: moves against 2,399 and 2,365 (load 3.9)
 MAX_INSERT_CELLS = 500
-MIN_INSERT_CELLS = 40
+#: ... and at least this many: Santa's smallest globes (globe_1/8, globe_3/4, 32
+#: cells; globe_2/6, 36) take them too, their rows of colours 2,976 -> 2,645
+#: moves over 30 rows (60 s a row, load 3.6-4.1, side by side; globe_3/4 101.2
+#: -> 84.1 a row; before, the generic solver alone took them)
+MIN_INSERT_CELLS = 30
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
 #: rings meet through other moves (:func:`ring_commutators`) ...
 FLIP_TURN = 3
