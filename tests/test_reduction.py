@@ -281,3 +281,30 @@ def test_gain_cache_matches_every_row_scored_again():
         a, b = rng.choice(n, (2, 3 if step % 3 else 30), replace=False)
         state = state.copy()
         state[a], state[b] = state[b], state[a]
+
+
+def test_parallel_commutators_are_inserted_at_the_points_of_a_word():
+    """On the 4x4x4, a position one parallel commutator of several pairs from
+    solved (stickers labelled apart): the insertions with the parallel
+    commutators a point offers (Reduction.combined, from the pairs' gains
+    there) solve it in at most that commutator's moves, the pairs alone take
+    more; Shapes.chosen from the gains of no outer letter is what ranked
+    chooses under it."""
+    from permgroup.solver.insertion import insert_effects
+
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    shapes = red.shapes
+    _, key, rows, cols = shapes.chosen({0: np.ones(shapes.size, dtype=np.int64)})[0]
+    parallel = shapes.word(key, rows, cols)
+    assert len(rows) * len(cols) >= 2
+    goal = np.arange(ms.degree)
+    start = ms.apply(goal, ms.inverse(parallel))
+    ranked = shapes.ranked(start, goal, outers=1)
+    assert [r[1:] for r in ranked] == [c[1:] for c in shapes.chosen({0: shapes.gains(start, goal)})]
+    effects = red.pair_effects()
+    both = insert_effects(ms, effects, start, goal, [], frozen=red.frozen, combined=red.combined)
+    alone = insert_effects(ms, effects, start, goal, [], frozen=red.frozen)
+    assert (ms.apply(start, both) == goal).all() and ms.cost(both) <= ms.cost(parallel)
+    assert (ms.apply(start, alone) != goal).any() or ms.cost(alone) > ms.cost(parallel)

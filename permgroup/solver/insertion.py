@@ -61,6 +61,11 @@ MARGIN = 6
 PIECE_STEPS = 8
 
 
+#: words doing several effects at once from the effects' gains at a point:
+#: (positions fixed per move, word) each (see :func:`insert_effects`)
+Combine = Callable[[np.ndarray], list[tuple[float, list[Letter]]]]
+
+
 @dataclass
 class Effects:
     """Short words as padded rows of the positions they move (``cache``: a
@@ -90,7 +95,8 @@ def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.nd
                    word: Sequence[Letter], *, frozen: np.ndarray | None = None,
                    mismatches: int = 0, first: int = 0, min_gain: float = 0.0,
                    budget: Budget | None = None, anchors: int | None = None,
-                   pieces: np.ndarray | None = None) -> list[Letter]:
+                   pieces: np.ndarray | None = None,
+                   combined: Combine | None = None) -> list[Letter]:
     """``word`` (from ``start``) with effects inserted, each step the one whose
     positions fixed per move added (after cancelling) is most, at any of
     ``anchors`` points of the word from index ``first`` on (by default as many as :data:`ANCHOR_ROWS`
@@ -101,11 +107,15 @@ def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.nd
     piece, -1 for none), once no insertion fixes a position, those leaving
     fewer pieces wrong are made (at most :data:`PIECE_STEPS`): they may leave
     more positions wrong.  Without, the word returned takes ``start`` to a
-    state at least as near ``goal``."""
+    state at least as near ``goal``.  ``combined``: words doing several
+    effects at once, made from the effects' gains at a point (each with its
+    positions fixed per move before cancelling), inserted too when they
+    fix more a move (parallel commutators of the pairs a point offers,
+    :meth:`~permgroup.solver.parallel.Shapes.chosen`)."""
     word = list(word)
     if anchors is None:
         anchors = max(8, min(ANCHORS, ANCHOR_ROWS // max(len(effects.cost), 1)))
-    points = _Points(ms, effects, start, goal, word, first, anchors)
+    points = _Points(ms, effects, start, goal, word, first, anchors, combined)
     if pieces is not None:
         # each position's piece (a piece of its own where none is known), the padding last
         block_of = np.asarray(pieces).copy()
@@ -139,8 +149,9 @@ class _Points:
     the gather array of the moves after it, and the effects' gains there."""
 
     def __init__(self, ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.ndarray,
-                 word: list[Letter], first: int, anchors: int):
+                 word: list[Letter], first: int, anchors: int, combined: Combine | None = None):
         self.ms, self.effects, self.goal, self.word = ms, effects, goal, word
+        self.combined = combined
         n = len(word)
         self.first = first = min(first, n)
         self.at = sorted(set(np.linspace(first, n, max(anchors, 2)).round().astype(int).tolist()))
@@ -229,6 +240,9 @@ class _Points:
             ratio = values / effects.cost
             top = np.argpartition(-ratio, min(CANCEL_CHECKED, len(ratio) - 1))[:CANCEL_CHECKED]
             candidates += [(float(ratio[i]), k, int(i)) for i in top if values[i] > 0]
+            if self.combined is not None:
+                candidates += [(value, k, w) for value, w in
+                               self.combined(values)[:CANCEL_CHECKED]]
         candidates.sort(key=lambda c: -c[0])
         ids = list(range(len(self.at)))   # where each point of the scoring is now
         first = None
@@ -256,7 +270,7 @@ class _Points:
             self.caches[k].gains(self.states[k], self.seen(k))
         return done > 0
 
-    def _score(self, k: int, row: int, frozen: np.ndarray | None
+    def _score(self, k: int, row: int | list[Letter], frozen: np.ndarray | None
                ) -> tuple[float, int, int, list[Letter], np.ndarray] | None:
         """(positions fixed per move, lo, hi, replacement of word[lo:hi], the
         effect seen at the end) of effect ``row`` inserted at point ``k``, or
@@ -270,7 +284,7 @@ class _Points:
             return None
         return (self.wrong - now) / max(added, 0.5), lo, hi, middle, at_end
 
-    def _placed(self, k: int, row: int, frozen: np.ndarray | None
+    def _placed(self, k: int, row: int | list[Letter], frozen: np.ndarray | None
                 ) -> tuple[int, int, int, list[Letter], np.ndarray] | None:
         """(moves added after cancelling, lo, hi, replacement of word[lo:hi],
         the effect seen at the end) of effect ``row`` inserted at point ``k``,
@@ -281,7 +295,7 @@ class _Points:
         # point it goes at is lost
         lo = max(t - MARGIN, self.at[k - 1] if k else self.first)
         hi = min(t + MARGIN, self.at[k + 1] if k + 1 < len(self.at) else len(self.word))
-        inserted = self.effects.word(row)
+        inserted = self.effects.word(row) if isinstance(row, int) else row
         middle = ms.reduce(self.word[lo:t] + inserted + self.word[t:hi])
         added = ms.cost(middle) - ms.cost(self.word[lo:hi])
         # reducing merges letters only where they commute: the permutation is

@@ -340,11 +340,20 @@ class Shapes:
         ``outers`` of them only, when given), the best first."""
         if not self.size:
             return []
+        count = len(self.outer) if outers is None else min(outers, len(self.outer))
+        return self.chosen({o: self.gains(state, goal, o) for o in range(count)},
+                           min_pairs=min_pairs, max_kinds=max_kinds)
+
+    def chosen(self, all_gains: dict[int, np.ndarray], *, min_pairs: int = 1,
+               max_kinds: int = 48
+               ) -> list[tuple[float, tuple[int, int], list[tuple[int, int]],
+                               list[tuple[int, int]]]]:
+        """:meth:`ranked` from the pairs' gains given under each outer letter
+        (``{outer: gains}``, e.g. the gains of the pairs inserted at a point of
+        a word, :mod:`~permgroup.solver.insertion`, with outer 0)."""
         starts = self._starts
-        all_gains, candidates = {}, []
-        for o in range(len(self.outer) if outers is None else min(outers, len(self.outer))):
-            gains = self.gains(state, goal, o)
-            all_gains[o] = gains
+        candidates = []
+        for o, gains in all_gains.items():
             # the pairs lie shape by shape: one slice each
             top = np.maximum.reduceat(gains, starts[:-1])
             # a kind's bound: all its gaining pairs at once
