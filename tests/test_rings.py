@@ -258,9 +258,10 @@ def test_the_solve_path_answers_when_an_earlier_method_takes_all_the_time(monkey
 
 def test_the_opening_sorts_pieces_between_rings():
     """Santa's wreath_33/33 with its colours, a position made by random moves:
-    the opening's word (turns and commutators of turns) reaches the state it
-    says, with fewer cells wrong (checked by the plain applier); the solver's
-    word through it solves the position.  Globes and cubes are not puzzles of
+    the opening's word (turns and commutators of turns, then commutators of
+    turns by any amount inserted in it) reaches the state it says, here the
+    goal (the beam alone left 9 of 34 cells wrong; checked by the plain
+    applier); the solver's word through it solves the position.  Globes and cubes are not puzzles of
     rings only (their flips and face turns move several cycles)."""
     from puzzles.santa_types import moves as santa_moves, random_rows
 
@@ -275,7 +276,7 @@ def test_the_opening_sorts_pieces_between_rings():
     start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
     word, state = opening(moves, start, goal)
     assert plain_apply(start, word, moves) == state.tolist()
-    assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal)
+    assert state.tolist() == goal.tolist()
     solved = find_word(moves, start, goal, budget=Budget.of(5))
     assert plain_apply(start, solved, moves) == goal.tolist()
     for kind in ("globe_3/4", "cube_3/3/3"):

@@ -18,8 +18,12 @@ Each macro costs its moves; a state is scored by its wrong cells, the cells
 where rings meet not counted (a piece passes through them).  Only macros that
 lower the score are followed; the beam keeps the states of least cost plus
 ``LAMBDA`` times their score.  It stops when no macro gains, or at its
-budget's end, and gives the best word and state it reached: the generic solver
-finishes from there (:func:`permgroup.solver.find_word`).
+budget's end.  Where the goal's colours look alike, its path is cut (as the
+globes' below) and commutators ``[a^i, b^j]`` of turns by any amount are
+inserted after each cut, anywhere in the word (on Santa's wreath_100/100 they
+left the 8 cells its wildcards allow wrong: 642 moves against 1,125 through
+the beam and the generic solver).  The generic solver finishes from the
+state reached (:func:`permgroup.solver.find_word`).
 
 **Rings meeting through other moves.** When some moves turn one ring each and
 the others (flips) carry cells between rings, the greedy's 3-cycles need
@@ -323,6 +327,15 @@ def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np
     the order of ``costs``."""
     words, perms = flip_macros(ms, rings)
     path = beam_path(ms, words, perms, start, goal, budget=budget)
+    return path_cuts(ms, words, perms, path, start, goal, costs)
+
+
+def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
+              path: Sequence[int], start: np.ndarray, goal: np.ndarray,
+              costs: Sequence[float]) -> list[list[Letter]]:
+    """The words of the first macros of ``path`` (of :func:`beam_path`) up to
+    where their moves plus ``c`` times the cells left wrong are least, for
+    each ``c`` of ``costs``; each cut once, in the order of ``costs``."""
     spent, wrong, state = [0.0], [int(np.count_nonzero(start != goal))], start
     for i in path:
         state = state[perms[i]]
@@ -330,6 +343,26 @@ def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np
         wrong.append(int(np.count_nonzero(state != goal)))
     cuts = dict.fromkeys(int(np.argmin(np.array(spent) + c * np.array(wrong))) for c in costs)
     return [[x for i in path[:cut] for x in words[i]] for cut in cuts]
+
+
+def best_insertions(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
+                    prefixes: Sequence[Sequence[Letter]], *, mismatches: int = 0,
+                    budget: Budget | None = None, turn: int = FLIP_TURN) -> list[Letter]:
+    """The shortest of :func:`inserted_opening` after each of ``prefixes``, in
+    turn while time is left for one more (without a budget: after the first
+    only), a cell left wrong counting :data:`INSERT_CELL_COST` moves."""
+    best = None
+    for prefix in prefixes if budget is not None else prefixes[:1]:
+        began = time.monotonic()
+        word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
+                                budget=budget, turn=turn)
+        left = max(0, int(np.count_nonzero(ms.apply(start, word) != goal)) - mismatches)
+        value = ms.cost(word) + INSERT_CELL_COST * left
+        if best is None or value < best[0]:
+            best = (value, word)
+        if budget is None or budget.left() < 2 * (time.monotonic() - began):
+            break
+    return [] if best is None else best[1]
 
 
 def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
@@ -341,7 +374,9 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     when the puzzle is not one of rings (fewer than two moves turn one ring
     each), or has fewer than ``min_cells`` cells.  A puzzle of rings sharing
     cells and nothing else (of at most ``max_cells`` cells) takes the beam of
-    the module docstring; one whose rings meet only through other moves (a
+    the module docstring, then where its goal's colours look alike
+    :func:`best_insertions` of the commutators of turns by any amount after
+    cuts of the beam's path; one whose rings meet only through other moves (a
     globe's flips; of :data:`MIN_INSERT_CELLS` to :data:`MAX_INSERT_CELLS`
     cells, its goal's colours shown by two cells or more on average) takes
     :func:`inserted_opening`."""
@@ -367,23 +402,23 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # the insertions after each cut while time is left for one more (a
         # small globe's take seconds: on Santa's globe_6/8 and globe_6/10 rows the
         # shortest of four cuts was 5 % shorter than the first's)
-        best = None
-        for prefix in prefixes if budget is not None else prefixes[:1]:
-            began = time.monotonic()
-            word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
-                                    budget=budget)
-            left = max(0, int(np.count_nonzero(ms.apply(start, word) != goal)) - mismatches)
-            value = ms.cost(word) + INSERT_CELL_COST * left
-            if best is None or value < best[0]:
-                best = (value, word)
-            if budget is None or budget.left() < 2 * (time.monotonic() - began):
-                break
-        word = best[1]
+        word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
+                               budget=budget)
         return ms.names(word), ms.apply(start, word)
     # every move turns a ring here (the branch above took the others)
     if not _rings_meet(ms, rings) or not min_cells <= len(start) <= max_cells:
         return None
-    budget = None if budget is None else budget.share(BEAM_SHARE)
+    # commutators of turns by any amount (as many as EFFECT_ENTRIES allows: up
+    # to 43 on the 100-cell wreath) inserted after cuts of the beam's path,
+    # where the goal's colours look alike: Santa's wreath_100/100 row 337 took
+    # 642 moves against 1,125 (the beam left 33 cells wrong, which cost the
+    # generic solver 696 moves; the insertions leave the 8 its wildcards
+    # allow), wreath_33/33 356 against 437 over 3 rows, wreath_21/21 359
+    # against 423 over 5 (60 s a row, load 4.1-4.4, side by side); turns up to
+    # 3 after the whole beam stopped at 28 cells wrong on row 337
+    look_alike = 2 * len(np.unique(goal)) <= len(goal)
+    if look_alike and budget is not None:
+        budget = budget.share(INSERT_SHARE)
     words, perms = macros(ms, rings)
     shared = np.zeros(len(start), dtype=np.int64)
     for r in rings:
@@ -391,8 +426,13 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     # a state is scored on the cells where no rings meet (the others weigh
     # SHARED_WEIGHT)
     path = beam_path(ms, words, perms, start, goal, np.where(shared < 2, 1.0, SHARED_WEIGHT),
-                     width=width, budget=budget)
-    word = [x for i in path for x in words[i]]
+                     width=width, budget=None if budget is None else budget.share(BEAM_SHARE))
+    if not look_alike:
+        word = [x for i in path for x in words[i]]
+        return ms.names(word), ms.apply(start, word)
+    prefixes = path_cuts(ms, words, perms, path, start, goal, CUT_COSTS)
+    word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
+                           budget=budget, turn=max(ms.orders[r] for r in rings) // 2)
     return ms.names(word), ms.apply(start, word)
 
 
