@@ -36,6 +36,18 @@ def two_rings(n: int, d: int) -> dict[str, np.ndarray]:
     return moves
 
 
+def colour_row(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The start and goal of a fresh row of Santa's type ``kind`` with the
+    colours of its competition rows (a position made by random moves)."""
+    from puzzles.santa_types import random_rows
+
+    row = random_rows(kind, 1, seed=seed, distinct=False)[0]
+    labels = sorted(set(row["solution_state"].split(";")))
+    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
+    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    return start, goal
+
+
 def scramble(moves, goal, steps, rng):
     return np.array(plain_apply(goal, [rng.choice(sorted(moves)) for _ in range(steps)], moves))
 
@@ -261,19 +273,17 @@ def test_the_opening_sorts_pieces_between_rings():
     the opening's word (turns and commutators of turns, then commutators of
     turns by any amount inserted in it) reaches the state it says, here the
     goal (the beam alone left 9 of 34 cells wrong; checked by the plain
-    applier); the solver's word through it solves the position.  Globes and cubes are not puzzles of
-    rings only (their flips and face turns move several cycles)."""
-    from puzzles.santa_types import moves as santa_moves, random_rows
+    applier); the solver's word through it solves the position.  Globes and
+    cubes are not puzzles of rings only (their flips and face turns move
+    several cycles)."""
+    from puzzles.santa_types import moves as santa_moves
 
     from permgroup.formats.santa import with_inverses
     from permgroup.solver.rings import opening, rings_of
 
     moves = with_inverses({k: np.array(v) for k, v in santa_moves("wreath_33/33").items()})
     assert sorted(rings_of(moves)) in (["l", "r"], ["-l", "-r"], ["-l", "r"], ["l", "-r"])
-    row = random_rows("wreath_33/33", 1, seed=3, distinct=False)[0]
-    labels = sorted(set(row["solution_state"].split(";")))
-    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
-    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    start, goal = colour_row("wreath_33/33", 3)
     word, state = opening(moves, start, goal)
     assert plain_apply(start, word, moves) == state.tolist()
     assert state.tolist() == goal.tolist()
@@ -289,7 +299,7 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     commutated with flipped ring turns, inserted in the word) reaches the state
     it says with most cells home; the solver's word through it solves the
     position (both checked by the plain applier)."""
-    from puzzles.santa_types import moves as santa_moves, random_rows
+    from puzzles.santa_types import moves as santa_moves
 
     from permgroup.formats.santa import with_inverses
     from permgroup.solver.rings import opening, ring_classes
@@ -297,10 +307,7 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_1/16").items()})
     ms = MoveSet.from_moves(moves)
     assert len(ring_classes(ms)) == 2 and len(ms.classes) == 2 + 32
-    row = random_rows("globe_1/16", 1, seed=5, distinct=False)[0]
-    labels = sorted(set(row["solution_state"].split(";")))
-    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
-    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    start, goal = colour_row("globe_1/16", 5)
     # 3 s: the opening's setup under a loaded suite can take most of 1 s
     word, state = opening(moves, start, goal, budget=Budget.of(3))
     assert plain_apply(start, word, moves) == state.tolist()
@@ -309,20 +316,19 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     assert plain_apply(start, solved, moves) == goal.tolist()
 
 
-def test_the_smallest_santa_globes_take_the_insertions():
-    """Santa's globe_3/4 (32 cells) with its colours, a position made by random
-    moves: the opening of rings meeting through flips applies (it was left to
-    the generic solver below 40 cells) and reaches the state it says with
-    fewer cells wrong (checked by the plain applier)."""
-    from puzzles.santa_types import random_rows
+@pytest.mark.parametrize("kind", ["globe_3/4", "wreath_16/16"])
+def test_small_rings_of_colours_take_the_insertions(kind):
+    """Santa's globe_3/4 (32 cells) and wreath_16/16 (30) with their colours,
+    a position made by random moves: the opening applies (it was left to the
+    generic solver below 40 cells) and reaches the state it says with fewer
+    cells wrong (checked by the plain applier)."""
+    from puzzles.santa_types import moves as santa_moves
 
+    from permgroup.formats.santa import with_inverses
     from permgroup.solver.rings import opening
 
-    moves = _santa("globe_3/4")
-    row = random_rows("globe_3/4", 1, seed=3, distinct=False)[0]
-    labels = sorted(set(row["solution_state"].split(";")))
-    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
-    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    moves = with_inverses({k: np.array(v) for k, v in santa_moves(kind).items()})
+    start, goal = colour_row(kind, 3)
     word, state = opening(moves, start, goal, budget=Budget.of(0.5))
     assert plain_apply(start, word, moves) == state.tolist()
     assert np.count_nonzero(state != goal) < np.count_nonzero(start != goal)
@@ -333,17 +339,14 @@ def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     the beam over flips and ring turns that starts a globe's word puts cells
     home for fewer moves a cell than the insertions after it spend (checked
     by the plain applier)."""
-    from puzzles.santa_types import moves as santa_moves, random_rows
+    from puzzles.santa_types import moves as santa_moves
 
     from permgroup.formats.santa import with_inverses
     from permgroup.solver.rings import INSERT_CELL_COST, flip_prefixes, ring_classes
 
     moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_1/16").items()})
     ms = MoveSet.from_moves(moves)
-    row = random_rows("globe_1/16", 1, seed=5, distinct=False)[0]
-    labels = sorted(set(row["solution_state"].split(";")))
-    goal = np.array([labels.index(x) for x in row["solution_state"].split(";")])
-    start = np.array([labels.index(x) for x in row["initial_state"].split(";")])
+    start, goal = colour_row("globe_1/16", 5)
     first, *others = flip_prefixes(ms, ring_classes(ms), start, goal,
                                    (INSERT_CELL_COST, 0.0, INSERT_CELL_COST), budget=Budget.of(3))
     assert others == [[]]  # each cut once; a cell costing nothing: no prefix

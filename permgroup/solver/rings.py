@@ -111,7 +111,8 @@ MAX_INSERT_CELLS = 500
 #: ... and at least this many: Santa's smallest globes (globe_1/8, globe_3/4, 32
 #: cells; globe_2/6, 36) take them too, their rows of colours 2,976 -> 2,645
 #: moves over 30 rows (60 s a row, load 3.6-4.1, side by side; globe_3/4 101.2
-#: -> 84.1 a row; before, the generic solver alone took them)
+#: -> 84.1 a row; before, the generic solver alone took them); wreaths of
+#: look-alike colours take the beam and the insertions from there on too
 MIN_INSERT_CELLS = 30
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
 #: rings meet through other moves (:func:`ring_commutators`) ...
@@ -372,7 +373,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     """Names of ``moves`` bringing most pieces of a puzzle of rings home, and the
     state they reach (within ``budget``; none: until nothing gains); ``None``
     when the puzzle is not one of rings (fewer than two moves turn one ring
-    each), or has fewer than ``min_cells`` cells.  A puzzle of rings sharing
+    each), or has fewer than ``min_cells`` cells (:data:`MIN_INSERT_CELLS`
+    where that is less and the goal's colours look alike).  A puzzle of rings sharing
     cells and nothing else (of at most ``max_cells`` cells) takes the beam of
     the module docstring, then where its goal's colours look alike
     :func:`best_insertions` of the commutators of turns by any amount after
@@ -406,7 +408,12 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
                                budget=budget)
         return ms.names(word), ms.apply(start, word)
     # every move turns a ring here (the branch above took the others)
-    if not _rings_meet(ms, rings) or not min_cells <= len(start) <= max_cells:
+    look_alike = 2 * len(np.unique(goal)) <= len(goal)
+    # with the insertions after it, from MIN_INSERT_CELLS on: fresh rows of
+    # wreath_16/16 (30 cells), 635 -> 584 moves over 4 (2 of them of distinct
+    # labels, left as they were; 60 s a row, load 3.3, side by side)
+    least = min(min_cells, MIN_INSERT_CELLS) if look_alike else min_cells
+    if not _rings_meet(ms, rings) or not least <= len(start) <= max_cells:
         return None
     # commutators of turns by any amount (as many as EFFECT_ENTRIES allows: up
     # to 43 on the 100-cell wreath) inserted after cuts of the beam's path,
@@ -416,7 +423,6 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     # allow), wreath_33/33 356 against 437 over 3 rows, wreath_21/21 359
     # against 423 over 5 (60 s a row, load 4.1-4.4, side by side); turns up to
     # 3 after the whole beam stopped at 28 cells wrong on row 337
-    look_alike = 2 * len(np.unique(goal)) <= len(goal)
     if look_alike and budget is not None:
         budget = budget.share(INSERT_SHARE)
     words, perms = macros(ms, rings)
