@@ -99,6 +99,11 @@ REDUCTION_VARIANTS = ((True, 1500, True, False), (False, 400, True, False),
                       (True, 1500, False, False), (False, 400, False, False),
                       (True, 1500, True, True), (False, 400, True, True),
                       (True, 1500, False, True), (False, 400, False, True))
+#: the stages by search (permgroup.solver.staged) are tried first on puzzles of at
+#: most this many positions (Santa's 6x6x6 has 216), with at most this share of the
+#: variants' time
+STAGE_DEGREE = 250
+STAGE_SHARE = 0.5
 #: the greedy runs after the reduction's word only while the time left is at least
 #: this many times what the reduction took (it takes several times as long)
 GREEDY_AFTER = 2.0
@@ -426,11 +431,25 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none."""
     from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
+    from permgroup.solver.staged import stage_model, staged_word
 
     red = reduction_model(ms, budget)
     if red is None or not red.small:
         return None
     best, took = None, 0.0
+    stages = stage_model(ms, red.pieces, red.small, goal, red.frozen, red.position_orbit) \
+        if ms.degree <= STAGE_DEGREE else None
+    if stages is not None:
+        # the centres, then the pairs, then the quotient by search
+        # (permgroup.solver.staged); the reduction finishes what they leave
+        t = time.monotonic()
+        prefix = staged_word(moves, ms, stages, start, goal, variants.share(STAGE_SHARE))
+        if prefix is not None:
+            best = reduction_word(moves, ms, red, start, goal, mismatches=mismatches,
+                                  hurry=choose, fallback=_owed_word, prefix=prefix)
+            if best is not None and len(best) * ms.degree <= SHORTEN_STATES:
+                best = shorten(ms, start, best)
+        took = time.monotonic() - t
     for backward, kinds, inside, two_pairs in REDUCTION_VARIANTS:
         # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
         # the first ended with two look-alike positions no 3-cycle fixes, the

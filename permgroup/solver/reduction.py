@@ -162,7 +162,8 @@ def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | No
 def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
                    hurry: Budget | None = None, kinds: int | None = None, inside: bool = True,
-                   two_pairs: bool = False, fallback: Solver | None = None
+                   two_pairs: bool = False, fallback: Solver | None = None,
+                   prefix: list[Letter] | None = None
                    ) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
@@ -180,12 +181,15 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     ``two_pairs``: the commutators of two pairs are inserted too
     (:meth:`Reduction.pair_effects`).  ``fallback``: the small orbits'
     solver when the chain and the search find no word in time
-    (:func:`~permgroup.solver.small_orbits.solve_small_orbits`)."""
+    (:func:`~permgroup.solver.small_orbits.solve_small_orbits`).  ``prefix``: a
+    word to go on from (the stages of :mod:`~permgroup.solver.staged`), the
+    small orbits solved after it."""
     hurry = Budget.of(60) if hurry is None else hurry
-    found = red.small_word(moves, start, goal, hurry, fallback)
+    prefix = list(prefix or [])
+    found = red.small_word(moves, ms.apply(start, prefix), goal, hurry, fallback)
     if found is None:
         return None
-    word = ms.letters(found)
+    word = ms.extend(prefix, ms.letters(found)) if prefix else ms.letters(found)
     state = ms.apply(start, word)
     # moves that leave the small orbits alone, while one fixes positions (before
     # the parities are made right: they change them)

@@ -1,0 +1,480 @@
+"""Solving in stages by search: the centres' colouring, then the pieces paired,
+then the small puzzle the pairs make.
+
+On a big cube the moves that keep the colouring of the centres (the big orbits
+of pieces of one sticker) once it is right are few (a cube's face turns), and
+they carry some sets of positions of other orbits as one (the wings of an edge
+seen on one face, with its middle edge on an odd cube): *blocks*.  Once the
+centres are right and every block shows one colour, what is left is the small
+puzzle those moves make on the blocks and the small orbits (a 3x3x3 seen from
+the moves alone), which the chain of subgroups solves in about twenty moves.
+So, from the moves alone (:func:`stage_model`):
+
+1. the centres' colouring by a beam search over single moves, each state scored
+   by the sum over colours of each colour's distance to its places (a
+   breadth-first table over the sets of places of each colour in each orbit),
+   finished by the exact search on the centres' projection;
+2. the blocks made of one colour by a beam search over the moves keeping the
+   centres and the macros ``s X s⁻¹`` that keep them too (``s`` a move that does
+   not, ``X`` up to three of those that do), scored by the moves plus
+   :data:`PAIR_WEIGHT` per block position of another colour;
+3. the quotient (each block one point) by :func:`~permgroup.solver.chain.chain_word`;
+   where its colours are not reachable there (a parity of the pairs: one edge
+   flipped, two swapped), the chain solves the nearest goal that is, and the
+   caller finishes the few positions left (a few 3-cycles).
+
+:func:`staged_word` returns that word; the caller finishes what it leaves.
+
+>>> import numpy as np
+>>> from permgroup.moves import MoveSet
+>>> # a ring of four centres turned by t; u swaps the two halves of it
+>>> t = np.array([1, 2, 3, 0]); u = np.array([2, 3, 0, 1])
+>>> colours = np.array([0, 0, 1, 1])
+>>> table = subset_distances(np.array([t, np.argsort(t)]), [0, 1], 4)
+>>> sorted(table.tolist())[:3]     # the six sets of two places: one at distance 0
+[0, 1, 1]
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import product
+from math import comb
+
+import numpy as np
+
+from permgroup.budget import Budget
+from permgroup.errors import InputError, Stopped
+from permgroup.moves import Letter, MoveSet
+from permgroup.solver.pieces import Pieces
+
+#: a colour's places in an orbit are scored by a table when their sets number at most this
+TABLE_SETS = 2_000_000
+#: the centres' beam: states kept a level, and the score below which the exact
+#: search finishes (the sum over colours of their distances)
+CENTRE_WIDTH = 300
+CENTRE_FINISH = 6
+#: ... candidates finished, and the states the exact search may hold for each
+CENTRE_CANDIDATES = 6
+CENTRE_STATES = 1_000_000
+#: the pairing beam: states kept a level, moves charged per block position of
+#: another colour, levels at most (Santa's 4x4x4 rows 150 to 158: 25 to 30 moves)
+PAIR_WIDTH = 200
+PAIR_WEIGHT = 3.0
+PAIR_LEVELS = 40
+#: a beam gives up after this many levels with no better score (on Santa's
+#: 5x5x5 the centres' beam stops far from its end: single moves are not enough)
+STALL = 6
+#: ... the pairing beam after this many (Santa's 4x4x4 row 153 needed more than 6)
+PAIR_STALL = 15
+#: the bytes a level of the pairing beam may hold (fewer states on a puzzle of many macros)
+BEAM_BYTES = 64_000_000
+#: the longest ``X`` of a macro ``s X s⁻¹``
+MACRO_INNER = 3
+
+
+def subset_distances(perms: np.ndarray, places, n: int) -> np.ndarray:
+    """The number of moves (gather arrays ``perms`` on ``n`` points, each one
+    move) taking each set of ``len(places)`` points onto ``places``, indexed by
+    :func:`subset_rank`; 255 where none does.
+
+    >>> t = np.array([1, 2, 0])
+    >>> subset_distances(np.array([t]), [0], 3).tolist()   # sets {0}, {1}, {2}
+    [0, 1, 2]
+    """
+    k = len(places)
+    dist = np.full(comb(n, k), 255, dtype=np.uint8)
+    frontier = np.array([sorted(places)], dtype=np.int64)
+    dist[subset_rank(frontier)] = 0
+    depth = 0
+    while len(frontier) and depth < 254:
+        depth += 1
+        # a set Q goes onto P by a move g when g gathers P from Q: Q = g[P]
+        before = np.sort(perms[:, frontier].reshape(-1, k), axis=1)
+        ranks = subset_rank(before)
+        new = dist[ranks] == 255
+        ranks, idx = np.unique(ranks[new], return_index=True)
+        dist[ranks] = depth
+        frontier = before[new][idx]
+    return dist
+
+
+def subset_rank(sets: np.ndarray) -> np.ndarray:
+    """Each row (sorted points) ranked among the sets of its size (the
+    combinatorial number system).
+
+    >>> subset_rank(np.array([[0, 1], [0, 2], [1, 2], [0, 3]])).tolist()
+    [0, 1, 2, 3]
+    """
+    sets = np.asarray(sets, dtype=np.int64)
+    out = np.zeros(len(sets), dtype=np.int64)
+    for j in range(sets.shape[1]):
+        out += _binomials(j + 1)[sets[:, j]]
+    return out
+
+
+_BINOMIALS: dict[int, np.ndarray] = {}
+
+
+def _binomials(j: int, most: int = 1024) -> np.ndarray:
+    if j not in _BINOMIALS:
+        _BINOMIALS[j] = np.array([comb(i, j) for i in range(most)], dtype=np.int64)
+    return _BINOMIALS[j]
+
+
+@dataclass
+class Stages:
+    """What :func:`staged_word` knows of a puzzle and its goal (see the module docstring)."""
+
+    #: the centres' positions, and the single letters with their gather arrays and costs
+    centres: np.ndarray
+    letters: list[Letter]
+    perms: np.ndarray
+    costs: np.ndarray
+    #: per orbit of centres and colour: its positions' local indices, the colour,
+    #: its number of places there and their table (:func:`subset_distances`)
+    tables: list[tuple[np.ndarray, int, int, np.ndarray]]
+    #: the classes keeping the centres' colouring
+    outer: list[int]
+    #: the blocks (each a tuple of positions) and the quotient's points
+    blocks: list[tuple[int, ...]]
+    points: list[tuple[int, ...]]
+    #: the pairing stage's macros
+    macros: list[list[Letter]]
+    macro_perms: np.ndarray
+    macro_costs: np.ndarray
+    #: the orbits of pieces told apart whose parity the centres' stage sets
+    #: (:func:`_parities`), each class's parity on them, and what tells them
+    parity_orbits: list[int]
+    parity: np.ndarray
+    pieces: Pieces
+    position_orbit: np.ndarray
+
+    def centre_score(self, states: np.ndarray) -> np.ndarray:
+        """The sum over colours of their distances to their places, each row of ``states``."""
+        local = states[:, self.centres]
+        total = np.zeros(len(states), dtype=np.int64)
+        for where, colour, _, table in self.tables:
+            sets = np.nonzero(local[:, where] == colour)[1].reshape(len(states), -1)
+            total += table[subset_rank(sets)]
+        return total
+
+    def fits(self, state: np.ndarray) -> bool:
+        """Whether each orbit of centres holds as many of each colour as the goal
+        (with wildcards it may not: then the stages do not apply)."""
+        local = state[self.centres]
+        return all(np.count_nonzero(local[where] == colour) == k
+                   for where, colour, k, _ in self.tables)
+
+    def unpaired(self, states: np.ndarray) -> np.ndarray:
+        """The block positions showing another colour than their block's first, each row."""
+        total = np.zeros(len(states), dtype=np.int64)
+        for block in self.block_arrays:
+            first = states[:, block[0]][:, None, :]
+            total += (states[:, block[1:]] != first).sum(axis=(1, 2))
+        return total
+
+    def __post_init__(self) -> None:
+        sizes = sorted({len(b) for b in self.blocks})
+        #: the blocks of each size, as the columns of one array
+        self.block_arrays = [np.array([b for b in self.blocks if len(b) == s]).T
+                             for s in sizes]
+
+
+_MODELS: dict[bytes, Stages | None] = {}
+
+
+def stage_model(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
+                frozen: np.ndarray, position_orbit: np.ndarray) -> Stages | None:
+    """The stages of ``ms`` toward ``goal`` (the small orbits ``small``, their
+    positions ``frozen``), built once per puzzle and goal; ``None`` when they do
+    not apply: no centres, no move keeps their colouring, no block, or a
+    colour's places too many for a table."""
+    key = ms.fingerprint().encode() + goal.tobytes()
+    if key not in _MODELS:
+        _MODELS.clear()
+        _MODELS[key] = _build(ms, pieces, small, goal, frozen, position_orbit)
+    return _MODELS[key]
+
+
+def _build(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
+           frozen: np.ndarray, position_orbit: np.ndarray) -> Stages | None:
+    from permgroup.pieces import minimal_blocks
+
+    big = [k for k in range(len(pieces.orbits)) if k not in small]
+    centre_orbits = [[p for b in pieces.orbits[k] for p in pieces.blocks[b]]
+                     for k in big if len(pieces.blocks[pieces.orbits[k][0]]) == 1]
+    others = [p for k in big if len(pieces.blocks[pieces.orbits[k][0]]) > 1
+              for b in pieces.orbits[k] for p in pieces.blocks[b]]
+    if not centre_orbits or not others:
+        return None
+    centres = np.array(sorted(p for o in centre_orbits for p in o))
+    outer = [c for c in range(len(ms.classes))
+             if (goal[ms.powers[c][1][centres]] == goal[centres]).all()]
+    if not outer or len(outer) == len(ms.classes):
+        return None
+    letters = [(c, e) for c in range(len(ms.classes)) for e in range(1, ms.orders[c])]
+    perms = np.array([ms.powers[c][e] for c, e in letters])
+    costs = np.array([ms.letter_cost(x) for x in letters], dtype=np.float64)
+    local = np.full(ms.degree, -1)
+    local[centres] = np.arange(len(centres))
+    tables = []
+    for orbit in centre_orbits:
+        orbit = np.array(sorted(orbit))
+        inside = np.full(ms.degree, -1)
+        inside[orbit] = np.arange(len(orbit))
+        moved = inside[perms[:, orbit]]
+        for colour in np.unique(goal[orbit]):
+            places = np.flatnonzero(goal[orbit] == colour)
+            if comb(len(orbit), len(places)) > TABLE_SETS:
+                return None
+            tables.append((local[orbit], int(colour), len(places),
+                           subset_distances(moved, places, len(orbit))))
+    # the blocks: the largest set of one goal colour, of distinct pieces, off the
+    # centres, that the outer moves carry as one, through each position of `others`
+    gens = np.array([ms.powers[c][1] for c in outer])
+    candidates = np.array(sorted(set(others) | set(np.flatnonzero(frozen).tolist())))
+    block_of = pieces.block_of
+    is_centre = np.zeros(ms.degree, dtype=bool)
+    is_centre[centres] = True
+    blocks: list[tuple[int, ...]] = []
+    taken = np.zeros(ms.degree, dtype=bool)
+    for p in others:
+        if taken[p]:
+            continue
+        # the block through p grown one partner at a time, while the block
+        # system it makes keeps every block of one goal colour, of distinct
+        # pieces, off the centres and off the blocks taken
+        joined, best = [int(p)], []
+        for q in candidates[(goal[candidates] == goal[p]) & (block_of[candidates] != block_of[p])]:
+            if any(int(q) in b for b in best[:1]):
+                continue
+            label = minimal_blocks(gens, joined + [int(q)])
+            order = np.argsort(label, kind="stable")
+            cuts = np.flatnonzero(np.diff(label[order])) + 1
+            system = [b for b in np.split(order, cuts) if label[b[0]] >= 0]
+            if any(is_centre[b].any() or taken[b].any() or (goal[b] != goal[b[0]]).any()
+                   or len(set(block_of[b].tolist())) < len(b) for b in system):
+                continue
+            joined.append(int(q))
+            best = sorted((tuple(int(x) for x in b) for b in system), key=lambda b: p not in b)
+        if not best:
+            return None
+        blocks += best
+        for b in best:
+            taken[list(b)] = True
+    rest = [(int(p),) for p in np.flatnonzero(frozen) if not taken[p]]
+    points = blocks + rest
+    macros = _macros(ms, outer, goal, centres)
+    macro_perms = np.array([ms.perm(w) for w in macros])
+    macro_costs = np.array([ms.cost(w) for w in macros], dtype=np.float64)
+    # the other big orbits whose pieces the goal tells apart: their parity is
+    # not changed by the later stages' moves (a cube's wings: otherwise one edge
+    # is left flipped, which the quotient does not reach)
+    told = pieces.piece_parities(goal, goal, position_orbit)
+    parity_orbits = [k for k in big if len(pieces.blocks[pieces.orbits[k][0]]) > 1
+                     and told[k] is not None]
+    parity = pieces.parity_matrix()[:, parity_orbits]
+    return Stages(centres, letters, perms, costs, tables, outer, blocks, points, macros,
+                  macro_perms, macro_costs, parity_orbits, parity, pieces, position_orbit)
+
+
+def _macros(ms: MoveSet, outer: list[int], goal: np.ndarray, centres: np.ndarray
+            ) -> list[list[Letter]]:
+    """The outer letters, and the words ``s X s⁻¹`` keeping the centres' colouring
+    (``s`` a quarter turn of another class, ``X`` up to :data:`MACRO_INNER`
+    outer quarter turns, no class twice in a row), each permutation once."""
+    macros = [[(c, e)] for c in outer for e in range(1, ms.orders[c])]
+    quarters = [(c, e) for c in outer for e in (1, ms.orders[c] - 1)]
+    inner = [(c, e) for c in range(len(ms.classes)) if c not in outer
+             for e in (1, ms.orders[c] - 1)]
+    seen = {ms.perm(w).tobytes() for w in macros}
+    # every X at once, as gather arrays (ms.perm of a word: out = out[letter]...)
+    middles = [x for length in range(1, MACRO_INNER + 1)
+               for x in product(quarters, repeat=length)
+               if all(x[i][0] != x[i + 1][0] for i in range(length - 1))]
+    xs = np.array([ms.perm(x) for x in middles])
+    for s in inner:
+        back = (s[0], ms.orders[s[0]] - s[1])
+        first, last = ms.powers[s[0]][s[1]], ms.powers[back[0]][back[1]]
+        perms = first[xs[:, last]]          # s, then X, then s⁻¹
+        keeps = (goal[perms[:, centres]] == goal[centres]).all(axis=1)
+        for i in np.flatnonzero(keeps):
+            key = perms[i].astype(np.int32).tobytes()
+            if key not in seen:
+                seen.add(key)
+                macros.append([s, *middles[i], back])
+    return macros
+
+
+def _beam(start: np.ndarray, perms: np.ndarray, costs: np.ndarray, score, weight: float,
+          width: int, levels: int, enough: float, budget: Budget, count: int = 1,
+          stall: int = STALL) -> list[tuple[list[int], np.ndarray, float]]:
+    """A beam search from ``start`` over ``perms`` (gather arrays costing
+    ``costs``), keeping the ``width`` states of least cost plus ``weight`` times
+    their ``score`` a level, until one scores at most ``enough`` (the best
+    ``count`` of those returned: indices of ``perms``, state, cost), or the
+    best score has not fallen for ``stall`` levels (none returned)."""
+    states, words, cost = start[None, :], [[]], np.zeros(1)
+    least, since = np.inf, 0
+    for _ in range(levels):
+        if budget.expired or since > stall:
+            return []
+        after = states[:, perms].reshape(-1, len(start))
+        scores = score(after)
+        spent = (cost[:, None] + costs[None, :]).reshape(-1)
+        order = np.lexsort((spent, spent + weight * scores))
+        seen: set[bytes] = set()
+        keep = []
+        for i in order:
+            key = after[i].tobytes()
+            if key not in seen:
+                seen.add(key)
+                keep.append(int(i))
+                if len(keep) == width:
+                    break
+        states, cost = after[keep], spent[keep]
+        words = [words[i // len(perms)] + [i % len(perms)] for i in keep]
+        best = scores[keep].min()
+        least, since = min(least, best), (0 if best < least else since + 1)
+        done = [j for j in np.argsort(cost, kind="stable") if scores[keep[j]] <= enough]
+        if done:
+            return [(words[j], states[j], float(cost[j])) for j in done[:count]]
+    return []
+
+
+def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
+                start: np.ndarray, goal: np.ndarray, budget: Budget) -> list[Letter] | None:
+    """A word (letters of ``ms``) taking ``start`` through the three stages of the
+    module docstring: the centres right, every block of one colour, then as
+    much of the quotient as the chain solves (all of it, or all but a flip or a
+    swap of two pieces); ``None`` when a stage finds nothing within ``budget``."""
+    from permgroup.solver.exact import exact_word
+
+    centres = stages.centres
+    if not stages.fits(start):
+        return None
+    # the beams' states as bytes where the colours allow (their rows are many)
+    dtype = np.uint8 if max(start.max(), goal.max()) < 256 else np.int32
+    start, goal = start.astype(dtype), goal.astype(dtype)
+    found = _beam(start, stages.perms, stages.costs, stages.centre_score, 100.0,
+                  CENTRE_WIDTH, 40, CENTRE_FINISH, budget, 4 * CENTRE_CANDIDATES)
+    word = None
+    for steps, state, _ in found[:CENTRE_CANDIDATES]:
+        projected, a, b = _with_parities(moves, ms, stages, state, goal)
+        try:
+            finish = exact_word(projected, a, b, budget=budget.share(0.15),
+                                max_states=CENTRE_STATES)
+        except (Stopped, InputError):
+            continue
+        w = [stages.letters[i] for i in steps] + ms.letters(finish)
+        if word is None or ms.cost(w) < ms.cost(word):
+            word = w
+    if word is None:
+        # no finish found in time: the few centres left go on to the end (every
+        # later move keeps how many are right), where the caller's insertions
+        # fix them; the first candidate whose parities are right (else the
+        # pairs cannot all be made: one edge is left flipped)
+        for steps, state, _ in found:
+            if _parities_right(stages, state, goal):
+                word = [stages.letters[i] for i in steps]
+                break
+        if word is None and found:
+            # none: the best one and the letter that makes them right costing
+            # the centres least
+            steps, state, _ = found[0]
+            after = state[stages.perms]
+            right = [i for i in range(len(after)) if _parities_right(stages, after[i], goal)]
+            if right:
+                i = min(right, key=lambda i: stages.centre_score(after[i][None])[0])
+                word = [stages.letters[j] for j in steps] + [stages.letters[i]]
+    if word is None:
+        return None
+    state = ms.apply(start, word)
+    width = max(8, min(PAIR_WIDTH, BEAM_BYTES // (len(stages.macros) * ms.degree * dtype().itemsize)))
+    found = _beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
+                  PAIR_WEIGHT, width, PAIR_LEVELS, 0, budget, stall=PAIR_STALL)
+    if not found:
+        return None
+    word = ms.extend(word, [x for i in found[0][0] for x in stages.macros[i]])
+    state = ms.apply(start, word)
+    rest = _quotient_word(moves, ms, stages, state, goal, budget)
+    return word if rest is None else ms.extend(word, ms.letters(rest))
+
+
+def _with_parities(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
+                   state: np.ndarray, goal: np.ndarray
+                   ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """The moves restricted to the centres, with two more points per orbit of
+    :attr:`Stages.parity_orbits` that a move swaps when it is odd there; and
+    ``state`` and ``goal`` there, the points of an orbit swapped in the goal
+    when its parity in ``state`` is odd: a word between them puts the centres
+    right and those orbits' parities too."""
+    centres = stages.centres
+    n, k = len(centres), len(stages.parity_orbits)
+    where = np.full(ms.degree, -1)
+    where[centres] = np.arange(n)
+    marks = np.arange(n, n + 2 * k)
+    swapped = marks.reshape(k, 2)[:, ::-1].reshape(-1)
+    projected = {}
+    for name, g in moves.items():
+        c, e = ms.letters([name])[0]
+        odd = (stages.parity[c] * e) % 2 == 1
+        tail = np.where(np.repeat(odd, 2), swapped, marks)
+        projected[name] = np.concatenate([where[np.asarray(g)[centres]], tail])
+    parities = stages.pieces.piece_parities(state, goal, stages.position_orbit)
+    odd = np.array([parities[o] == 1 for o in stages.parity_orbits], dtype=bool)
+    top = int(max(state.max(), goal.max())) + 1
+    a = np.concatenate([state[centres], top + marks - n]).astype(np.int64)
+    b = np.concatenate([goal[centres], top + np.where(np.repeat(odd, 2), swapped, marks) - n]
+                       ).astype(np.int64)
+    return projected, a, b
+
+
+def _parities_right(stages: Stages, state: np.ndarray, goal: np.ndarray) -> bool:
+    """Whether every orbit of :attr:`Stages.parity_orbits` has its parity right."""
+    parities = stages.pieces.piece_parities(state, goal, stages.position_orbit)
+    return all(parities[o] == 0 for o in stages.parity_orbits)
+
+
+def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
+                   state: np.ndarray, goal: np.ndarray, budget: Budget) -> list[str] | None:
+    """Move names solving the quotient of ``state`` (every block of one colour)
+    by the chain, or the nearest goal of it that the outer moves reach: the
+    goal with one piece of two points turned, two such pieces swapped, or both."""
+    from permgroup.solver.chain import chain_word
+
+    points = stages.points
+    where = np.full(ms.degree, -1)
+    for i, point in enumerate(points):
+        where[list(point)] = i
+    firsts = np.array([p[0] for p in points])
+    quotient = {}
+    for name, g in moves.items():
+        if ms.letters([name])[0][0] in stages.outer:
+            quotient[name] = where[np.asarray(g)[firsts]]
+    a, b = state[firsts], goal[firsts]
+    # the goals to try: as is, one piece turned, two swapped, both
+    pieces = Pieces.of(MoveSet.from_moves(quotient))
+    pairs = [pieces.blocks[o[i]] for o in pieces.orbits
+             if len(pieces.blocks[o[0]]) == 2 and len(o) > 1 for i in (0, 1)]
+    goals = [b]
+    if pairs:
+        (x0, x1), (y0, y1) = pairs[0], pairs[1]
+        turned = b.copy()
+        turned[[x0, x1]] = b[[x1, x0]]
+        swapped = b.copy()
+        swapped[[x0, x1, y0, y1]] = b[[y0, y1, x0, x1]]
+        both = swapped.copy()
+        both[[x0, x1]] = swapped[[x1, x0]]
+        goals += [swapped, turned, both]
+    for target in goals:
+        if budget.expired:
+            return None
+        try:
+            found = chain_word(quotient, a, target, budget=budget.share(0.3))
+        except Stopped:
+            return None
+        if found is not None:
+            return found
+    return None
