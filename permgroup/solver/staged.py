@@ -12,27 +12,38 @@ So, from the moves alone (:func:`stage_model`):
 
 1. the centres' colouring by a beam search over single moves, each state scored
    by the sum over colours of each colour's distance to its places (a
-   breadth-first table over the sets of places of each colour in each orbit),
-   finished by the exact search on the centres' projection;
+   breadth-first table over the sets of places of each colour in each orbit,
+   :func:`subset_distances`), finished by the exact search on the centres'
+   projection with two points more per orbit of pieces told apart, swapped by
+   the moves odd there (:func:`_with_parities`: the later stages' moves are
+   even there, and an odd wing parity leaves one edge flipped, which no pairing
+   undoes); where no finish is found in time, the beam's best state of right
+   parities goes on, its few centres left to the caller;
 2. the blocks made of one colour by a beam search over the moves keeping the
    centres and the macros ``s X s⁻¹`` that keep them too (``s`` a move that does
    not, ``X`` up to three of those that do), scored by the moves plus
    :data:`PAIR_WEIGHT` per block position of another colour;
 3. the quotient (each block one point) by :func:`~permgroup.solver.chain.chain_word`;
-   where its colours are not reachable there (a parity of the pairs: one edge
-   flipped, two swapped), the chain solves the nearest goal that is, and the
-   caller finishes the few positions left (a few 3-cycles).
+   where its colours are not reachable there (two edges swapped: which
+   look-alike centre went where decides it), the chain solves the nearest goal
+   that is, and the caller finishes the few positions left.
 
-:func:`staged_word` returns that word; the caller finishes what it leaves.
+:func:`staged_word` returns that word; the caller (:func:`~permgroup.solver.reduction.reduction_word`
+with ``prefix``) finishes what it leaves.  On Santa's 4x4x4 rows 150, 154 and
+155 the stages alone solve the row in 78 to 81 moves (the reduction's
+variants: about 100).  On its 5x5x5 and 6x6x6 the centres' beam over single
+moves stalls far from its end (their centres are two and four orbits: the
+stages are left to puzzles of one, :data:`CENTRE_ORBITS`), and on rows of
+other colourings (checkered, every sticker labelled) no move keeps the
+centres' colouring: the stages do not apply.
+
+A ring of four places turned by ``t``: the distances of the sets of two places
+to ``{0, 1}`` (the sets ``{0, 2}`` and ``{1, 3}`` never get there):
 
 >>> import numpy as np
->>> from permgroup.moves import MoveSet
->>> # a ring of four centres turned by t; u swaps the two halves of it
->>> t = np.array([1, 2, 3, 0]); u = np.array([2, 3, 0, 1])
->>> colours = np.array([0, 0, 1, 1])
->>> table = subset_distances(np.array([t, np.argsort(t)]), [0, 1], 4)
->>> sorted(table.tolist())[:3]     # the six sets of two places: one at distance 0
-[0, 1, 1]
+>>> t = np.array([1, 2, 3, 0])
+>>> sorted(subset_distances(np.array([t, np.argsort(t)]), [0, 1], 4).tolist())
+[0, 1, 1, 2, 255, 255]
 """
 from __future__ import annotations
 
@@ -48,6 +59,11 @@ from permgroup.errors import InputError, Stopped
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.pieces import Pieces
 
+#: the stages apply when the centres are at most this many orbits: on Santa's 5x5x5
+#: (2) and 6x6x6 (4) the centres' beam over single moves stalls far from its end
+#: (2 to 4 s a row for nothing: 5x5x5 and 6x6x6 rows 949 and 911 moves without the
+#: stages, 955 and 925 with)
+CENTRE_ORBITS = 1
 #: a colour's places in an orbit are scored by a table when their sets number at most this
 TABLE_SETS = 2_000_000
 #: the centres' beam: states kept a level, and the score below which the exact
@@ -65,7 +81,8 @@ PAIR_LEVELS = 40
 #: a beam gives up after this many levels with no better score (on Santa's
 #: 5x5x5 the centres' beam stops far from its end: single moves are not enough)
 STALL = 6
-#: ... the pairing beam after this many (Santa's 4x4x4 row 153 needed more than 6)
+#: ... the pairing beam after this many (its best score stays put while setup moves
+#: are made)
 PAIR_STALL = 15
 #: the bytes a level of the pairing beam may hold (fewer states on a puzzle of many macros)
 BEAM_BYTES = 64_000_000
@@ -82,20 +99,19 @@ def subset_distances(perms: np.ndarray, places, n: int) -> np.ndarray:
     >>> subset_distances(np.array([t]), [0], 3).tolist()   # sets {0}, {1}, {2}
     [0, 1, 2]
     """
-    k = len(places)
-    dist = np.full(comb(n, k), 255, dtype=np.uint8)
-    frontier = np.array([sorted(places)], dtype=np.int64)
-    dist[subset_rank(frontier)] = 0
-    depth = 0
-    while len(frontier) and depth < 254:
-        depth += 1
+    from permgroup.levels import DenseKeys, by_moves, levels
+
+    start = np.array([sorted(places)], dtype=np.int64)
+    dist = np.full(comb(n, len(places)), 255, dtype=np.uint8)
+    dist[subset_rank(start)] = 0
+
+    def before(sets: np.ndarray, m: int) -> np.ndarray:
         # a set Q goes onto P by a move g when g gathers P from Q: Q = g[P]
-        before = np.sort(perms[:, frontier].reshape(-1, k), axis=1)
-        ranks = subset_rank(before)
-        new = dist[ranks] == 255
-        ranks, idx = np.unique(ranks[new], return_index=True)
-        dist[ranks] = depth
-        frontier = before[new][idx]
+        return np.sort(perms[m][sets], axis=1)
+
+    seen = DenseKeys(len(dist), subset_rank(start))
+    for level in levels(start, by_moves(before, len(perms)), key=subset_rank, seen=seen):
+        dist[level.keys] = min(level.depth, 254)
     return dist
 
 
@@ -206,7 +222,7 @@ def _build(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
                      for k in big if len(pieces.blocks[pieces.orbits[k][0]]) == 1]
     others = [p for k in big if len(pieces.blocks[pieces.orbits[k][0]]) > 1
               for b in pieces.orbits[k] for p in pieces.blocks[b]]
-    if not centre_orbits or not others:
+    if not 0 < len(centre_orbits) <= CENTRE_ORBITS or not others:
         return None
     centres = np.array(sorted(p for o in centre_orbits for p in o))
     outer = [c for c in range(len(ms.classes))
