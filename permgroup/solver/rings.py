@@ -114,6 +114,14 @@ MAX_INSERT_CELLS = 500
 #: -> 84.1 a row; before, the generic solver alone took them); wreaths of
 #: look-alike colours take the beam and the insertions from there on too
 MIN_INSERT_CELLS = 30
+#: ... and where the goal's colours do not look alike (each shown by fewer than
+#: two cells on average, as distinct labels), at most this many: Santa's
+#: globe_1/8 and globe_3/4 rows of distinct labels (32 cells) 1,239 -> 1,119
+#: moves over 10 (globe_3/4 596 -> 481), fresh globe_4/7 rows (70 cells)
+#: 887 -> 822 over 4 (its 2 rows of colours as they were), globe_1/16 (64)
+#: 1,061 both times (60 s a row, load 3.7-4.4, side by side); globe_3/33's
+#: (264) were longer (rows 391 and 395: 3,923 moves against 3,698)
+DISTINCT_INSERT_CELLS = 100
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
 #: rings meet through other moves (:func:`ring_commutators`) ...
 FLIP_TURN = 3
@@ -380,8 +388,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     :func:`best_insertions` of the commutators of turns by any amount after
     cuts of the beam's path; one whose rings meet only through other moves (a
     globe's flips; of :data:`MIN_INSERT_CELLS` to :data:`MAX_INSERT_CELLS`
-    cells, its goal's colours shown by two cells or more on average) takes
-    :func:`inserted_opening`."""
+    cells, its goal's colours shown by two cells or more on average, or of
+    at most :data:`DISTINCT_INSERT_CELLS`) takes :func:`inserted_opening`."""
     ms = MoveSet.from_moves(moves)
     rings = ring_classes(ms)
     start, goal = np.asarray(start), np.asarray(goal)
@@ -391,9 +399,10 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # look-alike cells are what makes a commutator inserted anywhere likely
         # to gain: on Santa's globe_3/33 rows of distinct labels the words were
         # longer (row 391: 2,281 moves against 2,036, the insertions stopping
-        # with 51 pieces wrong that cost the generic solver 913 moves)
+        # with 51 pieces wrong that cost the generic solver 913 moves); on
+        # small globes they are shorter all the same (DISTINCT_INSERT_CELLS)
         if not MIN_INSERT_CELLS <= len(start) <= MAX_INSERT_CELLS or \
-                2 * len(np.unique(goal)) > len(goal):
+                (2 * len(np.unique(goal)) > len(goal) and len(start) > DISTINCT_INSERT_CELLS):
             return None
         budget = None if budget is None else budget.share(INSERT_SHARE)
         # flips and turns that each put several cells home first: the
