@@ -82,6 +82,12 @@ GREEDY_SHARE = 0.7
 #: time is a share of the greedy's (cube-5 lines ended 4 s past a 10 s limit
 #: when the descent took it all)
 DESCENT_SHARE = 0.85
+#: the share of the time limit after which the first reduction variant's rounds
+#: hurry: later than the greedy's (nothing runs after it on a big cube, its
+#: hurried rounds take a few seconds; Santa's row 283, cube_33/33/33 with every
+#: sticker its own label, had its insertions cut at 1,430 positions wrong by
+#: GREEDY_SHARE and a third of its 261 s unused)
+REDUCTION_SHARE = 0.8
 #: the reduction's words tried while time allows, the shortest kept: (backward,
 #: commutator kinds scored a round); on Santa's cubes the shortest of these four
 #: was 9 % shorter than the forward 400 alone (7 rows of cube_4 to cube_10); the
@@ -307,7 +313,8 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     # the small orbits by search, the big ones by commutators that keep them
     # (permgroup.solver.reduction): quick where it applies, and on a big cube
     # the greedy's model alone would take the time limit
-    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, descent, choose, variants)
+    reduced_in = _reduce_first(moves, ms, start, goal, mismatches, descent, choose, variants,
+                               budget.share(REDUCTION_SHARE))
     if reduced_in is not None:
         word, took = reduced_in
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
@@ -423,10 +430,12 @@ def _owed_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
 
 def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarray,
                   goal: np.ndarray, mismatches: int, budget: Budget, choose: Budget,
-                  variants: Budget) -> tuple[list, float] | None:
+                  variants: Budget, first: Budget | None = None
+                  ) -> tuple[list, float] | None:
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
     (letters, shortened) over the :data:`REDUCTION_VARIANTS` that fit in
-    ``variants`` (at least the first, found or not; the rounds hurry once ``choose`` has run
+    ``variants`` (at least the first, found or not, its rounds hurrying once
+    ``first`` has run out, default ``choose``; the others' rounds hurry once ``choose`` has run
     out), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none."""
@@ -450,7 +459,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
             if best is not None and len(best) * ms.degree <= SHORTEN_STATES:
                 best = shorten(ms, start, best)
         took = time.monotonic() - t
-    for backward, kinds, inside, two_pairs in REDUCTION_VARIANTS:
+    for i, (backward, kinds, inside, two_pairs) in enumerate(REDUCTION_VARIANTS):
         # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
         # the first ended with two look-alike positions no 3-cycle fixes, the
         # fourth gave 124 moves where the greedy gave 153)
@@ -469,7 +478,9 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
         found = reduction_word(moves, ms, red, a, b, mismatches=mismatches,
-                               hurry=choose, kinds=kinds, inside=inside,
+                               hurry=first if i == 0 and stages is None and first is not None
+                               else choose,
+                               kinds=kinds, inside=inside,
                                two_pairs=two_pairs, fallback=_owed_word)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
