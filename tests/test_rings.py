@@ -170,7 +170,7 @@ def test_fresh_rows_of_a_new_type_are_reachable_and_solved():
         info = f"{folder}/puzzle_info.csv"
         with open(info, "w") as f:
             f.write(puzzle_info(kinds))
-        out = solve_text(puzzles_csv(rows), info=info, time_limit=5, stream=io.StringIO())
+        out = solve_text(puzzles_csv(rows), info=info, time_limit=3, stream=io.StringIO())
     assert len(out.splitlines()) == 1 + len(rows)
 
 

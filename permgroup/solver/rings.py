@@ -18,8 +18,7 @@ Each macro costs its moves; a state is scored by its wrong cells, the cells
 where rings meet not counted (a piece passes through them).  Only macros that
 lower the score are followed; the beam keeps the states of least cost plus
 ``LAMBDA`` times their score.  It stops when no macro gains, or at its
-budget's end.  Where the goal's colours look alike, its path is cut (as the
-globes' below) and commutators ``[a^i, b^j]`` of turns by any amount are
+budget's end.  Its path is cut (as the globes' below) and commutators ``[a^i, b^j]`` of turns by any amount are
 inserted after each cut, anywhere in the word (on Santa's wreath_100/100 they
 left the 8 cells its wildcards allow wrong: 642 moves against 1,125 through
 the beam and the generic solver).  The generic solver finishes from the
@@ -111,8 +110,8 @@ MAX_INSERT_CELLS = 500
 #: ... and at least this many: Santa's smallest globes (globe_1/8, globe_3/4, 32
 #: cells; globe_2/6, 36) take them too, their rows of colours 2,976 -> 2,645
 #: moves over 30 rows (60 s a row, load 3.6-4.1, side by side; globe_3/4 101.2
-#: -> 84.1 a row; before, the generic solver alone took them); wreaths of
-#: look-alike colours take the beam and the insertions from there on too
+#: -> 84.1 a row; before, the generic solver alone took them); wreaths take
+#: the beam and the insertions from there on too
 MIN_INSERT_CELLS = 30
 #: ... and where the goal's colours do not look alike (each shown by fewer than
 #: two cells on average, as distinct labels), at most this many: Santa's
@@ -382,9 +381,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     state they reach (within ``budget``; none: until nothing gains); ``None``
     when the puzzle is not one of rings (fewer than two moves turn one ring
     each), or has fewer than ``min_cells`` cells (:data:`MIN_INSERT_CELLS`
-    where that is less and the goal's colours look alike).  A puzzle of rings sharing
-    cells and nothing else (of at most ``max_cells`` cells) takes the beam of
-    the module docstring, then where its goal's colours look alike
+    where that is less).  A puzzle of rings sharing cells and nothing else (of
+    at most ``max_cells`` cells) takes the beam of the module docstring, then
     :func:`best_insertions` of the commutators of turns by any amount after
     cuts of the beam's path; one whose rings meet only through other moves (a
     globe's flips; of :data:`MIN_INSERT_CELLS` to :data:`MAX_INSERT_CELLS`
@@ -417,22 +415,23 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
                                budget=budget)
         return ms.names(word), ms.apply(start, word)
     # every move turns a ring here (the branch above took the others)
-    look_alike = 2 * len(np.unique(goal)) <= len(goal)
     # with the insertions after it, from MIN_INSERT_CELLS on: fresh rows of
-    # wreath_16/16 (30 cells), 635 -> 584 moves over 4 (2 of them of distinct
-    # labels, left as they were; 60 s a row, load 3.3, side by side)
-    least = min(min_cells, MIN_INSERT_CELLS) if look_alike else min_cells
-    if not _rings_meet(ms, rings) or not least <= len(start) <= max_cells:
+    # wreath_16/16 (30 cells) of colours, 635 -> 584 moves over 4 (60 s a row,
+    # load 3.3, side by side)
+    if not _rings_meet(ms, rings) or \
+            not min(min_cells, MIN_INSERT_CELLS) <= len(start) <= max_cells:
         return None
     # commutators of turns by any amount (as many as EFFECT_ENTRIES allows: up
-    # to 43 on the 100-cell wreath) inserted after cuts of the beam's path,
-    # where the goal's colours look alike: Santa's wreath_100/100 row 337 took
-    # 642 moves against 1,125 (the beam left 33 cells wrong, which cost the
-    # generic solver 696 moves; the insertions leave the 8 its wildcards
-    # allow), wreath_33/33 356 against 437 over 3 rows, wreath_21/21 359
-    # against 423 over 5 (60 s a row, load 4.1-4.4, side by side); turns up to
-    # 3 after the whole beam stopped at 28 cells wrong on row 337
-    if look_alike and budget is not None:
+    # to 43 on the 100-cell wreath) inserted after cuts of the beam's path:
+    # Santa's wreath_100/100 row 337 took 642 moves against 1,125 (the beam
+    # left 33 cells wrong, which cost the generic solver 696 moves; the
+    # insertions leave the 8 its wildcards allow), wreath_33/33 356 against
+    # 437 over 3 rows, wreath_21/21 359 against 423 over 5 (60 s a row, load
+    # 4.1-4.4, side by side); turns up to 3 after the whole beam stopped at 28
+    # cells wrong on row 337.  On distinct labels too: fresh rows of
+    # wreath_21/21 and wreath_33/33, 2,176 -> 1,657 moves over 4 (the 2 of
+    # distinct labels, which took the beam alone before; load 4.7-5.5)
+    if budget is not None:
         budget = budget.share(INSERT_SHARE)
     words, perms = macros(ms, rings)
     shared = np.zeros(len(start), dtype=np.int64)
@@ -442,9 +441,6 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     # SHARED_WEIGHT)
     path = beam_path(ms, words, perms, start, goal, np.where(shared < 2, 1.0, SHARED_WEIGHT),
                      width=width, budget=None if budget is None else budget.share(BEAM_SHARE))
-    if not look_alike:
-        word = [x for i in path for x in words[i]]
-        return ms.names(word), ms.apply(start, word)
     prefixes = path_cuts(ms, words, perms, path, start, goal, CUT_COSTS)
     word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
                            budget=budget, turn=max(ms.orders[r] for r in rings) // 2)
