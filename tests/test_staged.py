@@ -88,3 +88,28 @@ def test_staged_word_solves_centres_then_pairs(monkeypatch):
     assert (after[stages.centres] == GOAL[stages.centres]).all()
     assert stages.unpaired(after[None])[0] == 0
     assert all(len(set(after[list(b)].tolist())) == 1 for b in stages.blocks)
+
+
+def test_two_edges_swapped_by_half_turns():
+    """The swap the face turns cannot make alone (a 4x4x4's two edges): found
+    from the moves by the exact search over half turns, the look-alike
+    centres it moves looking the same."""
+    from permgroup.solver.staged import _quotient, _swap_word
+
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    stages = stage_model(ms, red.pieces, red.small, GOAL, red.frozen, red.position_orbit)
+    quotient, firsts, pairs = _quotient(moves, ms, stages)
+    assert len(quotient) == 12 and len(firsts) == 48 and len(pairs) == 12   # a 3x3x3's edges
+    found = _swap_word(moves, ms, stages, pairs, GOAL, Budget.of(20))
+    assert found is not None
+    target, word = found
+    assert all(e == 2 for _, e in word) and len(word) <= 8
+    assert np.array_equal(ms.apply(GOAL, word), target)
+    # two edges: four wings of two stickers (those of a colour both edges show alike)
+    changed = np.flatnonzero(target != GOAL)
+    assert 0 < len(changed) <= 8
+    assert set(changed.tolist()) <= {p for b in stages.blocks for p in b}
+    assert (target[stages.centres] == GOAL[stages.centres]).all()
+    assert stages.unpaired(target[None])[0] == 0

@@ -86,6 +86,9 @@ STALL = 6
 PAIR_STALL = 15
 #: the bytes a level of the pairing beam may hold (fewer states on a puzzle of many macros)
 BEAM_BYTES = 64_000_000
+#: the half turns and states of the search for two pieces swapped (:func:`_swap_word`)
+SWAP_LETTERS = 8
+SWAP_STATES = 300_000
 #: the longest ``X`` of a macro ``s X s⁻¹``
 MACRO_INNER = 3
 
@@ -165,6 +168,10 @@ class Stages:
     parity: np.ndarray
     pieces: Pieces
     position_orbit: np.ndarray
+    #: the colouring of two pieces swapped and the word taking the goal there
+    #: (:func:`_swap_word`), once found; whether none was
+    swap: tuple[np.ndarray, list[Letter]] | None = None
+    swap_searched: bool = False
 
     def centre_score(self, states: np.ndarray) -> np.ndarray:
         """The sum over colours of their distances to their places, each row of ``states``."""
@@ -456,26 +463,20 @@ def _parities_right(stages: Stages, state: np.ndarray, goal: np.ndarray) -> bool
 def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
                    state: np.ndarray, goal: np.ndarray, budget: Budget) -> list[str] | None:
     """Move names solving the quotient of ``state`` (every block of one colour)
-    by the chain, or the nearest goal of it that the outer moves reach: the
-    goal with one piece of two points turned, two such pieces swapped, or both."""
+    by the chain; where the outer moves do not reach its goal (two edges
+    swapped), the goal with the two pieces :func:`_swap_word` swaps, then that
+    word; else the nearest goal the chain reaches (one piece of two points
+    turned, two swapped, or both), the rest left to the caller."""
     from permgroup.solver.chain import chain_word
 
-    points = stages.points
-    where = np.full(ms.degree, -1)
-    for i, point in enumerate(points):
-        where[list(point)] = i
-    firsts = np.array([p[0] for p in points])
-    quotient = {}
-    for name, g in moves.items():
-        if ms.letters([name])[0][0] in stages.outer:
-            quotient[name] = where[np.asarray(g)[firsts]]
+    quotient, firsts, pairs = _quotient(moves, ms, stages)
     a, b = state[firsts], goal[firsts]
-    # the goals to try: as is, one piece turned, two swapped, both
-    pieces = Pieces.of(MoveSet.from_moves(quotient))
-    pairs = [pieces.blocks[o[i]] for o in pieces.orbits
-             if len(pieces.blocks[o[0]]) == 2 and len(o) > 1 for i in (0, 1)]
-    goals = [b]
-    if pairs:
+    # the goals to try, each with the word after the chain's
+    goals: list[tuple[np.ndarray, list[str]]] = [(b, [])]
+    if len(pairs) > 1:
+        swap = _swap_word(moves, ms, stages, pairs, goal, budget.share(0.3))
+        if swap is not None:
+            goals.append((swap[0][firsts], ms.names(ms.inverse(swap[1]))))
         (x0, x1), (y0, y1) = pairs[0], pairs[1]
         turned = b.copy()
         turned[[x0, x1]] = b[[x1, x0]]
@@ -483,8 +484,8 @@ def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         swapped[[x0, x1, y0, y1]] = b[[y0, y1, x0, x1]]
         both = swapped.copy()
         both[[x0, x1]] = swapped[[x1, x0]]
-        goals += [swapped, turned, both]
-    for target in goals:
+        goals += [(swapped, []), (turned, []), (both, [])]
+    for target, after in goals:
         if budget.expired:
             return None
         try:
@@ -492,5 +493,57 @@ def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         except Stopped:
             return None
         if found is not None:
-            return found
+            return found + after
+    return None
+
+
+def _quotient(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages
+              ) -> tuple[dict[str, np.ndarray], np.ndarray, list[tuple[int, ...]]]:
+    """The outer moves on the quotient's points (each block one point), the
+    first position of each point, and the quotient's pieces of two points (a
+    cube's edges)."""
+    where = np.full(ms.degree, -1)
+    for i, point in enumerate(stages.points):
+        where[list(point)] = i
+    firsts = np.array([p[0] for p in stages.points])
+    quotient = {name: where[np.asarray(g)[firsts]] for name, g in moves.items()
+                if ms.letters([name])[0][0] in stages.outer}
+    pieces = Pieces.of(MoveSet.from_moves(quotient))
+    pairs = [pieces.blocks[k] for o in pieces.orbits if len(pieces.blocks[o[0]]) == 2
+             for k in o]
+    return quotient, firsts, pairs
+
+
+def _swap_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
+               pairs: list[tuple[int, ...]], goal: np.ndarray, budget: Budget
+               ) -> tuple[np.ndarray, list[Letter]] | None:
+    """A colouring of two pieces of ``pairs`` (quotient points) swapped and a
+    word of half turns taking ``goal`` there, keeping everything else (the
+    look-alike centres it moves among themselves look the same: on a 4x4x4
+    the two edges no outer move swaps alone, in 7 half turns), found once per
+    puzzle by the exact search (at most :data:`SWAP_LETTERS` half turns);
+    ``None`` when none is found within ``budget``."""
+    from permgroup.solver.exact import exact_word
+
+    if stages.swap is not None or stages.swap_searched:
+        return stages.swap
+    halves = {f"{c}": ms.powers[c][2] for c in range(len(ms.classes)) if ms.orders[c] % 2 == 0}
+    points = stages.points
+    for i, j in ((i, j) for i in range(len(pairs)) for j in range(i + 1, len(pairs))):
+        for y in (pairs[j], pairs[j][::-1]):
+            if budget.expired:
+                return None
+            target = goal.copy()
+            for u, v in zip(pairs[i], y):
+                target[list(points[u])] = goal[points[v][0]]
+                target[list(points[v])] = goal[points[u][0]]
+            try:
+                found = exact_word(halves, goal, target, budget=budget,
+                                   max_states=SWAP_STATES, max_depth=SWAP_LETTERS)
+            except (Stopped, InputError):
+                continue
+            if found is not None:
+                stages.swap = target, [(int(c), 2) for c in found]
+                return stages.swap
+    stages.swap_searched = True
     return None
