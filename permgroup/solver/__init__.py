@@ -84,10 +84,11 @@ GREEDY_SHARE = 0.7
 DESCENT_SHARE = 0.85
 #: the share of the time limit after which the first reduction variant's rounds
 #: hurry: later than the greedy's (nothing runs after it on a big cube, its
-#: hurried rounds take a few seconds; Santa's row 283, cube_33/33/33 with every
-#: sticker its own label, had its insertions cut at 1,430 positions wrong by
-#: GREEDY_SHARE and a third of its 261 s unused)
-REDUCTION_SHARE = 0.8
+#: hurried rounds take a few seconds: 5 to 6 on Santa's row 283, cube_33/33/33
+#: with every sticker its own label, whose insertions were cut at 1,430
+#: positions wrong by GREEDY_SHARE with a third of its 261 s unused); the
+#: descent's share, the reserve after it the same
+REDUCTION_SHARE = DESCENT_SHARE
 #: the reduction's words tried while time allows, the shortest kept: (backward,
 #: commutator kinds scored a round); on Santa's cubes the shortest of these four
 #: was 9 % shorter than the forward 400 alone (7 rows of cube_4 to cube_10); the
