@@ -70,6 +70,7 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.moves import Letter, MoveSet
 from permgroup.perm_arrays import invert
+from permgroup.solver.beam import beam
 
 #: states kept a level
 WIDTH = 10
@@ -451,52 +452,30 @@ def beam_path(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
               start: np.ndarray, goal: np.ndarray, weight: np.ndarray | None = None, *,
               width: int = WIDTH, budget: Budget | None = None) -> list[int]:
     """The macros (indices of ``words``, whose gather arrays are ``perms``) of
-    the beam search of the module docstring, from ``start``: those reaching the
-    state of least score (each wrong cell counting its ``weight``, by default
-    1), then fewest moves."""
+    the beam search of the module docstring (:func:`permgroup.solver.beam.beam`)
+    from ``start``: those reaching the state of least score (each wrong cell
+    counting its ``weight``, by default 1), then fewest moves."""
     cost = np.array([ms.cost(w) for w in words], dtype=np.float64)
     weight = np.ones(len(start)) if weight is None else np.asarray(weight, dtype=np.float64)
-    # the macros' gathers restricted to the cells that count
+    # the cells that count, and the states in the narrowest type that holds them
     counted = np.flatnonzero(weight > 0)
-    weight = weight[counted]
-    plain = bool((weight == 1).all())
     small = np.int8 if min(start.min(), goal.min()) >= 0 and \
         max(start.max(), goal.max()) < 128 else np.int64
-    narrow = perms[:, counted].astype(np.int32 if len(start) >= 1 << 15 else np.int16)
-    target = goal[counted].astype(small)
+    if (weight[counted] == 1).all():
+        # a cell that does not count shows a label no state has: always wrong, taken off
+        absent = min(start.min(), goal.min()) - 1
+        target = np.where(weight > 0, goal, absent).astype(small)
+        left_out = len(start) - len(counted)
 
-    def score(state: np.ndarray) -> float:
-        return float(((state[counted] != target) * weight).sum())
+        def score(states: np.ndarray) -> np.ndarray:
+            return (states != target).sum(axis=1) - left_out
+    else:
+        target, weight = goal[counted].astype(small), weight[counted]
 
-    beam = [(start.astype(small), 0.0, ())]
-    seen = {beam[0][0].tobytes()}
-    best = beam[0]
-    while budget is None or not budget.expired:
-        children = []
-        for k, (state, spent, path) in enumerate(beam):
-            h = (state[narrow] != target).sum(1) if plain else \
-                (state[narrow] != target) @ weight
-            value = np.where(h < score(state), spent + cost + LAMBDA * h, np.inf)
-            top = np.argpartition(value, min(width, len(value) - 1))[:width]
-            children += [(float(value[i]), k, int(i)) for i in top if np.isfinite(value[i])]
-        if not children:
-            break
-        children.sort()
-        beam_next = []
-        for _, k, i in children:
-            state, spent, path = beam[k]
-            after = state[perms[i]]
-            key = after.tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            beam_next.append((after, spent + cost[i], path + (i,)))
-            if len(beam_next) >= width:
-                break
-        if not beam_next:
-            break
-        beam = beam_next
-        top = min(beam, key=lambda b: (score(b[0]), b[1]))
-        if (score(top[0]), top[1]) < (score(best[0]), best[1]):
-            best = top
-    return list(best[2])
+        def score(states: np.ndarray) -> np.ndarray:
+            return (states[:, counted] != target) @ weight
+
+    # ties in the order the children come (as this beam was measured)
+    _, best = beam(start.astype(small), perms, cost, score, width=width, weight=LAMBDA,
+                   improving=True, cheaper_first=False, budget=budget)
+    return best.path

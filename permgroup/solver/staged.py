@@ -57,6 +57,7 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped
 from permgroup.moves import Letter, MoveSet
+from permgroup.solver.beam import beam
 from permgroup.solver.pieces import Pieces
 
 #: the stages apply when the centres are at most this many orbits: on Santa's 5x5x5
@@ -330,42 +331,6 @@ def _macros(ms: MoveSet, outer: list[int], goal: np.ndarray, centres: np.ndarray
     return macros
 
 
-def _beam(start: np.ndarray, perms: np.ndarray, costs: np.ndarray, score, weight: float,
-          width: int, levels: int, enough: float, budget: Budget, count: int = 1,
-          stall: int = STALL) -> list[tuple[list[int], np.ndarray, float]]:
-    """A beam search from ``start`` over ``perms`` (gather arrays costing
-    ``costs``), keeping the ``width`` states of least cost plus ``weight`` times
-    their ``score`` a level, until one scores at most ``enough`` (the best
-    ``count`` of those returned: indices of ``perms``, state, cost), or the
-    best score has not fallen for ``stall`` levels (none returned)."""
-    states, words, cost = start[None, :], [[]], np.zeros(1)
-    least, since = np.inf, 0
-    for _ in range(levels):
-        if budget.expired or since > stall:
-            return []
-        after = states[:, perms].reshape(-1, len(start))
-        scores = score(after)
-        spent = (cost[:, None] + costs[None, :]).reshape(-1)
-        order = np.lexsort((spent, spent + weight * scores))
-        seen: set[bytes] = set()
-        keep = []
-        for i in order:
-            key = after[i].tobytes()
-            if key not in seen:
-                seen.add(key)
-                keep.append(int(i))
-                if len(keep) == width:
-                    break
-        states, cost = after[keep], spent[keep]
-        words = [words[i // len(perms)] + [i % len(perms)] for i in keep]
-        best = scores[keep].min()
-        least, since = min(least, best), (0 if best < least else since + 1)
-        done = [j for j in np.argsort(cost, kind="stable") if scores[keep[j]] <= enough]
-        if done:
-            return [(words[j], states[j], float(cost[j])) for j in done[:count]]
-    return []
-
-
 def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
                 start: np.ndarray, goal: np.ndarray, budget: Budget) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` through the three stages of the
@@ -380,10 +345,12 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     # the beams' states as bytes where the colours allow (their rows are many)
     dtype = np.uint8 if max(start.max(), goal.max()) < 256 else np.int32
     start, goal = start.astype(dtype), goal.astype(dtype)
-    found = _beam(start, stages.perms, stages.costs, stages.centre_score, 100.0,
-                  CENTRE_WIDTH, 40, CENTRE_FINISH, budget, 4 * CENTRE_CANDIDATES)
+    found, _ = beam(start, stages.perms, stages.costs, stages.centre_score, weight=100.0,
+                    width=CENTRE_WIDTH, levels=40, enough=CENTRE_FINISH, stall=STALL,
+                    budget=budget)
+    found = found[:4 * CENTRE_CANDIDATES]
     word = None
-    for steps, state, _ in found[:CENTRE_CANDIDATES]:
+    for steps, state in ((r.path, r.state) for r in found[:CENTRE_CANDIDATES]):
         projected, a, b = _with_parities(moves, ms, stages, state, goal)
         try:
             finish = exact_word(projected, a, b, budget=budget.share(0.15),
@@ -398,14 +365,14 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         # later move keeps how many are right), where the caller's insertions
         # fix them; the first candidate whose parities are right (else the
         # pairs cannot all be made: one edge is left flipped)
-        for steps, state, _ in found:
+        for steps, state in ((r.path, r.state) for r in found):
             if _parities_right(stages, state, goal):
                 word = [stages.letters[i] for i in steps]
                 break
         if word is None and found:
             # none: the best one and the letter that makes them right costing
             # the centres least
-            steps, state, _ = found[0]
+            steps, state = found[0].path, found[0].state
             after = state[stages.perms]
             right = [i for i in range(len(after)) if _parities_right(stages, after[i], goal)]
             if right:
@@ -415,11 +382,12 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         return None
     state = ms.apply(start, word)
     width = max(8, min(PAIR_WIDTH, BEAM_BYTES // (len(stages.macros) * ms.degree * dtype().itemsize)))
-    found = _beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
-                  PAIR_WEIGHT, width, PAIR_LEVELS, 0, budget, stall=PAIR_STALL)
+    found, _ = beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
+                    weight=PAIR_WEIGHT, width=width, levels=PAIR_LEVELS, enough=0,
+                    stall=PAIR_STALL, budget=budget)
     if not found:
         return None
-    word = ms.extend(word, [x for i in found[0][0] for x in stages.macros[i]])
+    word = ms.extend(word, [x for i in found[0].path for x in stages.macros[i]])
     state = ms.apply(start, word)
     rest = _quotient_word(moves, ms, stages, state, goal, budget)
     return word if rest is None else ms.extend(word, ms.letters(rest))
