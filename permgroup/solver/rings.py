@@ -42,6 +42,9 @@ cell starts to cost it more than the insertions pay (on Santa's globe_3/33
 rows 388-390 the words were 7.5 % shorter, on one row of each of globe_6/4,
 globe_6/8 and globe_6/10 10-30 %); while time is left the insertions run
 again after cuts at other costs of a cell, and the shortest word is kept.
+Beside those commutators go :func:`flip_pairs` ``x a^i x⁻¹ y a^-i y⁻¹`` of
+two flips close to each other, six cells for six moves (Santa's globe_3/33
+row 388: 1,184 -> 892 moves).
 
 >>> import numpy as np
 >>> # two rings of six cells sharing cells 0 and 3 of the first
@@ -129,6 +132,13 @@ FLIP_TURN = 3
 #: globe_3/33: 9,504 commutators of turns up to 3; globe_8/25: 6,400 of turns
 #: up to 2, 14,400 of turns up to 3)
 EFFECT_ENTRIES = 3_000_000
+#: the flips paired in :func:`flip_pairs`: each with those this many places
+#: either side (Santa's globe_6/8 row 378: 1, 2, 3 and 5 gave 274-307,
+#: 250-289, 271-297 and 263-289 moves after four cuts, no clear winner)
+FLIP_REACH = 2
+#: ... their turns as large as keeps their number times the cells within this
+#: (Santa's globe_8/25: 10,800 words of turns up to 3, 450 cells)
+FLIP_PAIR_ENTRIES = 6_000_000
 #: the share of the insertions' time the beam over flips and turns before them may take
 PREFIX_SHARE = 0.2
 #: moves the insertions spend to put a cell home, about (Santa's globe_3/33:
@@ -292,6 +302,45 @@ def ring_commutators(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN
     return words
 
 
+def flip_pairs(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
+               reach: int = FLIP_REACH) -> list[list[Letter]]:
+    """Words ``x a^i x⁻¹ y a^-i y⁻¹`` of a ring ``a`` (``0 < |i| <= turn``) and
+    two moves ``x``, ``y`` of classes that are not rings, ``y`` one of the
+    ``reach`` classes either side of ``x``'s in the puzzle's order.  On
+    Santa's globes, ``x a x⁻¹`` and ``y a y⁻¹`` turn two rings made of halves
+    that share all but a few cells where the flips ``x``, ``y`` are next to
+    each other: what one turns forward the other turns back, and the word moves
+    ``6 + 2(|i| - 1)`` cells for ``4 + 2|i|`` moves (``f0 r0 f0 f1 -r0 f1``:
+    six), a block of one colour together, against four for eight moves
+    for :func:`ring_commutators`.
+
+    >>> a = np.array([1, 2, 3, 0, 4, 5, 6, 7]); b = np.array([0, 1, 2, 3, 5, 6, 7, 4])
+    >>> x = np.array([4, 5, 2, 3, 0, 1, 6, 7]); y = np.array([0, 5, 6, 3, 4, 1, 2, 7])
+    >>> ms = MoveSet.from_moves({"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b),
+    ...                          "x": x, "y": y})
+    >>> words = flip_pairs(ms, ring_classes(ms), 1, 1)
+    >>> len(words), ms.names(words[0]), int(np.count_nonzero(ms.perm(words[0]) != np.arange(8)))
+    (8, ['x', '-a', 'x', 'y', 'a', 'y'], 6)
+    """
+    others = [c for c in range(len(ms.classes)) if c not in set(rings)]
+    identity = np.arange(ms.degree, dtype=np.int32)
+    words, seen = [], set()
+    for k, c in enumerate(others):
+        x = [(c, 1)]
+        for d in range(1, min(reach, len(others) - 1) + 1):
+            for y in ([(others[(k + d) % len(others)], 1)], [(others[k - d], 1)]):
+                for a in rings:
+                    for i in (e for e in range(-turn, turn + 1) if e):
+                        w = x + [(a, i % ms.orders[a])] + ms.inverse(x) + y \
+                            + [(a, -i % ms.orders[a])] + ms.inverse(y)
+                        p = ms.perm(w)
+                        key = p.tobytes()
+                        if key not in seen and not np.array_equal(p, identity):
+                            seen.add(key)
+                            words.append(w)
+    return words
+
+
 #: the commutators of the last puzzle as effects to insert, built once per process
 _EFFECTS: dict = {}
 
@@ -315,6 +364,14 @@ def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal:
                 if len(words) * t * t * ms.degree <= EFFECT_ENTRIES]
         if fits:
             words = ring_commutators(ms, rings, fits[-1])
+        flips = len(ms.classes) - len(rings)
+        if flips:
+            # the flips' pairs beside them: Santa's rows 378 (globe_6/8), 388
+            # (globe_3/33) and 396 (globe_8/25) 320 -> 260, 1,184 -> 892 and
+            # 1,768 -> 1,316 moves (60 s a row, load 3-4, one after the other)
+            fits = [t for t in range(1, turn + 1) if
+                    flips * 4 * FLIP_REACH * len(rings) * t * ms.degree <= FLIP_PAIR_ENTRIES]
+            words = words + flip_pairs(ms, rings, fits[-1] if fits else 1)
         _EFFECTS.clear()  # one puzzle at a time
         _EFFECTS[key] = Effects.of(ms, words) if words else None
     effects = _EFFECTS[key]
