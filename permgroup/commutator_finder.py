@@ -206,16 +206,20 @@ class _Finder:
             effect, _ = effect_text(element, self.kinds)
         return Found(word, self.form(i), len(word), effect, element)
 
-    def touched(self) -> np.ndarray:
-        """How many pieces each row of the tool table moves or turns."""
-        table = self.model.table
+    @property
+    def _piece_ids(self) -> np.ndarray:
+        """The piece of each sticker (``-1`` for none, and at ``degree``)."""
         piece = np.full(self.puzzle.degree + 1, -1, dtype=np.int64)
         number = 0
         for pieces in self.kinds.values():
             for p in pieces:
                 piece[list(p)] = number
                 number += 1
-        ids = np.sort(piece[table.pos], axis=1)
+        return piece
+
+    def touched(self) -> np.ndarray:
+        """How many pieces each row of the tool table moves or turns."""
+        ids = np.sort(self._piece_ids[self.model.table.pos], axis=1)
         fresh = (ids[:, 1:] != ids[:, :-1]) & (ids[:, 1:] >= 0)
         return fresh.sum(axis=1) + (ids[:, 0] >= 0)
 
@@ -246,10 +250,21 @@ def commutators(puzzle: Puzzle, *, metric: Metric = "qtm", max_pieces: int = 4,
 
     for i in order.tolist():
         element = finder.element(i)
+        if element.perm in seen:  # (naming the effect is the loop's dearest part)
+            continue
         effect, pieces = effect_text(element, finder.kinds)
         if wanted(element, effect, pieces):
             keep(finder.found(i, element, effect))
+    piece = finder._piece_ids[:-1]
+    single = {name: np.asarray(Element.from_word(puzzle, name).perm)
+              for name in finder.ms.move_names}
     for word in _plain_words(finder, plain_length):
+        perm = single[word[0]]
+        for name in word[1:]:  # p then q: p's sticker at i goes where q sends p[i]
+            perm = single[name][perm]
+        moved = piece[np.flatnonzero(perm != np.arange(len(piece)))]
+        if not 0 < len(np.unique(moved[moved >= 0])) <= max_pieces:
+            continue  # touches too many pieces: no need to parse it and name what it does
         element = Element.from_word(puzzle, " ".join(word))
         effect, pieces = effect_text(element, finder.kinds)
         if wanted(element, effect, pieces):

@@ -92,9 +92,13 @@ def inverse_moves(moves: Sequence[Sequence[int]]) -> list[int] | None:
 
 def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> np.ndarray:
     """For each relabelling ``pi`` (a permutation of the moves), the rank map
-    ``sigma`` of the module docstring, by one BFS from the source (the levels
-    generator, :func:`permgroup.levels.levels`; ``-1`` on ranks not reached).
+    ``sigma`` of the module docstring (``-1`` on ranks not reached).
     ``ValueError`` if a relabelling is no symmetry, checked on every edge.
+
+    The maps of relabellings that generate the others are found by one BFS
+    (:func:`_checked_maps`); the rest are their products (a symmetry is
+    known by its relabelling, and products of symmetries are symmetries), a
+    gather each: the 16 symmetries of the 3x3x3's phase 1 from 3.
 
     >>> from permgroup.spaces.product import FactorSpace
     >>> from permgroup.spaces.space import Factor
@@ -106,6 +110,61 @@ def symmetry_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> 
     ...
     ValueError: the move relabelling [1, 1] is not a symmetry of the space
     """
+    wanted = [tuple(int(m) for m in pi) for pi in relabellings]
+    moves = range(space.n_moves)
+    products = _relabelling_products(wanted, space.n_moves)
+    if products is None:  # (not permutations, or too large a group: each one checked)
+        return _checked_maps(space, source, wanted)
+    generators, made = products
+    maps = dict(zip(generators, _checked_maps(space, source, generators)))
+    reached = maps[generators[0]] >= 0
+    maps[tuple(moves)] = np.where(reached, np.arange(space.size), -1)
+    for pi, (g, x) in made.items():  # pi = g after x: sigma_pi = sigma_g(sigma_x)
+        if pi not in maps:
+            inner = maps[x]
+            maps[pi] = np.where(reached, maps[g][np.maximum(inner, 0)], -1)
+    return np.stack([maps[pi] for pi in wanted])
+
+
+def _relabelling_products(wanted: list[tuple[int, ...]], n_moves: int, most: int = 1024
+                          ) -> tuple[list[tuple[int, ...]], dict] | None:
+    """Generators among ``wanted`` (the first not yet a product of those before
+    it, in order) and, for every product of them, how it was made: ``pi ->
+    (g, x)`` with ``pi[m] = g[x[m]]``, ``x`` made before; ``None`` when one is
+    no permutation or the products are more than ``most``.
+
+    >>> gens, made = _relabelling_products([(0, 1, 2), (1, 2, 0), (2, 0, 1)], 3)
+    >>> gens, made
+    ([(1, 2, 0)], {(1, 2, 0): ((1, 2, 0), (0, 1, 2)), (2, 0, 1): ((1, 2, 0), (1, 2, 0))})
+    """
+    identity = tuple(range(n_moves))
+    if any(sorted(pi) != list(identity) for pi in wanted):
+        return None
+    generators: list[tuple[int, ...]] = []
+    made: dict[tuple[int, ...], tuple] = {identity: (identity, identity)}
+    for pi in wanted:
+        if pi in made:
+            continue
+        generators.append(pi)
+        todo = list(made)
+        while todo:  # close the products under every generator so far
+            x = todo.pop()
+            for g in generators:
+                product = tuple(g[i] for i in x)
+                if product not in made:
+                    made[product] = (g, x)
+                    todo.append(product)
+                    if len(made) > most:
+                        return None
+    if not generators:
+        generators = [identity]
+    del made[identity]
+    return generators, made
+
+
+def _checked_maps(space, source: int, relabellings: Sequence[Sequence[int]]) -> np.ndarray:
+    """:func:`symmetry_maps` of every relabelling by one BFS from the source
+    (the levels generator, :func:`permgroup.levels.levels`), every edge checked."""
     sigma = np.full((len(relabellings), space.size), -1, dtype=np.int64)
     sigma[:, source] = source
     frontier = np.array([source], dtype=np.int64)
@@ -244,11 +303,15 @@ def class_depths(space, sources: Sequence[int], classes: SymmetryClasses,
     return ClassTable(classes, bfs(over, sources, top_down_only=True).depths)
 
 
-def conjugation_map(space, symmetry: Perm) -> np.ndarray:
+def conjugation_map(space, symmetry: Perm, by_pieces: bool = True) -> np.ndarray:
     """Rank of the class of ``symmetry⁻¹ · g · symmetry`` for every rank ``g`` of an
     :class:`~permgroup.spaces.element.ElementSpace`, normalized again: this serves
     symmetries that move the anchor (whose relabelling of the moves depends on
     the state, so :func:`symmetry_maps` cannot), such as all 48 of a cube.
+
+    The work is done on pieces (a corner a column, not three stickers) when the
+    symmetry and the rotations carry each kind's pieces onto its own
+    (:func:`_piece_images`); else, or with ``by_pieces=False``, on stickers.
 
     >>> from permgroup.perm import from_cycles
     >>> from permgroup.puzzle import Puzzle
@@ -260,7 +323,17 @@ def conjugation_map(space, symmetry: Perm) -> np.ndarray:
     >>> sigma = conjugation_map(space, swap)
     >>> int(sigma[space.rank(a)]) == space.rank(b)
     True
+    >>> np.array_equal(sigma, conjugation_map(space, swap, by_pieces=False))
+    True
     """
+    images = _piece_images(space, symmetry) if by_pieces else None
+    if images is None:
+        images = _sticker_images(space, symmetry)
+    return _rank_map(space.ranking.size, 1 << 18, images)
+
+
+def _sticker_images(space, symmetry: Perm) -> Callable[[int, int], np.ndarray]:
+    """:func:`conjugation_map`'s block function on whole elements (rows of stickers)."""
     ranking, normalizer = space.ranking, space.normalizer
     degree = space.puzzle.degree
     s = np.asarray(symmetry, dtype=np.int16)
@@ -273,7 +346,112 @@ def conjugation_map(space, symmetry: Perm) -> np.ndarray:
         turn = rotation[image[:, normalizer.anchor]]  # back to the anchor: then rotate
         return ranking.ranks_of(np.take_along_axis(turn, image.astype(np.int64), axis=1))
 
-    return _rank_map(ranking.size, 1 << 18, images)
+    return images
+
+
+def _place_map(pieces: Sequence[Sequence[int]], perm: Perm) -> np.ndarray | None:
+    """Where ``perm`` sends each place of ``pieces`` (place ``size * i + u``:
+    sticker ``u`` of piece ``i``), as a place; ``None`` if it leaves them.
+
+    >>> _place_map([(0, 1, 2), (3, 4, 5)], (4, 3, 5, 0, 1, 2)).tolist()
+    [4, 3, 5, 0, 1, 2]
+    >>> print(_place_map([(0, 1)], (2, 1, 0)))
+    None
+    """
+    place = {x: len(piece) * i + u for i, piece in enumerate(pieces) for u, x in enumerate(piece)}
+    if any(len(p) != len(pieces[0]) for p in pieces):
+        return None
+    out = [place.get(perm[x]) if x < len(perm) else None for p in pieces for x in p]
+    return None if None in out else np.array(out, dtype=np.int32)
+
+
+def _piece_images(space, symmetry: Perm) -> Callable[[int, int], np.ndarray] | None:
+    """:func:`conjugation_map`'s block function on pieces, or ``None`` where the
+    symmetry or a rotation does not map each kind's pieces onto its own
+    (:func:`_place_map`).  As the rank reads only where each piece's first
+    sticker goes, only those places are followed, each through small tables:
+    back by the symmetry, moved by the element, forward by the symmetry, then
+    by the rotation that brings the anchor's place home."""
+    from permgroup.spaces.element import _permutations
+
+    ranking, normalizer, puzzle = space.ranking, space.normalizer, space.puzzle
+    pieces = {kind: [tuple(p) for p in ps] for kind, ps in (puzzle.pieces or {}).items()}
+    anchor_kind = next((k for k, ps in pieces.items() for p in ps if normalizer.anchor in p),
+                       None)
+    if anchor_kind is None or any(c.count > 8 for c in ranking.coordinates):
+        return None  # (all permutations of nine or more pieces are too many to tabulate)
+    identity = tuple(range(puzzle.degree))
+    anchor_stickers = [x for p in pieces[anchor_kind] for x in p]
+    kinds = list(dict.fromkeys([c.kind for c in ranking.coordinates] + [anchor_kind]))
+    tables = {}
+    for kind in kinds:
+        size, count = len(pieces[kind][0]), len(pieces[kind])
+        places = size * count
+        back, forward = _place_map(pieces[kind], inverse(symmetry)), _place_map(pieces[kind], symmetry)
+        rotations = [_place_map(pieces[kind], normalizer.rotation_at[x] or identity)
+                     for x in anchor_stickers]
+        if back is None or forward is None or any(r is None for r in rotations):
+            return None
+        # turned[u, v]: the place ``u`` stickers on from place ``v`` in the same piece
+        v = np.arange(places)
+        turned = (v // size * size + (v % size + np.arange(size)[:, None]) % size).astype(np.int32)
+        # first[i, v]: the element sends piece back[i]'s first sticker's piece's first
+        # sticker to v; the symmetry's inverse took piece i's first sticker u on from it
+        start = back[np.arange(count) * size]
+        first = forward[turned[start % size]]  # (count, places)
+        tables[kind] = (size, start // size, first.ravel(),
+                        np.stack(rotations).ravel(), places, turned)
+    anchor_place = anchor_stickers.index(normalizer.anchor)
+    anchor_piece, anchor_turn = divmod(anchor_place, tables[anchor_kind][0])
+    columns = {}  # each ranked coordinate's slots among its kind's pieces, and back
+    for c in ranking.coordinates:
+        index = np.array([pieces[c.kind].index(tuple(slot)) for slot in c.slots])
+        home = np.full(len(pieces[c.kind]), -1)
+        home[index] = np.arange(len(index))
+        perms, inverse_rank, _ = _permutations(c.count)
+        size = tables[c.kind][0]
+        weights = c.modulus ** np.arange(c.count, dtype=np.int64)
+        if c.twist_invariant:
+            weights[-1] = 0
+        # by permutation rank, each piece's slot; by twist rank, each slot's first place
+        columns[c.kind] = (index, home, perms[inverse_rank].astype(np.intp),
+                           (index * size + c.twist_unranks(np.arange(c.twist_size))
+                            ).astype(np.int32), weights)
+
+    def images(lo: int, hi: int) -> np.ndarray:
+        n = hi - lo
+        moved = {}  # each kind's element: the place each piece's first sticker goes
+        for kind in kinds:
+            size, count = tables[kind][0], len(pieces[kind])
+            moved[kind] = np.tile(np.arange(0, size * count, size, dtype=np.int32), (n, 1))
+        for c, part in zip(ranking.coordinates, ranking.split(np.arange(lo, hi))):
+            index, _, wheres, places, _ = columns[c.kind]
+            perm_rank, twist_rank = np.divmod(part, c.twist_size)
+            # the place of each slot's piece's first sticker, read in each piece's slot
+            moved[c.kind][:, index] = np.take_along_axis(places[twist_rank], wheres[perm_rank],
+                                                         axis=1)
+        conjugated = {}
+        for kind in kinds:
+            size, pick, first, _, places, _ = tables[kind]
+            conjugated[kind] = first[moved[kind][:, pick] + (np.arange(len(pick)) * places)]
+        anchor_size, _, _, _, anchor_places, turned = tables[anchor_kind]
+        rotation = turned[anchor_turn][conjugated[anchor_kind][:, anchor_piece]]
+        parts = []
+        for coord in ranking.coordinates:
+            index, home, _, _, weights = columns[coord.kind]
+            size, _, _, rotations, places, _ = tables[coord.kind]
+            final = rotations[rotation[:, None].astype(np.int64) * places
+                              + conjugated[coord.kind][:, index]]
+            where = home[final // size]
+            if (where < 0).any():
+                raise ValueError("the conjugate of an element is outside the ranked group")
+            perm_rank = _permutations(coord.count)[1][coord._perm_ranks(where)]
+            # each piece's turn weighed by its slot's twist digit (none for a dropped one)
+            twist = (weights[where] * (final % size)).sum(axis=1)
+            parts.append(perm_rank * coord.twist_size + twist)
+        return ranking._join(parts)
+
+    return images
 
 
 def colouring_symmetry_map(space, cells: Perm) -> np.ndarray:
