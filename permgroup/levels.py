@@ -196,6 +196,11 @@ class KeyCounts:
         self.counts = np.add.reduceat(counts, at) if len(at) else counts
 
 
+#: :meth:`DenseKeys.novel` sorts the unseen keys when they are fewer than the
+#: flags over this (a sort of k keys against a pass over every flag)
+SPARSE = 8
+
+
 class DenseKeys:
     """Integer keys below ``size``, one flag each: marking is linear, where
     hashing or sorting the images would be most of the cost.
@@ -213,6 +218,16 @@ class DenseKeys:
         self._first: np.ndarray | None = None
 
     def novel(self, keys: np.ndarray) -> np.ndarray:
+        unseen = np.flatnonzero(~self.seen[keys])
+        if len(unseen) * SPARSE < len(self.seen):
+            # few new keys against the flags: sorting them beats two passes over
+            # every flag (the same indices, in the same order: by key)
+            fresh = keys[unseen]
+            order = np.argsort(fresh, kind="stable")
+            fresh = fresh[order]
+            starts = np.ones(len(fresh), dtype=bool)
+            np.not_equal(fresh[1:], fresh[:-1], out=starts[1:])
+            return unseen[order[starts]]
         if self._first is None:
             self._first = np.full(len(self.seen), -1, dtype=np.int64)
         first = self._first
