@@ -62,7 +62,7 @@ from permgroup.search.pattern import load_pattern_database
 from permgroup.spaces.digits import Digit, DigitSpace
 from permgroup.spaces.element import PieceCoordinate
 from permgroup.spaces.orbit import ListedFactor, RawAction, implied_twists
-from permgroup.spaces.ranking import multinomial
+from permgroup.spaces.ranking import multinomial, multiset_arrangements
 from permgroup.tables.symmetry_table import (SymmetricTable, conjugate_moves, inverse_moves,
                                              load_symmetric_table, stage_symmetries)
 
@@ -164,10 +164,9 @@ class OrbitLabels:
     def listed(self) -> ListedFactor:
         """Every arrangement of the labels, listed in lexicographic order, with
         its move table (a move keeps the slots among themselves)."""
-        from sympy.utilities.iterables import multiset_permutations
-
-        arrangements = np.array(list(multiset_permutations(sorted(self.labels))),
-                                dtype=np.int64).reshape(-1, len(self.slots))
+        # (not sympy's multiset_permutations: importing sympy was a third of
+        # reading the 3x3x3's chain from the cache)
+        arrangements = multiset_arrangements(self.labels).reshape(-1, len(self.slots))
         position = {slot: i for i, slot in enumerate(self.slots)}
         moved = [np.argsort([position[target[j]] for j in self.slots])
                  for target, _ in self.coordinate.slot_moves]

@@ -152,6 +152,27 @@ def multiset_rank(labels: Sequence[int], counts: Sequence[int]) -> int:
     return rank
 
 
+def multiset_arrangements(labels: Sequence[int]) -> np.ndarray:
+    """Every arrangement of the multiset ``labels``, a row each, in
+    lexicographic order (row ``r`` has :func:`multiset_rank` ``r``).
+
+    >>> multiset_arrangements([1, 0, 1]).tolist()
+    [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+    """
+    import numpy as np
+
+    values = np.array(sorted(set(labels)), dtype=np.int64)
+    rows = np.zeros((1, 0), dtype=np.int64)
+    left = np.array([[list(labels).count(v) for v in values.tolist()]], dtype=np.int64)
+    for _ in range(len(labels)):
+        # each row's children in label order, rows in order: lexicographic again
+        row, label = np.nonzero(left)
+        rows = np.concatenate([rows[row], values[label][:, None]], axis=1)
+        left = left[row]
+        left[np.arange(len(row)), label] -= 1
+    return rows
+
+
 def digits_rank(digits: Sequence[int], base: int) -> int:
     """The number whose digits in ``base`` are ``digits``, the first the least
     significant (one row of :func:`orientation_ranks`).
