@@ -468,6 +468,10 @@ _CORNER_DATABASES: dict = {}
 CORNER_BUILD_SECONDS = 30.0
 #: deeper than this many moves past the ball, the search prunes with the corners
 PATTERN_FROM = 5
+#: seconds the ball of radius ``DEEP_RADIUS`` may take to build on two busy cores
+#: (9.2 M positions in quarter turns): a case's shorter limit builds one a move
+#: smaller (a second) when it is not cached
+DEEP_BALL_SECONDS = 10.0
 
 
 def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
@@ -479,7 +483,12 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     Positions inside the ball of radius ``min(max_depth, DEEP_RADIUS)`` are
     answered by walking it (all together); the others by IDA* towards that
     ball, pruned by the corner pattern database when the search goes more than
-    ``PATTERN_FROM`` moves past the ball.
+    ``PATTERN_FROM`` moves past the ball.  Neither is built when it is not
+    cached and ``time_limit`` is shorter than its build
+    (:data:`DEEP_BALL_SECONDS`, :data:`CORNER_BUILD_SECONDS`): a ball a move
+    smaller, no database (the words as optimal, the search slower), so that a
+    short limit is not spent ten times over on setup (ZOJ's three cases at
+    0.5 s took 13.5 s building both).
 
     >>> import os, tempfile; os.environ["PERMGROUP_CACHE"] = tempfile.mkdtemp()
     >>> solve_digits(digits([element(apply_moves(SOLVED, "F"))]), max_depth=2)
@@ -490,11 +499,21 @@ def solve_digits(states: np.ndarray, max_depth: int, metric: str = "qtm",
     space = search_space(metric)
     names = space.move_names
     radius = min(max_depth, DEEP_RADIUS[metric])
+    if time_limit is not None and time_limit < DEEP_BALL_SECONDS and \
+            (metric, radius) not in _BALLS and radius > 1:
+        cached = load_ball(space, digits([tuple(range(54))], metric), radius,
+                           _cache_key(metric), f"cube3-{metric}", build=False)
+        if cached is None:
+            radius -= 1
+        else:
+            _BALLS[metric, radius] = cached
     near = ball(radius, metric, progress)
     words = near.walk(space, states)
     bounds = []
     if max_depth - radius > PATTERN_FROM and any(w is None for w in words):
-        bounds = [corner_database(metric, progress)]
+        database = corner_database(metric, progress, build=time_limit is None
+                                   or time_limit >= CORNER_BUILD_SECONDS)
+        bounds = [] if database is None else [database]
     out: list[list[str] | None] = []
     for i, word in enumerate(words):
         if word is None and max_depth > radius:
