@@ -76,6 +76,15 @@ class Effects:
     cache: GainCache
     word: Callable[[int], list[Letter]]
 
+    def perm(self, i: int) -> np.ndarray:
+        """The gather array of row ``i`` (from its positions and sources: no
+        word composed letter by letter)."""
+        pos, src = self.cache.pos[i], self.cache.src[i]
+        keep = pos < self.cache.degree
+        out = np.arange(self.cache.degree, dtype=np.int64)
+        out[pos[keep]] = src[keep]
+        return out
+
     @classmethod
     def of(cls, ms: MoveSet, words: Sequence[Sequence[Letter]]) -> "Effects":
         """The effects of ``words`` (each moving at least one position)."""
@@ -96,7 +105,7 @@ def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.nd
                    mismatches: int = 0, first: int = 0, min_gain: float = 0.0,
                    budget: Budget | None = None, anchors: int | None = None,
                    pieces: np.ndarray | None = None,
-                   combined: Combine | None = None) -> list[Letter]:
+                   combined: Combine | None = None, phase: float = 0.0) -> list[Letter]:
     """``word`` (from ``start``) with effects inserted, each step the one whose
     positions fixed per move added (after cancelling) is most, at any of
     ``anchors`` points of the word from index ``first`` on (by default as many as :data:`ANCHOR_ROWS`
@@ -111,11 +120,13 @@ def insert_effects(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.nd
     effects at once, made from the effects' gains at a point (each with its
     positions fixed per move before cancelling), inserted too when they
     fix more a move (parallel commutators of the pairs a point offers,
-    :meth:`~permgroup.solver.parallel.Shapes.chosen`)."""
+    :meth:`~permgroup.solver.parallel.Shapes.chosen`).  ``phase`` (0 to 1): the
+    points start that share of their spacing later (other setups; the end
+    is always one)."""
     word = list(word)
     if anchors is None:
         anchors = max(8, min(ANCHORS, ANCHOR_ROWS // max(len(effects.cost), 1)))
-    points = _Points(ms, effects, start, goal, word, first, anchors, combined)
+    points = _Points(ms, effects, start, goal, word, first, anchors, combined, phase)
     if pieces is not None:
         # each position's piece (a piece of its own where none is known), the padding last
         block_of = np.asarray(pieces).copy()
@@ -149,12 +160,18 @@ class _Points:
     the gather array of the moves after it, and the effects' gains there."""
 
     def __init__(self, ms: MoveSet, effects: Effects, start: np.ndarray, goal: np.ndarray,
-                 word: list[Letter], first: int, anchors: int, combined: Combine | None = None):
+                 word: list[Letter], first: int, anchors: int, combined: Combine | None = None,
+                 phase: float = 0.0):
         self.ms, self.effects, self.goal, self.word = ms, effects, goal, word
         self.combined = combined
+        # the inverse of each point's moves after it, kept while that array is
+        # (by id: the array itself is held with it, so the id stays its own)
+        self._inverses: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         n = len(word)
         self.first = first = min(first, n)
-        self.at = sorted(set(np.linspace(first, n, max(anchors, 2)).round().astype(int).tolist()))
+        spacing = (n - first) / (max(anchors, 2) - 1)
+        at = np.minimum(first + (np.arange(max(anchors, 2)) + phase) * spacing, n)
+        self.at = sorted(set(at.round().astype(int).tolist()) | {n})
         self.states, self.after, self.caches = [], [], []
         state, done = start, 0
         for t in self.at:
@@ -225,7 +242,17 @@ class _Points:
     def seen(self, k: int) -> np.ndarray:
         """The goal as point ``k`` sees it: ``state_t[C]`` matches it where
         ``state_t[C]`` followed by the rest of the word matches the goal."""
-        return self.goal[invert(self.after[k])]
+        return self.goal[self.inverse_after(k)]
+
+    def inverse_after(self, k: int) -> np.ndarray:
+        """The inverse of point ``k``'s moves after it (kept until they change)."""
+        after = self.after[k]
+        kept = self._inverses.get(id(after))
+        if kept is None or kept[0] is not after:
+            if len(self._inverses) > 4 * len(self.at) + 8:
+                self._inverses.clear()
+            kept = self._inverses[id(after)] = (after, invert(after))
+        return kept[1]
 
     def step(self, frozen: np.ndarray | None, min_gain: float, most: int) -> bool:
         """Make the best insertion (positions fixed per move, after cancelling),
@@ -237,9 +264,14 @@ class _Points:
         candidates = []
         for k in range(len(self.at)):
             values = self.caches[k].values
-            ratio = values / effects.cost
-            top = np.argpartition(-ratio, min(CANCEL_CHECKED, len(ratio) - 1))[:CANCEL_CHECKED]
-            candidates += [(float(ratio[i]), k, int(i)) for i in top if values[i] > 0]
+            # the gaining effects alone: few of a big puzzle's (a 33x33x33's
+            # 265,680 pairs) once the rounds are over
+            up = np.flatnonzero(values > 0)
+            ratio = values[up] / effects.cost[up]
+            top = np.argsort(-ratio, kind="stable")[:CANCEL_CHECKED] \
+                if len(up) <= 4 * CANCEL_CHECKED else \
+                np.argpartition(-ratio, CANCEL_CHECKED)[:CANCEL_CHECKED]
+            candidates += [(float(ratio[i]), k, int(up[i])) for i in top]
             if self.combined is not None:
                 candidates += [(value, k, w) for value, w in
                                self.combined(values)[:CANCEL_CHECKED]]
@@ -302,7 +334,8 @@ class _Points:
         # that of the effect inserted at t, whatever cancelled; seen at the end
         # it is the effect conjugated by the moves after t
         after = self.after[k]
-        at_end = invert(after)[ms.perm(inserted)[after]]
+        perm = self.effects.perm(row) if isinstance(row, int) else ms.perm(inserted)
+        at_end = self.inverse_after(k)[perm[after]]
         final = self.end[at_end]
         if frozen is not None and (final[frozen] != self.end[frozen]).any():
             return None
@@ -372,7 +405,7 @@ class _Points:
                 states.append(self.states[k])
                 at.append(t)
             else:        # the state reached holds it
-                states.append(self.end[invert(self.after[k])])
+                states.append(self.end[self.inverse_after(k)])
                 after.append(self.after[k])
                 at.append(t + shift)
             caches.append(self.caches[k])

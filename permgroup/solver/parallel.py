@@ -230,6 +230,9 @@ class Shapes:
         self._kind_of = np.zeros(len(self.setups), dtype=np.int64)
         for k, members in enumerate(self._kinds):
             self._kind_of[members] = k
+        # each pair's kind: the kinds' bounds are added up over the gaining pairs
+        # alone (few of a big cube's 265,680 at a point of a word)
+        self._pair_kind = self._kind_of[self.shape]
         self._layouts = [self._layout(members) for members in self._kinds]
         # every commutator may be conjugated by one letter too: it then works on
         # the pieces that letter brings to its places (scored on the state and
@@ -351,23 +354,22 @@ class Shapes:
         """:meth:`ranked` from the pairs' gains given under each outer letter
         (``{outer: gains}``, e.g. the gains of the pairs inserted at a point of
         a word, :mod:`~permgroup.solver.insertion`, with outer 0)."""
-        starts = self._starts
         candidates = []
         for o, gains in all_gains.items():
-            # the pairs lie shape by shape: one slice each
-            top = np.maximum.reduceat(gains, starts[:-1])
-            # a kind's bound: all its gaining pairs at once
-            potential = np.bincount(self._kind_of,
-                                    np.add.reduceat(np.maximum(gains, 0), starts[:-1]),
+            # a kind's bound: all its gaining pairs at once (a kind with none is
+            # not looked at)
+            up = np.flatnonzero(gains > 0)
+            potential = np.bincount(self._pair_kind[up], gains[up].astype(np.float64),
                                     minlength=len(self._kinds))
-            candidates += [(potential[k], o, int(k)) for k in np.unique(self._kind_of[top > 0])]
+            candidates += [(potential[k], o, int(k)) for k in np.flatnonzero(potential > 0)]
         candidates.sort(key=lambda c: -c[0])
         ms = self.ms
         out = []
         for _, o, k in candidates[:max_kinds]:
             lay = self._layouts[k]
-            grid = np.full((len(lay.row_cost), len(lay.col_cost)), -np.inf)
-            grid[lay.grid_row, lay.grid_col] = all_gains[o][lay.pairs]
+            grid = np.full(len(lay.row_cost) * len(lay.col_cost), -np.inf)
+            grid[lay.cells] = all_gains[o][lay.pairs]
+            grid = grid.reshape(len(lay.row_cost), len(lay.col_cost))
             y = self.outer[o]
             fixed = lay.setup_cost + (0 if y is None else 2 * ms.letter_cost(y))
             found = _biclique(grid, lay.row_cost, lay.col_cost, fixed, lay.n_rows, lay.n_cols)
@@ -421,6 +423,11 @@ class _Layout:
     col_cost: np.ndarray
     setup_cost: float
 
+    def __post_init__(self):
+        # the pairs' cells in the grid read as one row (a gather of a few
+        # thousand gains a kind, at every point of a word's insertions)
+        self.cells = self.grid_row * len(self.col_cost) + self.grid_col
+
 
 def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixed: float,
               n_rows: int | None = None, n_cols: int | None = None
@@ -432,7 +439,7 @@ def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixe
     n_rows = n_rows or grid.shape[0]
     n_cols = n_cols or grid.shape[1]
     cell_cost = row_cost[:, None] + col_cost[None, :] + fixed
-    ratio = np.where(np.isfinite(grid), grid / cell_cost, -np.inf)
+    ratio = grid / cell_cost  # (an invalid cell stays -inf: the costs are positive)
     r, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
     if not ratio[r, c] > 0:
         return None

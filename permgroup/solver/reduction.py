@@ -245,13 +245,18 @@ def _insertions(ms: MoveSet, red: Reduction, effects: Effects, start: np.ndarray
     afresh: other setups (on Santa's cube_19/19/19 rows 278 and 279, 3,053 and
     2,969 moves against 3,135 and 2,993 for one slice)."""
     wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
+    slices = 0
     while wrong > mismatches and not hurry.expired:
         part = hurry.share(INSERT_SLICE)
         word = insert_effects(ms, effects, start, goal, word, frozen=red.frozen,
                               mismatches=mismatches, first=first, budget=part,
-                              combined=red.combined if COMBINED_KINDS else None)
+                              combined=red.combined if COMBINED_KINDS else None,
+                              phase=(slices * SLICE_PHASE) % 1)
+        slices += 1
         now = int(np.count_nonzero(ms.apply(start, word) != goal))
-        if not part.expired or now >= wrong:  # no insertion fixes more
+        # a slice that ended by itself (no insertion fixes a position at its
+        # points) is followed by one at points placed elsewhere, while they fix more
+        if now >= wrong:
             break
         wrong = now
     return word
@@ -316,6 +321,9 @@ SMALL_SHARE = 1 / 16
 INSERT_BELOW = 1.6
 #: ... in slices of this share of the time left (see :func:`_insertions`)
 INSERT_SLICE = 0.15
+#: each slice's points start this share of their spacing after the last one's
+#: (modulo 1: the golden ratio's, never the same twice)
+SLICE_PHASE = 0.618
 
 #: the kinds of parallel commutator scored at each point of the insertions (0:
 #: none; on Santa's row 281, cube_33/33/33 at the default limit, the rounds
