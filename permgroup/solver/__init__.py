@@ -106,10 +106,8 @@ REDUCTION_VARIANTS = ((True, 1500, True, False), (False, 400, True, False),
                       (True, 1500, False, False), (False, 400, False, False),
                       (True, 1500, True, True), (False, 400, True, True),
                       (True, 1500, False, True), (False, 400, False, True))
-#: the stages by search (permgroup.solver.staged) are tried first on puzzles of at
-#: most this many positions (Santa's 6x6x6 has 216), with at most this share of the
-#: variants' time
-STAGE_DEGREE = 250
+#: the stages by search (permgroup.solver.staged) are tried first where they apply
+#: (staged.CENTRE_ORBITS), with at most this share of the variants' time
 STAGE_SHARE = 0.5
 #: the greedy runs after the reduction's word only while the time left is at least
 #: this many times what the reduction took (it takes several times as long)
@@ -447,8 +445,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     if red is None or not red.small:
         return None
     best, took = None, 0.0
-    stages = stage_model(ms, red.pieces, red.small, goal, red.frozen, red.position_orbit) \
-        if ms.degree <= STAGE_DEGREE else None
+    stages = stage_model(ms, red.pieces, red.small, goal, red.frozen, red.position_orbit)
     if stages is not None:
         # the centres, then the pairs, then the quotient by search
         # (permgroup.solver.staged); the reduction finishes what they leave

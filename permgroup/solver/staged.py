@@ -10,14 +10,16 @@ puzzle those moves make on the blocks and the small orbits (a 3x3x3 seen from
 the moves alone), which the chain of subgroups solves in about twenty moves.
 So, from the moves alone (:func:`stage_model`):
 
-1. the centres' colouring by a beam search over single moves, each state scored
-   by the sum over colours of each colour's distance to its places (a
-   breadth-first table over the sets of places of each colour in each orbit,
-   :func:`subset_distances`), finished by the exact search on the centres'
+1. the centres' colouring by a beam search over single moves on the centres'
    projection with two points more per orbit of pieces told apart, swapped by
-   the moves odd there (:func:`_with_parities`: the later stages' moves are
-   even there, and an odd wing parity leaves one edge flipped, which no pairing
-   undoes); where no finish is found in time, the beam's best state of right
+   the moves odd there (:func:`_centre_view`: the later stages' moves are even
+   there, and an odd wing parity leaves one edge flipped, which no pairing
+   undoes), each state scored by the sum over colours of each colour's
+   distance to its places (a breadth-first table over the sets of places of
+   each colour in each orbit, :func:`subset_distances`) plus
+   :data:`PARITY_PENALTY` while those points are wrong; where the beam stalls
+   short of its end (a few centres swapped), the exact search finishes its
+   best state; where that too finds nothing in time, the best state of right
    parities goes on, its few centres left to the caller;
 2. the blocks made of one colour by a beam search over the moves keeping the
    centres and the macros ``s X s⁻¹`` that keep them too (``s`` a move that does
@@ -29,9 +31,9 @@ So, from the moves alone (:func:`stage_model`):
    that is, and the caller finishes the few positions left.
 
 :func:`staged_word` returns that word; the caller (:func:`~permgroup.solver.reduction.reduction_word`
-with ``prefix``) finishes what it leaves.  On Santa's 4x4x4 rows 150, 154 and
-155 the stages alone solve the row in 78 to 81 moves (the reduction's
-variants: about 100).  On its 5x5x5 and 6x6x6 the centres' beam over single
+with ``prefix``) finishes what it leaves.  On Santa's 4x4x4 rows 150 to 163
+the centres' stage ends on every row (19 to 28 moves), and the stages alone
+solve 10 rows of 11 in 76 to 102 moves (the reduction's variants: about 100).  On its 5x5x5 and 6x6x6 the centres' beam over single
 moves stalls far from its end (their centres are two and four orbits: the
 stages are left to puzzles of one, :data:`CENTRE_ORBITS`), and on rows of
 other colourings (checkered, every sticker labelled) no move keeps the
@@ -42,7 +44,7 @@ to ``{0, 1}`` (the sets ``{0, 2}`` and ``{1, 3}`` never get there):
 
 >>> import numpy as np
 >>> t = np.array([1, 2, 3, 0])
->>> sorted(subset_distances(np.array([t, np.argsort(t)]), [0, 1], 4).tolist())
+>>> sorted(subset_distances(np.array([t, np.argsort(t)]), [0, 1], 4).depths.tolist())
 [0, 1, 1, 2, 255, 255]
 """
 from __future__ import annotations
@@ -51,6 +53,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import product
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -60,19 +63,27 @@ from permgroup.moves import Letter, MoveSet
 from permgroup.solver.beam import beam
 from permgroup.solver.pieces import Pieces
 
-#: the stages apply when the centres are at most this many orbits: on Santa's 5x5x5
-#: (2) and 6x6x6 (4) the centres' beam over single moves stalls far from its end
-#: (2 to 4 s a row for nothing: 5x5x5 and 6x6x6 rows 949 and 911 moves without the
-#: stages, 955 and 925 with)
+if TYPE_CHECKING:  # pragma: no cover
+    from permgroup.spaces.colouring import ColouringSpace
+
+#: the stages apply when the centres are at most this many orbits (the one test of
+#: whether they are tried): on Santa's 5x5x5 (2) and 6x6x6 (4) the centres' beam
+#: over single moves stalls far from its end (2 to 4 s a row for nothing: 5x5x5
+#: and 6x6x6 rows 949 and 911 moves without the stages, 955 and 925 with; with
+#: the parities and 3,000 states a level, 5x5x5 rows 210 to 212 stall at 11 to 15
+#: and their pairs are not made)
 CENTRE_ORBITS = 1
 #: a colour's places in an orbit are scored by a table when their sets number at most this
 TABLE_SETS = 2_000_000
-#: the centres' beam: states kept a level, and the score below which the exact
-#: search finishes (the sum over colours of their distances)
-CENTRE_WIDTH = 300
-CENTRE_FINISH = 6
-#: ... candidates finished, and the states the exact search may hold for each
-CENTRE_CANDIDATES = 6
+#: the centres' beam: states kept a level (Santa's 4x4x4 rows 150 to 163: at 300,
+#: ending where some state scored at most 6, the exact search finished 3 rows of
+#: 9 within 1,000,000 states; at 3,000 on the centres and the parities, to the
+#: end, 2 rows end there and 7 stall with two centres swapped, which the exact
+#: search finishes in 6 moves: 19 to 28 moves in all, 4 to 7 s a row), and the
+#: score added while the parities are wrong
+CENTRE_WIDTH = 3000
+PARITY_PENALTY = 4
+#: the states the exact search finishing the centres may hold
 CENTRE_STATES = 1_000_000
 #: the pairing beam: states kept a level, moves charged per block position of
 #: another colour, levels at most (Santa's 4x4x4 rows 150 to 158: 25 to 30 moves)
@@ -94,52 +105,40 @@ SWAP_STATES = 300_000
 MACRO_INNER = 3
 
 
-def subset_distances(perms: np.ndarray, places, n: int) -> np.ndarray:
+@dataclass
+class SubsetTable:
+    """The moves taking each set of points onto one set ``places`` (a
+    colouring of two colours, :class:`~permgroup.spaces.colouring.ColouringSpace`,
+    its table by :func:`~permgroup.tables.colouring_table.colouring_depths`):
+    called on rows of booleans (the set's points ``True``), their distances,
+    255 where no word takes the set there."""
+
+    space: ColouringSpace
+    depths: np.ndarray
+
+    def __call__(self, inside: np.ndarray) -> np.ndarray:
+        codes = np.where(inside, self.space.index[True], self.space.index[False])
+        return self.depths[self.space.rank(self.space.ranking.pack(codes))]
+
+
+def subset_distances(perms: np.ndarray, places, n: int) -> SubsetTable:
     """The number of moves (gather arrays ``perms`` on ``n`` points, each one
-    move) taking each set of ``len(places)`` points onto ``places``, indexed by
-    :func:`subset_rank`; 255 where none does.
+    move) taking each set of ``len(places)`` points onto ``places``.
 
     >>> t = np.array([1, 2, 0])
-    >>> subset_distances(np.array([t]), [0], 3).tolist()   # sets {0}, {1}, {2}
+    >>> table = subset_distances(np.array([t]), [0], 3)
+    >>> table(np.eye(3, dtype=bool)).tolist()   # sets {0}, {1}, {2}
     [0, 1, 2]
     """
-    from permgroup.levels import DenseKeys, by_moves, levels
+    from permgroup.spaces.colouring import ColouringSpace
+    from permgroup.tables.colouring_table import colouring_depths
 
-    start = np.array([sorted(places)], dtype=np.int64)
-    dist = np.full(comb(n, len(places)), 255, dtype=np.uint8)
-    dist[subset_rank(start)] = 0
-
-    def before(sets: np.ndarray, m: int) -> np.ndarray:
-        # a set Q goes onto P by a move g when g gathers P from Q: Q = g[P]
-        return np.sort(perms[m][sets], axis=1)
-
-    seen = DenseKeys(len(dist), subset_rank(start))
-    for level in levels(start, by_moves(before, len(perms)), key=subset_rank, seen=seen):
-        dist[level.keys] = min(level.depth, 254)
-    return dist
-
-
-def subset_rank(sets: np.ndarray) -> np.ndarray:
-    """Each row (sorted points) ranked among the sets of its size (the
-    combinatorial number system).
-
-    >>> subset_rank(np.array([[0, 1], [0, 2], [1, 2], [0, 3]])).tolist()
-    [0, 1, 2, 3]
-    """
-    sets = np.asarray(sets, dtype=np.int64)
-    out = np.zeros(len(sets), dtype=np.int64)
-    for j in range(sets.shape[1]):
-        out += _binomials(j + 1)[sets[:, j]]
-    return out
-
-
-_BINOMIALS: dict[int, np.ndarray] = {}
-
-
-def _binomials(j: int, most: int = 1024) -> np.ndarray:
-    if j not in _BINOMIALS:
-        _BINOMIALS[j] = np.array([comb(i, j) for i in range(most)], dtype=np.int64)
-    return _BINOMIALS[j]
+    inside = np.zeros(n, dtype=bool)
+    inside[list(places)] = True
+    # a gather array g moves the colour at g[j] to j: as a permutation of cells, g's inverse
+    space = ColouringSpace([bool(x) for x in inside],
+                           {str(i): tuple(np.argsort(g).tolist()) for i, g in enumerate(perms)})
+    return SubsetTable(space, colouring_depths(space, [space.solved]))
 
 
 @dataclass
@@ -153,7 +152,7 @@ class Stages:
     costs: np.ndarray
     #: per orbit of centres and colour: its positions' local indices, the colour,
     #: its number of places there and their table (:func:`subset_distances`)
-    tables: list[tuple[np.ndarray, int, int, np.ndarray]]
+    tables: list[tuple[np.ndarray, int, int, SubsetTable]]
     #: the classes keeping the centres' colouring
     outer: list[int]
     #: the blocks (each a tuple of positions) and the quotient's points
@@ -169,18 +168,19 @@ class Stages:
     parity: np.ndarray
     pieces: Pieces
     position_orbit: np.ndarray
+    #: each letter's gather array on the centres' view (:func:`_centre_view`)
+    view_perms: np.ndarray
     #: the colouring of two pieces swapped and the word taking the goal there
     #: (:func:`_swap_word`), once found; whether none was
     swap: tuple[np.ndarray, list[Letter]] | None = None
     swap_searched: bool = False
 
     def centre_score(self, states: np.ndarray) -> np.ndarray:
-        """The sum over colours of their distances to their places, each row of ``states``."""
-        local = states[:, self.centres]
+        """The sum over colours of their distances to their places, each row of
+        ``states`` (on the centres' view, :func:`_centre_view`)."""
         total = np.zeros(len(states), dtype=np.int64)
         for where, colour, _, table in self.tables:
-            sets = np.nonzero(local[:, where] == colour)[1].reshape(len(states), -1)
-            total += table[subset_rank(sets)]
+            total += table(states[:, where] == colour)
         return total
 
     def fits(self, state: np.ndarray) -> bool:
@@ -212,8 +212,9 @@ def stage_model(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
                 frozen: np.ndarray, position_orbit: np.ndarray) -> Stages | None:
     """The stages of ``ms`` toward ``goal`` (the small orbits ``small``, their
     positions ``frozen``), built once per puzzle and goal; ``None`` when they do
-    not apply: no centres, no move keeps their colouring, no block, or a
-    colour's places too many for a table."""
+    not apply: no centres or more than :data:`CENTRE_ORBITS` orbits of them, no
+    move keeps their colouring, no block, or a colour's places too many for a
+    table."""
     key = ms.fingerprint().encode() + goal.tobytes()
     if key not in _MODELS:
         _MODELS.clear()
@@ -299,8 +300,17 @@ def _build(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
     parity_orbits = [k for k in big if len(pieces.blocks[pieces.orbits[k][0]]) > 1
                      and told[k] is not None]
     parity = pieces.parity_matrix()[:, parity_orbits]
+    # the centres' view: the centres, then two points per orbit of parity_orbits,
+    # swapped by each letter odd there
+    marks = np.arange(len(centres), len(centres) + 2 * len(parity_orbits))
+    swapped = marks.reshape(-1, 2)[:, ::-1].reshape(-1)
+    view_perms = np.array([np.concatenate([local[g[centres]],
+                                           np.where(np.repeat(parity[c] * e % 2 == 1, 2),
+                                                    swapped, marks)])
+                           for (c, e), g in zip(letters, perms)])
     return Stages(centres, letters, perms, costs, tables, outer, blocks, points, macros,
-                  macro_perms, macro_costs, parity_orbits, parity, pieces, position_orbit)
+                  macro_perms, macro_costs, parity_orbits, parity, pieces, position_orbit,
+                  view_perms)
 
 
 def _macros(ms: MoveSet, outer: list[int], goal: np.ndarray, centres: np.ndarray
@@ -345,41 +355,38 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     # the beams' states as bytes where the colours allow (their rows are many)
     dtype = np.uint8 if max(start.max(), goal.max()) < 256 else np.int32
     start, goal = start.astype(dtype), goal.astype(dtype)
-    found, _ = beam(start, stages.perms, stages.costs, stages.centre_score, weight=100.0,
-                    width=CENTRE_WIDTH, levels=40, enough=CENTRE_FINISH, stall=STALL,
-                    budget=budget)
-    found = found[:4 * CENTRE_CANDIDATES]
-    word = None
-    for steps, state in ((r.path, r.state) for r in found[:CENTRE_CANDIDATES]):
-        projected, a, b = _with_parities(moves, ms, stages, state, goal)
+    a, b = _centre_view(stages, start, goal)
+    n = len(centres)
+
+    def score(states: np.ndarray) -> np.ndarray:
+        wrong = (states[:, n:] != b[n:]).any(axis=1)
+        return stages.centre_score(states) + PARITY_PENALTY * wrong
+
+    found, best = beam(a, stages.view_perms, stages.costs, score, weight=100.0,
+                       width=CENTRE_WIDTH, levels=40, enough=0, stall=STALL, budget=budget)
+    steps, state = (found[0].path, found[0].state) if found else (best.path, best.state)
+    word = [stages.letters[i] for i in steps]
+    if not found and best.score:
+        # the beam stalled a few centres short (two swapped): the exact search
+        # finishes them, over the letters of one move
+        ones = [i for i, x in enumerate(stages.letters) if ms.letter_cost(x) == 1]
         try:
-            finish = exact_word(projected, a, b, budget=budget.share(0.15),
-                                max_states=CENTRE_STATES)
+            finish = exact_word({str(i): stages.view_perms[i] for i in ones}, state, b,
+                                budget=budget.share(0.3), max_states=CENTRE_STATES)
+            word += [stages.letters[int(i)] for i in finish]
         except (Stopped, InputError):
-            continue
-        w = [stages.letters[i] for i in steps] + ms.letters(finish)
-        if word is None or ms.cost(w) < ms.cost(word):
-            word = w
-    if word is None:
-        # no finish found in time: the few centres left go on to the end (every
-        # later move keeps how many are right), where the caller's insertions
-        # fix them; the first candidate whose parities are right (else the
-        # pairs cannot all be made: one edge is left flipped)
-        for steps, state in ((r.path, r.state) for r in found):
-            if _parities_right(stages, state, goal):
-                word = [stages.letters[i] for i in steps]
-                break
-        if word is None and found:
-            # none: the best one and the letter that makes them right costing
-            # the centres least
-            steps, state = found[0].path, found[0].state
-            after = state[stages.perms]
-            right = [i for i in range(len(after)) if _parities_right(stages, after[i], goal)]
-            if right:
-                i = min(right, key=lambda i: stages.centre_score(after[i][None])[0])
-                word = [stages.letters[j] for j in steps] + [stages.letters[i]]
-    if word is None:
-        return None
+            # none in time: the few centres left go on to the end (every later
+            # move keeps how many are right), where the caller's insertions fix
+            # them; the parities made right by the letter costing the centres
+            # least where they are not (else the pairs cannot all be made: one
+            # edge is left flipped)
+            if (state[n:] != b[n:]).any():
+                after = state[stages.view_perms]
+                right = np.flatnonzero((after[:, n:] == b[n:]).all(axis=1))
+                if not len(right):
+                    return None
+                i = int(right[np.argmin(stages.centre_score(after[right]))])
+                word.append(stages.letters[i])
     state = ms.apply(start, word)
     width = max(8, min(PAIR_WIDTH, BEAM_BYTES // (len(stages.macros) * ms.degree * dtype().itemsize)))
     found, _ = beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
@@ -393,39 +400,23 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     return word if rest is None else ms.extend(word, ms.letters(rest))
 
 
-def _with_parities(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
-                   state: np.ndarray, goal: np.ndarray
-                   ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
-    """The moves restricted to the centres, with two more points per orbit of
-    :attr:`Stages.parity_orbits` that a move swaps when it is odd there; and
-    ``state`` and ``goal`` there, the points of an orbit swapped in the goal
-    when its parity in ``state`` is odd: a word between them puts the centres
-    right and those orbits' parities too."""
-    centres = stages.centres
-    n, k = len(centres), len(stages.parity_orbits)
-    where = np.full(ms.degree, -1)
-    where[centres] = np.arange(n)
-    marks = np.arange(n, n + 2 * k)
-    swapped = marks.reshape(k, 2)[:, ::-1].reshape(-1)
-    projected = {}
-    for name, g in moves.items():
-        c, e = ms.letters([name])[0]
-        odd = (stages.parity[c] * e) % 2 == 1
-        tail = np.where(np.repeat(odd, 2), swapped, marks)
-        projected[name] = np.concatenate([where[np.asarray(g)[centres]], tail])
+def _centre_view(stages: Stages, state: np.ndarray, goal: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``state`` and ``goal`` on the centres' view (the centres, then two
+    points per orbit of :attr:`Stages.parity_orbits`, which the letters odd
+    there swap: :attr:`Stages.view_perms`), the points of an orbit swapped in
+    the goal when its parity in ``state`` is odd: a word between them puts the
+    centres right and those orbits' parities too."""
+    k = len(stages.parity_orbits)
+    marks = np.arange(2 * k)
     parities = stages.pieces.piece_parities(state, goal, stages.position_orbit)
     odd = np.array([parities[o] == 1 for o in stages.parity_orbits], dtype=bool)
+    swapped = marks.reshape(k, 2)[:, ::-1].reshape(-1)
     top = int(max(state.max(), goal.max())) + 1
-    a = np.concatenate([state[centres], top + marks - n]).astype(np.int64)
-    b = np.concatenate([goal[centres], top + np.where(np.repeat(odd, 2), swapped, marks) - n]
-                       ).astype(np.int64)
-    return projected, a, b
-
-
-def _parities_right(stages: Stages, state: np.ndarray, goal: np.ndarray) -> bool:
-    """Whether every orbit of :attr:`Stages.parity_orbits` has its parity right."""
-    parities = stages.pieces.piece_parities(state, goal, stages.position_orbit)
-    return all(parities[o] == 0 for o in stages.parity_orbits)
+    a = np.concatenate([state[stages.centres], top + marks])
+    b = np.concatenate([goal[stages.centres], top + np.where(np.repeat(odd, 2), swapped, marks)])
+    dtype = np.uint8 if top + 2 * k <= 256 else np.int32
+    return a.astype(dtype), b.astype(dtype)
 
 
 def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
