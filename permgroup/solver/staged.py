@@ -61,7 +61,7 @@ from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.beam import beam
-from permgroup.solver.pieces import Pieces
+from permgroup.solver.pieces import Pieces, position_orbits
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.spaces.colouring import ColouringSpace
@@ -117,8 +117,16 @@ class SubsetTable:
     depths: np.ndarray
 
     def __call__(self, inside: np.ndarray) -> np.ndarray:
-        codes = np.where(inside, self.space.index[True], self.space.index[False])
-        return self.depths[self.space.rank(self.space.ranking.pack(codes))]
+        # the packed words of one bit a cell, cell 0 the most significant (as
+        # ranking.pack makes them, a few times faster: the centres' beam scores
+        # a hundred thousand states a level)
+        codes = inside if self.space.index[True] else ~inside
+        packed = np.packbits(codes, axis=1)
+        words = np.zeros(len(codes), dtype=np.uint64)
+        for byte in packed.T:
+            words = (words << np.uint64(8)) | byte
+        words >>= np.uint64(8 * packed.shape[1] - codes.shape[1])
+        return self.depths[self.space.rank(words.astype(self.space.dtype))]
 
 
 def subset_distances(perms: np.ndarray, places, n: int) -> SubsetTable:
@@ -394,7 +402,11 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
                     stall=PAIR_STALL, budget=budget)
     if not found:
         return None
-    word = ms.extend(word, [x for i in found[0].path for x in stages.macros[i]])
+    # of the pairings found, the first whose quotient the chain can solve
+    # outright (on a 4x4x4, half of them leave two edges swapped: 7 half turns more)
+    first = next((r for r in found if _quotient_reachable(moves, ms, stages, r.state, goal)),
+                 found[0])
+    word = ms.extend(word, [x for i in first.path for x in stages.macros[i]])
     state = ms.apply(start, word)
     rest = _quotient_word(moves, ms, stages, state, goal, budget)
     return word if rest is None else ms.extend(word, ms.letters(rest))
@@ -454,6 +466,24 @@ def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         if found is not None:
             return found + after
     return None
+
+
+def _quotient_reachable(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
+                        state: np.ndarray, goal: np.ndarray) -> bool:
+    """Whether the parities of the quotient's orbits of pieces told apart, in
+    ``state`` (every block of one colour), are those of a word of the outer moves."""
+    from permgroup.solver.greedy import gf2_solve
+
+    quotient, firsts, _ = _quotient(moves, ms, stages)
+    qms = MoveSet.from_moves(quotient)
+    pieces = Pieces.of(qms)
+    where = np.zeros(len(firsts), dtype=np.int64)
+    for k, orbit in enumerate(position_orbits(qms)):
+        where[orbit] = k
+    now = pieces.piece_parities(state[firsts], goal[firsts], where)
+    told = [k for k, p in enumerate(now) if p is not None]
+    need = np.array([now[k] for k in told], dtype=np.uint8)
+    return not need.any() or gf2_solve(pieces.parity_matrix()[:, told].T, need) is not None
 
 
 def _quotient(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages
