@@ -96,6 +96,10 @@ STALL = 6
 #: ... the pairing beam after this many (its best score stays put while setup moves
 #: are made)
 PAIR_STALL = 15
+#: ... and where it stalls with at most this many block positions of another
+#: colour, the stages go on (Santa's 4x4x4 rows 151 and 155, labelled as the
+#: command line does: two wings left after 20 moves)
+PAIR_LEFT = 4
 #: the bytes a level of the pairing beam may hold (fewer states on a puzzle of many macros)
 BEAM_BYTES = 64_000_000
 #: the half turns and states of the search for two pieces swapped (:func:`_swap_word`)
@@ -397,11 +401,16 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
                 word.append(stages.letters[i])
     state = ms.apply(start, word)
     width = max(8, min(PAIR_WIDTH, BEAM_BYTES // (len(stages.macros) * ms.degree * dtype().itemsize)))
-    found, _ = beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
-                    weight=PAIR_WEIGHT, width=width, levels=PAIR_LEVELS, enough=0,
-                    stall=PAIR_STALL, budget=budget)
+    found, best = beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
+                       weight=PAIR_WEIGHT, width=width, levels=PAIR_LEVELS, enough=0,
+                       stall=PAIR_STALL, budget=budget)
     if not found:
-        return None
+        if not best.path or best.score > PAIR_LEFT:
+            return None
+        # the last two wings stall the beam (their macro is longer than those
+        # made): the quotient is solved around them, the caller's insertions
+        # finish them
+        found = [best]
     # of the pairings found, the first whose quotient the chain can solve
     # outright (on a 4x4x4, half of them leave two edges swapped: 7 half turns more)
     first = next((r for r in found if _quotient_reachable(moves, ms, stages, r.state, goal)),
