@@ -105,6 +105,10 @@ BEAM_BYTES = 64_000_000
 #: the half turns and states of the search for two pieces swapped (:func:`_swap_word`)
 SWAP_LETTERS = 8
 SWAP_STATES = 300_000
+#: seconds the chain may improve on its first word for the quotient (capped by
+#: chain_word at a quarter of its share; by default a sixtieth of it: on Santa's
+#: 4x4x4 rows 150 to 157, six rows, the stages alone 506 moves by default, 470 so)
+QUOTIENT_IMPROVE = 2.0
 #: the longest ``X`` of a macro ``s X s⁻¹``
 MACRO_INNER = 3
 
@@ -469,7 +473,8 @@ def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         if budget.expired:
             return None
         try:
-            found = chain_word(quotient, a, target, budget=budget.share(0.3))
+            found = chain_word(quotient, a, target, budget=budget.share(0.3),
+                               improve=QUOTIENT_IMPROVE)
         except Stopped:
             return None
         if found is not None:
