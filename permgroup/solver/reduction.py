@@ -338,8 +338,11 @@ COMBINED_KINDS = 16
 TWO_PAIRS_BELOW = 10_000
 
 #: insertions by pieces are tried when at most this many positions are left wrong
-#: (the last few: with more, the insertions by positions stopped for time)
-PIECES_BELOW = 40
+#: (the last few: with more, the insertions by positions stopped for time; kept
+#: only when they and the 3-cycles after them cost less: on Santa's cube_33/33/33
+#: the insertions by positions end with 40 to 80 wrong, and from 48 on row 282
+#: they left 16, 215 moves with the 3-cycles against 267)
+PIECES_BELOW = 100
 
 #: a free move is made while it fixes more than this many positions a move
 FREE_GAIN = 1.5
