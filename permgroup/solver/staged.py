@@ -221,7 +221,7 @@ class Stages:
                              for s in sizes]
 
 
-_MODELS: dict[bytes, Stages | None] = {}
+_MODELS: dict[tuple[bytes, int], Stages | None] = {}
 
 
 def stage_model(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
@@ -231,7 +231,9 @@ def stage_model(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
     not apply: no centres or more than :data:`CENTRE_ORBITS` orbits of them, no
     move keeps their colouring, no block, or a colour's places too many for a
     table."""
-    key = ms.fingerprint().encode() + goal.tobytes()
+    # the gate is part of the key: a model refused under one gate is not
+    # refused under another
+    key = (ms.fingerprint().encode() + goal.tobytes(), CENTRE_ORBITS)
     if key not in _MODELS:
         _MODELS.clear()
         _MODELS[key] = _build(ms, pieces, small, goal, frozen, position_orbit)
