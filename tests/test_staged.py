@@ -101,7 +101,7 @@ def test_two_edges_swapped_by_half_turns():
     ms = MoveSet.from_moves(moves)
     red = reduction_model(ms)
     stages = stage_model(ms, red.pieces, red.small, GOAL, red.frozen, red.position_orbit)
-    quotient, firsts, pairs = _quotient(moves, ms, stages)
+    quotient, firsts, pairs, _, _ = _quotient(moves, ms, stages)
     assert len(quotient) == 12 and len(firsts) == 48 and len(pairs) == 12   # a 3x3x3's edges
     found = _swap_word(moves, ms, stages, pairs, GOAL, Budget.of(20))
     assert found is not None

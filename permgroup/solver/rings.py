@@ -411,12 +411,12 @@ def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np
 
 def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
               path: Sequence[int], start: np.ndarray, goal: np.ndarray,
-              costs: Sequence[float], every: bool = True) -> list[list[Letter]]:
+              costs: Sequence[float]) -> list[list[Letter]]:
     """The words of the first macros of ``path`` (of :func:`beam_path`) up to
     where their moves plus ``c`` times the cells left wrong are least, for
-    each ``c`` of ``costs``; then, with ``every``, those up to each other
-    point of the path, the least moves plus :data:`INSERT_CELL_COST` times
-    the cells left wrong first.  Each cut once, in that order."""
+    each ``c`` of ``costs``; then those up to each other point of the path,
+    the least moves plus :data:`INSERT_CELL_COST` times the cells left wrong
+    first.  Each cut once, in that order."""
     spent, wrong, state = [0.0], [int(np.count_nonzero(start != goal))], start
     for i in path:
         state = state[perms[i]]
@@ -424,12 +424,11 @@ def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
         wrong.append(int(np.count_nonzero(state != goal)))
     spent_, wrong_ = np.array(spent), np.array(wrong)
     cuts = dict.fromkeys(int(np.argmin(spent_ + c * wrong_)) for c in costs)
-    if every:
-        # the insertions after cuts close to each other differ by tens of
-        # moves (Santa's wreath_100/100 row 337: 576 moves after 2 macros,
-        # 647 after 7, 574 after 58, 724 after 112): the more tried, the shorter
-        cuts.update(dict.fromkeys(
-            np.argsort(spent_ + INSERT_CELL_COST * wrong_, kind="stable").tolist()))
+    # the insertions after cuts close to each other differ by tens of moves
+    # (Santa's wreath_100/100 row 337: 576 moves after 2 macros, 647 after 7,
+    # 574 after 58, 724 after 112): the more tried, the shorter
+    cuts.update(dict.fromkeys(
+        np.argsort(spent_ + INSERT_CELL_COST * wrong_, kind="stable").tolist()))
     return [[x for i in path[:cut] for x in words[i]] for cut in cuts]
 
 

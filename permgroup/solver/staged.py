@@ -190,6 +190,8 @@ class Stages:
     #: (:func:`_swap_word`), once found; whether none was
     swap: tuple[np.ndarray, list[Letter]] | None = None
     swap_searched: bool = False
+    #: the quotient and its pieces (:func:`_quotient`), built once
+    quotient: tuple | None = None
 
     def centre_score(self, states: np.ndarray) -> np.ndarray:
         """The sum over colours of their distances to their places, each row of
@@ -455,7 +457,7 @@ def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     turned, two swapped, or both), the rest left to the caller."""
     from permgroup.solver.chain import chain_word
 
-    quotient, firsts, pairs = _quotient(moves, ms, stages)
+    quotient, firsts, pairs, _, _ = _quotient(moves, ms, stages)
     a, b = state[firsts], goal[firsts]
     # the goals to try, each with the word after the chain's
     goals: list[tuple[np.ndarray, list[str]]] = [(b, [])]
@@ -490,12 +492,7 @@ def _quotient_reachable(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: St
     ``state`` (every block of one colour), are those of a word of the outer moves."""
     from permgroup.solver.greedy import gf2_solve
 
-    quotient, firsts, _ = _quotient(moves, ms, stages)
-    qms = MoveSet.from_moves(quotient)
-    pieces = Pieces.of(qms)
-    where = np.zeros(len(firsts), dtype=np.int64)
-    for k, orbit in enumerate(position_orbits(qms)):
-        where[orbit] = k
+    _, firsts, _, pieces, where = _quotient(moves, ms, stages)
     now = pieces.piece_parities(state[firsts], goal[firsts], where)
     told = [k for k, p in enumerate(now) if p is not None]
     need = np.array([now[k] for k in told], dtype=np.uint8)
@@ -503,20 +500,28 @@ def _quotient_reachable(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: St
 
 
 def _quotient(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages
-              ) -> tuple[dict[str, np.ndarray], np.ndarray, list[tuple[int, ...]]]:
+              ) -> tuple[dict[str, np.ndarray], np.ndarray, list[tuple[int, ...]], Pieces,
+                         np.ndarray]:
     """The outer moves on the quotient's points (each block one point), the
-    first position of each point, and the quotient's pieces of two points (a
-    cube's edges)."""
-    where = np.full(ms.degree, -1)
-    for i, point in enumerate(stages.points):
-        where[list(point)] = i
-    firsts = np.array([p[0] for p in stages.points])
-    quotient = {name: where[np.asarray(g)[firsts]] for name, g in moves.items()
-                if ms.letters([name])[0][0] in stages.outer}
-    pieces = Pieces.of(MoveSet.from_moves(quotient))
-    pairs = [pieces.blocks[k] for o in pieces.orbits if len(pieces.blocks[o[0]]) == 2
-             for k in o]
-    return quotient, firsts, pairs
+    first position of each point, the quotient's pieces of two points (a
+    cube's edges), its pieces and each point's orbit; built once per
+    :class:`Stages` (each pairing found asks)."""
+    if stages.quotient is None:
+        point_of = np.full(ms.degree, -1)
+        for i, point in enumerate(stages.points):
+            point_of[list(point)] = i
+        firsts = np.array([p[0] for p in stages.points])
+        quotient = {name: point_of[np.asarray(g)[firsts]] for name, g in moves.items()
+                    if ms.letters([name])[0][0] in stages.outer}
+        qms = MoveSet.from_moves(quotient)
+        pieces = Pieces.of(qms)
+        pairs = [pieces.blocks[k] for o in pieces.orbits if len(pieces.blocks[o[0]]) == 2
+                 for k in o]
+        where = np.zeros(len(firsts), dtype=np.int64)
+        for k, orbit in enumerate(position_orbits(qms)):
+            where[orbit] = k
+        stages.quotient = (quotient, firsts, pairs, pieces, where)
+    return stages.quotient
 
 
 def _swap_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
