@@ -21,6 +21,7 @@ import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from html import escape
 from itertools import product
 
@@ -206,9 +207,10 @@ class _Finder:
             effect, _ = effect_text(element, self.kinds)
         return Found(word, self.form(i), len(word), effect, element)
 
-    @property
-    def _piece_ids(self) -> np.ndarray:
-        """The piece of each sticker (``-1`` for none, and at ``degree``)."""
+    @cached_property
+    def piece_ids(self) -> np.ndarray:
+        """The piece of each sticker (``-1`` for none, and at ``degree``), numbered
+        kind by kind; computed once."""
         piece = np.full(self.puzzle.degree + 1, -1, dtype=np.int64)
         number = 0
         for pieces in self.kinds.values():
@@ -219,7 +221,7 @@ class _Finder:
 
     def touched(self) -> np.ndarray:
         """How many pieces each row of the tool table moves or turns."""
-        ids = np.sort(self._piece_ids[self.model.table.pos], axis=1)
+        ids = np.sort(self.piece_ids[self.model.table.pos], axis=1)
         fresh = (ids[:, 1:] != ids[:, :-1]) & (ids[:, 1:] >= 0)
         return fresh.sum(axis=1) + (ids[:, 0] >= 0)
 
@@ -255,7 +257,7 @@ def commutators(puzzle: Puzzle, *, metric: Metric = "qtm", max_pieces: int = 4,
         effect, pieces = effect_text(element, finder.kinds)
         if wanted(element, effect, pieces):
             keep(finder.found(i, element, effect))
-    piece = finder._piece_ids[:-1]
+    piece = finder.piece_ids[:-1]
     single = {name: np.asarray(Element.from_word(puzzle, name).perm)
               for name in finder.ms.move_names}
     for word in _plain_words(finder, plain_length):
