@@ -250,10 +250,44 @@ class DenseKeys:
     def add(self, keys: np.ndarray) -> None:
         self.seen[keys] = True
 
+    def unseen(self) -> np.ndarray:
+        """The keys not seen, in order."""
+        return np.flatnonzero(~self.seen)
+
+
+def _from_below(states: np.ndarray, seen: DenseKeys, back: Children, step: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The next level after ``states`` found bottom-up: each unseen key whose
+    states one move before (``back``, as :func:`by_moves` gives them: each
+    move's in turn) include one of ``states``; its parent and move those the
+    top-down way keeps (the first batch of ``step`` states holding a parent,
+    then the first move), the level in its order (by that batch, then by key)."""
+    where = np.full(len(seen.seen), -1, dtype=np.int64)
+    where[states] = np.arange(len(states))
+    unseen = seen.unseen()
+    found, parents, moves = [], [], []
+    for low in range(0, len(unseen), max(1, step)):
+        keys = unseen[low:low + max(1, step)]
+        before, _, _ = back(keys)
+        at = where[before].reshape(-1, len(keys))   # [move, key]
+        # each key's first (batch, move): the one the top-down way meets first
+        rank = np.where(at >= 0, at // step * len(at) + np.arange(len(at))[:, None],
+                        np.iinfo(np.int64).max)
+        move = rank.argmin(axis=0)
+        column = np.arange(len(keys))
+        hit = np.flatnonzero(at[move, column] >= 0)
+        found.append(keys[hit])
+        parents.append(at[move[hit], hit])
+        moves.append(move[hit])
+    found, parent, move = (np.concatenate(a) if a else np.zeros(0, dtype=np.int64)
+                           for a in (found, parents, moves))
+    order = np.lexsort((found, parent // step))
+    return found[order], parent[order], move[order]
+
 
 def levels(start: np.ndarray, children: Children, key: Callable[[np.ndarray], np.ndarray]
-           | None = None, seen=None, axis: int = 0, batch: int | None = None
-           ) -> Iterator[Level]:
+           | None = None, seen=None, axis: int = 0, batch: int | None = None,
+           back: Children | None = None) -> Iterator[Level]:
     """The breadth-first levels after ``start`` (distinct states along ``axis``),
     each the states not seen before (see the module docstring); ``key`` tells
     states apart (the states themselves by default), ``seen`` records them
@@ -263,9 +297,22 @@ def levels(start: np.ndarray, children: Children, key: Callable[[np.ndarray], np
     are never all held at once); ``seen`` must then take several additions a
     level (:class:`SortedKeys`, :class:`DenseKeys`).
 
+    ``back``, where the states are integer keys of a :class:`DenseKeys` and
+    every move is a permutation of them, gives a batch's states one move
+    before (as ``children`` does: state ``i`` is the one that move ``move[i]``
+    takes to the batch's ``parent[i]``); a level larger than the keys not yet
+    seen is then found from those, bottom-up (each unseen key's states before
+    it looked up in the level: on the 3-cycles' search of a 132-piece orbit,
+    15 M look-ups where the level had 82 M children), the same states,
+    parents, moves and order as top-down.
+
     >>> ring = by_moves(lambda s, m: (s + (1, -1)[m]) % 6, 2)
     >>> [level.states.tolist() for level in levels(np.array([0]), ring, batch=1)]
     [[1, 5], [2, 4], [3]]
+    >>> back = by_moves(lambda s, m: (s - (1, -1)[m]) % 6, 2)
+    >>> down = levels(np.array([0]), ring, seen=DenseKeys(6, np.array([0])), batch=1, back=back)
+    >>> [(v.states.tolist(), v.parent.tolist(), v.move.tolist()) for v in down]
+    [([1, 5], [0, 0], [0, 1]), ([2, 4], [0, 1], [0, 1]), ([3], [0], [0])]
     """
     plain = key is None  # the states are their own keys
     key = key if key is not None else (lambda states: states)
@@ -276,7 +323,11 @@ def levels(start: np.ndarray, children: Children, key: Callable[[np.ndarray], np
         size = states.shape[axis]
         step = size if batch is None else max(1, batch)
         parts = []
-        for low in range(0, size, step):
+        if back is not None and size > len(seen.seen) - np.count_nonzero(seen.seen):
+            found, parent, move = _from_below(states, seen, back, step)
+            seen.add(found)
+            parts.append((found, found, parent, move))
+        for low in range(0, size if not parts else 0, step):
             part = states if step >= size else \
                 np.take(states, np.arange(low, min(low + step, size)), axis=axis)
             images, parent, move = children(part)

@@ -253,8 +253,6 @@ def chain_plan(moves: Mapping[str, np.ndarray], ms: MoveSet | None = None
 
 
 def _plan(ms: MoveSet) -> ChainPlan | None:
-    from sympy.combinatorics import Permutation, PermutationGroup
-
     pieces = Pieces.of(ms)
     orders = piece_orders(ms, pieces)
     # each stage holds at most MAX_STAGE cosets, so |G| at most its square; the
@@ -270,6 +268,10 @@ def _plan(ms: MoveSet) -> ChainPlan | None:
             PieceCoordinate.from_moves(f"orbit{k}", orbit, scatter)
     except ValueError:  # a move turns a piece other than cyclically
         return None
+    # (imported past the checks above: sympy takes a second to load, on the first
+    # line of every puzzle too large for a chain)
+    from sympy.combinatorics import Permutation, PermutationGroup
+
     costs = {name: len(word) for name, word in spelled.items()}
     whole = PermutationGroup([Permutation(list(p)) for p in scatter.values()])
     best = None

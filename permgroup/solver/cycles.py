@@ -275,34 +275,35 @@ class OrbitCycles:
         frontier = np.array(frontier, dtype=np.int64)
         digits: list = [None, None]  # the frontier last split, and its (x, y, z)
 
-        def step(codes: np.ndarray, j: int) -> np.ndarray:
-            if digits[0] is not codes:
-                x, rest = np.divmod(codes, n * n)
-                digits[:] = [codes, (x, *np.divmod(rest, n))]
-            x, y, z = digits[1]
-            image = maps[j]
-            return (image[x] * n + image[y]) * n + image[z]
+        def stepper(images: list[np.ndarray]):
+            def step(codes: np.ndarray, j: int) -> np.ndarray:
+                if digits[0] is not codes:
+                    x, rest = np.divmod(codes, n * n)
+                    digits[:] = [codes, (x, *np.divmod(rest, n))]
+                x, y, z = digits[1]
+                image = images[j]
+                return (image[x] * n + image[y]) * n + image[z]
+            return by_moves(step, len(images))
 
         # a level's children are grown a batch at a time: all at once, an
-        # orbit of a hundred pieces and sixty letters held 700 MB of them
-        for level in levels(frontier, by_moves(step, len(maps)), seen=DenseKeys(size, frontier),
-                            batch=max(1, CHILDREN // max(len(maps), 1))):
+        # orbit of a hundred pieces and sixty letters held 700 MB of them; the
+        # last levels, larger than the triples left, from those (levels' back)
+        back = stepper([np.argsort(image) for image in maps])
+        for level in levels(frontier, stepper(maps), seen=DenseKeys(size, frontier),
+                            batch=max(1, CHILDREN // max(len(maps), 1)), back=back):
             child, src = level.states, frontier[level.parent]
             depth[child] = level.depth
             move[child] = level.move
             parent[child] = src
             root[child] = root[src]
             frontier = child
+        # (x, y, z), then its rotations (y, z, x) and (z, x, y): the depths
+        # as an n x n x n array, turned by transposing it
         unseen = np.iinfo(np.int16).max
-        least = np.empty(size, dtype=np.int16)
-        for low in range(0, size, CHILDREN):
-            # (x, y, z), then its rotations (y, z, x) and (z, x, y)
-            code = np.arange(low, min(low + CHILDREN, size), dtype=np.int64)
-            turned = (code % (n * n)) * n + code // (n * n)
-            twice = (turned % (n * n)) * n + turned // (n * n)
-            d = np.stack([depth[code], depth[turned], depth[twice]])
-            d = np.where(d >= 0, d, unseen).min(0)
-            least[low:low + len(code)] = np.where(d == unseen, -1, d)
+        cube = np.where(depth >= 0, depth, unseen).reshape(n, n, n)
+        least = np.minimum(np.minimum(cube, cube.transpose(2, 0, 1)), cube.transpose(1, 2, 0))
+        least = least.reshape(-1)
+        least[least == unseen] = -1
         self._searches[key] = (depth, move, parent, root, least)
         letter = np.where(move >= 0, letters[np.maximum(move, 0)], -1).astype(np.int32)
         return Orbit(slots, self._base[k], depth, letter, parent, root, least, oriented)
@@ -635,6 +636,12 @@ def _keys(now: np.ndarray, want: np.ndarray, groups: list[slice]) -> tuple[np.nd
     return inverse[:len(now)], inverse[len(now):]
 
 
+#: the last puzzle's :func:`orbit_cycles`, by its moves and pieces (the
+#: reduction's model and the greedy's both ask for them: on Santa's globe_3/33
+#: a second second of a first line, and its orbits' searches made twice)
+_FOUND: dict[str, tuple[OrbitCycles, list[Tool]]] = {}
+
+
 def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
                  budget: Budget | None = None) -> tuple[OrbitCycles, list[Tool]]:
     """The 3-cycles of every orbit of pieces (:class:`OrbitCycles`), from
@@ -643,7 +650,23 @@ def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
     setups found, which the greedy's table lacks.  On a puzzle of at most
     :data:`ROOTS_DEGREE` positions every cheapest commutator found is a root of
     the searches (on a Megaminx, 320 corner 3-cycles of 8 moves rather than 8:
-    shorter setups)."""
+    shorter setups).  Made once per process and puzzle (not when the budget
+    cut them short)."""
+    import hashlib
+
+    key = hashlib.sha256(b"".join([ms.fingerprint().encode(), pieces.block_of.tobytes(),
+                                   np.asarray(position_orbit).tobytes()])).hexdigest()
+    if key not in _FOUND:
+        found = _orbit_cycles(ms, pieces, position_orbit, budget)
+        if budget is not None and budget.expired:
+            return found
+        _FOUND.clear()  # one puzzle at a time: the searches are large
+        _FOUND[key] = found
+    return _FOUND[key]
+
+
+def _orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
+                  budget: Budget | None) -> tuple[OrbitCycles, list[Tool]]:
     roots = ROOTS_PER_ORBIT if ms.degree <= ROOTS_DEGREE else None
     tools = base_commutators(ms, pieces, max_meet=1, budget=budget,
                              **({} if roots is None else {"per_orbit": roots}))

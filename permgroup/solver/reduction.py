@@ -135,8 +135,8 @@ _MODELS: dict[str, Reduction | None] = {}
 
 def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | None:
     """The model of ``ms`` for :func:`reduction_word`, built once per process
-    and puzzle; ``None`` when the way does not apply: an orbit that is not
-    small has no 3-cycle, or its pieces turn in place."""
+    and puzzle; ``None`` when the way does not apply: no orbit is small, or
+    every orbit is (it has no 3-cycle, or its pieces turn in place)."""
     key = ms.fingerprint()
     if key in _MODELS:
         return _MODELS[key]
@@ -147,7 +147,7 @@ def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | No
     cycles, _ = orbit_cycles(ms, pieces, position_orbit, budget)
     small = small_orbits(pieces, cycles)
     built = None
-    if len(small) < len(pieces.orbits):
+    if 0 < len(small) < len(pieces.orbits):  # (none small: nothing to solve first)
         frozen = np.zeros(ms.degree, dtype=bool)
         frozen[orbit_positions(pieces, small)] = True
         shapes = Shapes.find(ms, pieces, max_meet=2, frozen=frozen)
