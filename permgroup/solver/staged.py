@@ -322,11 +322,8 @@ def _build(ms: MoveSet, pieces: Pieces, small: list[int], goal: np.ndarray,
     parity = pieces.parity_matrix()[:, parity_orbits]
     # the centres' view: the centres, then two points per orbit of parity_orbits,
     # swapped by each letter odd there
-    marks = np.arange(len(centres), len(centres) + 2 * len(parity_orbits))
-    swapped = marks.reshape(-1, 2)[:, ::-1].reshape(-1)
     view_perms = np.array([np.concatenate([local[g[centres]],
-                                           np.where(np.repeat(parity[c] * e % 2 == 1, 2),
-                                                    swapped, marks)])
+                                           len(centres) + _marks(parity[c] * e % 2 == 1)])
                            for (c, e), g in zip(letters, perms)])
     return Stages(centres, letters, perms, costs, tables, outer, blocks, points, macros,
                   macro_perms, macro_costs, parity_orbits, parity, pieces, position_orbit,
@@ -436,16 +433,26 @@ def _centre_view(stages: Stages, state: np.ndarray, goal: np.ndarray
     there swap: :attr:`Stages.view_perms`), the points of an orbit swapped in
     the goal when its parity in ``state`` is odd: a word between them puts the
     centres right and those orbits' parities too."""
-    k = len(stages.parity_orbits)
-    marks = np.arange(2 * k)
     parities = stages.pieces.piece_parities(state, goal, stages.position_orbit)
     odd = np.array([parities[o] == 1 for o in stages.parity_orbits], dtype=bool)
-    swapped = marks.reshape(k, 2)[:, ::-1].reshape(-1)
     top = int(max(state.max(), goal.max())) + 1
-    a = np.concatenate([state[stages.centres], top + marks])
-    b = np.concatenate([goal[stages.centres], top + np.where(np.repeat(odd, 2), swapped, marks)])
-    dtype = np.uint8 if top + 2 * k <= 256 else np.int32
+    a = np.concatenate([state[stages.centres], top + _marks(np.zeros(len(odd), dtype=bool))])
+    b = np.concatenate([goal[stages.centres], top + _marks(odd)])
+    dtype = np.uint8 if top + 2 * len(odd) <= 256 else np.int32
     return a.astype(dtype), b.astype(dtype)
+
+
+def _marks(odd: np.ndarray) -> np.ndarray:
+    """The two marker points of each orbit of :attr:`Stages.parity_orbits` (``0,
+    1``, ``2, 3``, ...), the two swapped where ``odd`` (a boolean an orbit): as
+    a letter odd there moves them, and as the goal shows them when a state's
+    parity there is odd.
+
+    >>> _marks(np.array([False, True])).tolist()
+    [0, 1, 3, 2]
+    """
+    marks = np.arange(2 * len(odd))
+    return np.where(np.repeat(odd, 2), marks.reshape(-1, 2)[:, ::-1].reshape(-1), marks)
 
 
 def _quotient_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
