@@ -324,12 +324,13 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     if not owed:  # the caller's word stands: no model is built past the budget
         budget.check()
     # with no time left for the descent, the model's parts are built whole at
-    # once (the finish needs them: not twice); its table grows to the end when
-    # a word is owed (cut at the greedy's time to choose, Santa's globe_8/25 took
-    # 21 s rather than 12 on a first line at a 10 s limit: the 3-cycles did all
-    # the tools' work), else within the budget, and a growth cut goes on at the
-    # next call
-    m = model(ms, None if descent.expired else budget, grow_within=None if owed else budget)
+    # once (the finish needs them: not twice); its table grows until the
+    # greedy's time to choose when a word is owed (past it the 3-cycles finish
+    # at once: on Santa's globe_3/33, after the opening, a growth of 3 s that
+    # nothing used; the last-resort finish grows the rest first: handed the cut
+    # table, Santa's globe_8/25's first line took 21 s rather than 12),
+    # else within the budget, and a growth cut goes on at the next call
+    m = model(ms, None if descent.expired else budget, grow_within=choose if owed else budget)
     if not owed:
         budget.check()
     # the pieces whose 3-cycles cost most placed first by search, the descent
@@ -381,9 +382,9 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # (a limit trades length, never the answer; permgroup.solver.finish)
         from permgroup.solver.finish import finish
 
-        # a model whose build the deadline cut short is completed first
-        more = finish(ms, m if m.complete else model(ms), ms.apply(start, word), goal,
-                      mismatches=mismatches)
+        # a model whose build or growth the deadline cut short is completed first
+        more = finish(ms, m if m.complete and m.grown else model(ms), ms.apply(start, word),
+                      goal, mismatches=mismatches)
         word = ms.extend(word, more)
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
     if prefix:
