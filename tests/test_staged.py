@@ -114,3 +114,27 @@ def test_two_edges_swapped_by_half_turns():
     assert set(changed.tolist()) <= {p for b in stages.blocks for p in b}
     assert (target[stages.centres] == GOAL[stages.centres]).all()
     assert stages.unpaired(target[None])[0] == 0
+
+
+def test_the_last_two_pairs_by_a_longer_macro():
+    """Two edges' wings swapped by a macro ``s X s⁻¹`` of five outer quarter
+    turns in ``X`` (longer than the pairing beam's; Santa's row 151 stalled
+    there): the last macro's search pairs them again, centres kept."""
+    from permgroup.solver.staged import MACRO_INNER, _last_macro
+
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    stages = stage_model(ms, red.pieces, red.small, GOAL, red.frozen, red.position_orbit)
+    macro = [(1, 1), (11, 3), (4, 3), (0, 1), (11, 1), (4, 1), (1, 3)]
+    assert all(c in stages.outer for c, _ in macro[1:-1]) and macro[0][0] not in stages.outer
+    start = ms.apply(GOAL, ms.inverse(macro))
+    assert (start[stages.centres] == GOAL[stages.centres]).all()
+    assert stages.unpaired(start[None])[0] > 0
+    # no macro of the beam pairs them in one step
+    assert (stages.unpaired(start[stages.macro_perms]) > 0).all()
+    word = _last_macro(moves, ms, stages, start, GOAL, Budget.of(20))
+    assert word is not None and len(word) - 2 > MACRO_INNER
+    after = ms.apply(start, word)
+    assert (after[stages.centres] == GOAL[stages.centres]).all()
+    assert stages.unpaired(after[None])[0] == 0

@@ -24,7 +24,8 @@ So, from the moves alone (:func:`stage_model`):
 2. the blocks made of one colour by a beam search over the moves keeping the
    centres and the macros ``s X s⁻¹`` that keep them too (``s`` a move that does
    not, ``X`` up to three of those that do), scored by the moves plus
-   :data:`PAIR_WEIGHT` per block position of another colour;
+   :data:`PAIR_WEIGHT` per block position of another colour; where it stalls
+   on its last few blocks, one macro with a longer ``X`` (:func:`_last_macro`);
 3. the quotient (each block one point) by :func:`~permgroup.solver.chain.chain_word`;
    where its colours are not reachable there (two edges swapped: which
    look-alike centre went where decides it), the chain solves the nearest goal
@@ -112,6 +113,10 @@ SWAP_STATES = 300_000
 QUOTIENT_IMPROVE = 2.0
 #: the longest ``X`` of a macro ``s X s⁻¹``
 MACRO_INNER = 3
+#: ... and of the one macro tried where the pairing beam stalls on its last
+#: blocks (:func:`_last_macro`: on a 4x4x4 the last two edges need ``X`` of five
+#: quarter turns; Santa's row 151 stalled there, 106 moves by the variants)
+LAST_INNER = 5
 
 
 @dataclass
@@ -193,6 +198,8 @@ class Stages:
     swap_searched: bool = False
     #: the quotient and its pieces (:func:`_quotient`), built once
     quotient: tuple | None = None
+    #: the middles of :func:`_last_macro` (words and gather arrays, a list a length), built once
+    last_middles: list | None = None
 
     def centre_score(self, states: np.ndarray) -> np.ndarray:
         """The sum over colours of their distances to their places, each row of
@@ -410,21 +417,74 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     found, best = beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
                        weight=PAIR_WEIGHT, width=width, levels=PAIR_LEVELS, enough=0,
                        stall=PAIR_STALL, budget=budget)
+    last: list[Letter] = []
     if not found:
-        if not best.path or best.score > PAIR_LEFT:
+        if best.score > PAIR_LEFT:
             return None
-        # the last two wings stall the beam (their macro is longer than those
-        # made): the quotient is solved around them, the caller's insertions
-        # finish them
+        # the last blocks stall the beam (their macro is longer than those
+        # made): one longer macro pairs them, else the quotient is solved
+        # around them and the caller's insertions finish them
+        last = _last_macro(moves, ms, stages, best.state, goal, budget) or []
+        if not best.path and not last:
+            return None
         found = [best]
     # of the pairings found, the first whose quotient the chain can solve
     # outright (on a 4x4x4, half of them leave two edges swapped: 7 half turns more)
     first = next((r for r in found if _quotient_reachable(moves, ms, stages, r.state, goal)),
                  found[0])
-    word = ms.extend(word, [x for i in first.path for x in stages.macros[i]])
+    word = ms.extend(word, [x for i in first.path for x in stages.macros[i]] + last)
     state = ms.apply(start, word)
     rest = _quotient_word(moves, ms, stages, state, goal, budget)
     return word if rest is None else ms.extend(word, ms.letters(rest))
+
+
+def _last_macro(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
+                state: np.ndarray, goal: np.ndarray, budget: Budget) -> list[Letter] | None:
+    """A macro ``s X s⁻¹`` (``s`` a quarter turn of a class not keeping the
+    centres, ``X`` of :data:`MACRO_INNER` + 1 to :data:`LAST_INNER` outer
+    quarter turns, no class twice in a row) after which ``state`` has every
+    block of one colour and its centres as they were: the shortest, one whose
+    quotient the chain solves outright where there is one; ``None`` when none
+    is (or none fits in :data:`BEAM_BYTES` or ``budget``)."""
+    if stages.last_middles is None:
+        quarters = [(c, e) for c in stages.outer for e in (1, ms.orders[c] - 1)]
+        words: list[tuple[Letter, ...]] = [()]
+        perms = np.arange(ms.degree, dtype=np.int16 if ms.degree < 1 << 15 else np.int32)[None]
+        levels = []
+        for length in range(1, LAST_INNER + 1):
+            if len(words) * len(quarters) * perms.itemsize * ms.degree > BEAM_BYTES:
+                break
+            grown = [(x + (q,), i) for q in quarters for i, x in enumerate(words)
+                     if not x or x[-1][0] != q[0]]
+            rows = np.array([i for _, i in grown])
+            steps = np.array([quarters.index(w[-1]) for w, _ in grown])
+            # ms.perm of a word: out = out[letter] for each letter in turn
+            powers = np.array([ms.powers[c][e] for c, e in quarters]).astype(perms.dtype)
+            perms = np.take_along_axis(perms[rows], powers[steps], axis=1)
+            words = [w for w, _ in grown]
+            if length > MACRO_INNER:
+                levels.append((words, perms))
+        stages.last_middles = levels
+    centres = stages.centres
+    inner = [(c, e) for c in range(len(ms.classes)) if c not in stages.outer
+             for e in (1, ms.orders[c] - 1)]
+    for words, perms in stages.last_middles:
+        hits: list[list[Letter]] = []
+        for s in inner:
+            if budget.expired:
+                return None
+            back = (s[0], ms.orders[s[0]] - s[1])
+            after = state[ms.powers[s[0]][s[1]]][perms][:, ms.powers[back[0]][back[1]]]
+            ok = (after[:, centres] == state[centres]).all(axis=1)
+            ok[ok] = stages.unpaired(after[ok]) == 0
+            for i in np.flatnonzero(ok):
+                word = [s, *words[i], back]
+                if _quotient_reachable(moves, ms, stages, after[i], goal):
+                    return word
+                hits.append(word)
+        if hits:
+            return hits[0]
+    return None
 
 
 def _centre_view(stages: Stages, state: np.ndarray, goal: np.ndarray
