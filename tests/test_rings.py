@@ -342,7 +342,7 @@ def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     from puzzles.santa_types import moves as santa_moves
 
     from permgroup.formats.santa import with_inverses
-    from permgroup.solver.rings import INSERT_CELL_COST, flip_prefixes, ring_classes
+    from permgroup.solver.rings import INSERT_CELL_COST, WIDTH, flip_prefixes, ring_classes
 
     moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_1/16").items()})
     ms = MoveSet.from_moves(moves)
@@ -352,6 +352,10 @@ def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     # each cut once, those of the costs first (a cell costing nothing: no
     # prefix), then the path's other points
     assert others[0] == [] and len({tuple(w) for w in [first, *others]}) == 1 + len(others)
+    # the cuts of the first beam's costs come first, those of wider beams after
+    one = list(flip_prefixes(ms, ring_classes(ms), start, goal, (INSERT_CELL_COST, 0.0),
+                             budget=Budget.of(3), widths=(WIDTH,)))
+    assert [first, *others][:2] == one[:2] and len(others) + 1 >= len(one)
     word = ms.names(first)
     home = np.count_nonzero(start != goal) - np.count_nonzero(
         np.array(plain_apply(start, word, moves)) != goal)

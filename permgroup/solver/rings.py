@@ -41,7 +41,8 @@ with the beam above over flips and turns (:func:`flip_prefixes`), cut where a
 cell starts to cost it more than the insertions pay (on Santa's globe_3/33
 rows 388-390 the words were 7.5 % shorter, on one row of each of globe_6/4,
 globe_6/8 and globe_6/10 10-30 %); while time is left the insertions run
-again after cuts at other costs of a cell, and the shortest word is kept.
+again after cuts at other costs of a cell, then after those of wider beams,
+and the shortest word is kept.
 Beside those commutators go :func:`flip_pairs` ``x a^i x⁻¹ y a^-i y⁻¹`` of
 two flips close to each other, six cells for six moves (Santa's globe_3/33
 row 388: 1,184 -> 892 moves).
@@ -66,7 +67,8 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import chain, islice, zip_longest
 
 import numpy as np
 
@@ -104,6 +106,13 @@ BEAM_SHARE = 0.3
 #: the share of the time left the insertions may take (the generic solver
 #: finishes the few cells they leave)
 INSERT_SHARE = 0.6
+#: ... and on a puzzle whose rings meet through other moves, where the
+#: insertions after more cuts (of wider beams: :data:`PREFIX_WIDTHS`) keep
+#: shortening the word: Santa's globe_1/16, globe_6/8 and globe_6/10 rows, 3,319
+#: -> 3,283 moves over 15 against 60 % (60 s a row, load 3.3-3.7, one run
+#: after the other; the generic solver alone, which ran after them in the time
+#: left, no longer does there)
+FLIP_INSERT_SHARE = 0.85
 #: ... on puzzles of at most this many cells: on Santa's globe_8/25 (450 cells)
 #: the insertions of turns up to 3 left 44 cells wrong at the end of their share
 #: (60 s a row, at a load of 5), and the word was longer than the generic
@@ -139,8 +148,12 @@ FLIP_REACH = 2
 #: ... their turns as large as keeps their number times the cells within this
 #: (Santa's globe_8/25: 10,800 words of turns up to 3, 450 cells)
 FLIP_PAIR_ENTRIES = 6_000_000
-#: the share of the insertions' time the beam over flips and turns before them may take
+#: the share of the insertions' time left the beam over flips and turns before them may take
 PREFIX_SHARE = 0.2
+#: the widths of the beams over flips and turns, each built once the cuts of
+#: those before it are tried (Santa's globe_6/8 row 378: the shortest words
+#: after the cuts of beams of widths 10, 30 and 100, 260, 245 and 247 moves)
+PREFIX_WIDTHS = (WIDTH, 30, 100)
 #: moves the insertions spend to put a cell home, about (Santa's globe_3/33:
 #: 1,276 moves for 246 cells on row 388; globe_6/8: 356 for 81 on row 378)
 INSERT_CELL_COST = 5.0
@@ -397,26 +410,44 @@ def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal:
 
 def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
                   costs: Sequence[float] = (INSERT_CELL_COST,), *,
-                  budget: Budget | None = None) -> list[list[Letter]]:
+                  budget: Budget | None = None,
+                  widths: Sequence[int] = PREFIX_WIDTHS) -> Iterator[list[Letter]]:
     """Starts of a word for a puzzle whose rings meet through flips: the beam
     search of the module docstring over :func:`flip_macros`, its path cut
     where its moves plus ``c`` times the cells left wrong are least, for each
     ``c`` of ``costs`` (past there a cell costs it more than ``c``: about
-    :data:`INSERT_CELL_COST` is what the insertions pay), then at every
-    other point of the path (:func:`path_cuts`); each cut once."""
+    :data:`INSERT_CELL_COST` is what the insertions pay); then those of the
+    beams of the other ``widths`` in turn, each built when its first cut is
+    asked for (within :data:`PREFIX_SHARE` of the time ``budget`` has left
+    then); then the other points of each path (:func:`path_cuts`), the paths
+    in turn.  Each cut once."""
     words, perms = flip_macros(ms, rings)
-    path = beam_path(ms, words, perms, start, goal, budget=budget)
-    return path_cuts(ms, words, perms, path, start, goal, costs)
+    seen: set[tuple[Letter, ...]] = set()
+    rests = []
+    for width in widths:
+        path = beam_path(ms, words, perms, start, goal, width=width,
+                         budget=None if budget is None else budget.share(PREFIX_SHARE))
+        cuts = path_cuts(ms, words, perms, path, start, goal, costs)
+        firsts = len(path_cuts(ms, words, perms, path, start, goal, costs, rest=False))
+        rests.append(cuts[firsts:])
+        for cut in cuts[:firsts]:
+            if tuple(cut) not in seen:
+                seen.add(tuple(cut))
+                yield cut
+    for cut in chain.from_iterable(zip_longest(*rests)):
+        if cut is not None and tuple(cut) not in seen:
+            seen.add(tuple(cut))
+            yield cut
 
 
 def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
               path: Sequence[int], start: np.ndarray, goal: np.ndarray,
-              costs: Sequence[float]) -> list[list[Letter]]:
+              costs: Sequence[float], *, rest: bool = True) -> list[list[Letter]]:
     """The words of the first macros of ``path`` (of :func:`beam_path`) up to
     where their moves plus ``c`` times the cells left wrong are least, for
-    each ``c`` of ``costs``; then those up to each other point of the path,
-    the least moves plus :data:`INSERT_CELL_COST` times the cells left wrong
-    first.  Each cut once, in that order."""
+    each ``c`` of ``costs``; then (with ``rest``) those up to each other point
+    of the path, the least moves plus :data:`INSERT_CELL_COST` times the
+    cells left wrong first.  Each cut once, in that order."""
     spent, wrong, state = [0.0], [int(np.count_nonzero(start != goal))], start
     for i in path:
         state = state[perms[i]]
@@ -424,6 +455,8 @@ def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
         wrong.append(int(np.count_nonzero(state != goal)))
     spent_, wrong_ = np.array(spent), np.array(wrong)
     cuts = dict.fromkeys(int(np.argmin(spent_ + c * wrong_)) for c in costs)
+    if not rest:
+        return [[x for i in path[:cut] for x in words[i]] for cut in cuts]
     # the insertions after cuts close to each other differ by tens of moves
     # (Santa's wreath_100/100 row 337: 576 moves after 2 macros, 647 after 7,
     # 574 after 58, 724 after 112): the more tried, the shorter
@@ -433,13 +466,13 @@ def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
 
 
 def best_insertions(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
-                    prefixes: Sequence[Sequence[Letter]], *, mismatches: int = 0,
+                    prefixes: Iterable[Sequence[Letter]], *, mismatches: int = 0,
                     budget: Budget | None = None, turn: int = FLIP_TURN) -> list[Letter]:
     """The shortest of :func:`inserted_opening` after each of ``prefixes``, in
     turn while time is left for one more (without a budget: after the first
     only), a cell left wrong counting :data:`INSERT_CELL_COST` moves."""
     best = None
-    for prefix in prefixes if budget is not None else prefixes[:1]:
+    for prefix in prefixes if budget is not None else islice(prefixes, 1):
         began = time.monotonic()
         word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
                                 budget=budget, turn=turn)
@@ -481,12 +514,11 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         if not MIN_INSERT_CELLS <= len(start) <= MAX_INSERT_CELLS or \
                 (2 * len(np.unique(goal)) > len(goal) and len(start) > DISTINCT_INSERT_CELLS):
             return None
-        budget = None if budget is None else budget.share(INSERT_SHARE)
+        budget = None if budget is None else budget.share(FLIP_INSERT_SHARE)
         # flips and turns that each put several cells home first: the
         # insertions' commutators fix two or three cells for eight to ten moves
         # from the first (Santa's globe_3/33 row 388), these one for two
-        prefixes = flip_prefixes(ms, rings, start, goal, CUT_COSTS,
-                                 budget=None if budget is None else budget.share(PREFIX_SHARE))
+        prefixes = flip_prefixes(ms, rings, start, goal, CUT_COSTS, budget=budget)
         # the insertions after each cut while time is left for one more (a
         # small globe's take seconds: on Santa's globe_6/8 and globe_6/10 rows the
         # shortest of four cuts was 5 % shorter than the first's)
