@@ -94,10 +94,11 @@ PAIR_WIDTH = 200
 PAIR_WEIGHT = 3.0
 PAIR_LEVELS = 40
 #: where the time allows, the pairs and the quotient again with beams this many
-#: times as wide and of this weight, the shortest word kept (Santa's 4x4x4, eight
+#: times as wide, of this weight, ties broken from the last macro or not (another
+#: tie order), the shortest word kept (Santa's 4x4x4, eight
 #: rows from 150 to 190, from the centres' stage, 2 s each: row 152 88 moves, 80
 #: twice as wide; row 160 84, 80 at weight 2; the others as long or longer)
-PAIR_RETRIES = ((2, PAIR_WEIGHT), (1, 2.0))
+PAIR_RETRIES = ((2, PAIR_WEIGHT, False), (1, 2.0, False), (1, PAIR_WEIGHT, True))
 #: a beam gives up after this many levels with no better score (on Santa's
 #: 5x5x5 the centres' beam stops far from its end: single moves are not enough)
 STALL = 6
@@ -423,9 +424,10 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     word = None
     # then again with other beams while the time allows (each another
     # tie order, at times a shorter pairing), the shortest whole word kept
-    for wider, weight in ((1, PAIR_WEIGHT), *PAIR_RETRIES):
+    for wider, weight, backward in ((1, PAIR_WEIGHT, False), *PAIR_RETRIES):
         began = time.monotonic()
-        other = _pair_word(moves, ms, stages, start, centred, goal, wider * width, budget, weight)
+        other = _pair_word(moves, ms, stages, start, centred, goal, wider * width, budget, weight,
+                           backward)
         if other is not None and (word is None or _worse(ms, start, goal, word, other)):
             word = other
         if budget.left() < 2 * (time.monotonic() - began):
@@ -444,11 +446,14 @@ def _worse(ms: MoveSet, start: np.ndarray, goal: np.ndarray, word: list[Letter],
 
 def _pair_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
                start: np.ndarray, word: list[Letter], goal: np.ndarray, width: int,
-               budget: Budget, weight: float = PAIR_WEIGHT) -> list[Letter] | None:
+               budget: Budget, weight: float = PAIR_WEIGHT, backward: bool = False
+               ) -> list[Letter] | None:
     """``word`` (the centres right from ``start``) and the stages after it: the
-    pairs by a beam of ``width`` states, then the quotient (:func:`staged_word`)."""
+    pairs by a beam of ``width`` states (its ties broken from the last macro
+    where ``backward``), then the quotient (:func:`staged_word`)."""
     state = ms.apply(start, word)
-    found, best = beam(state, stages.macro_perms, stages.macro_costs, stages.unpaired,
+    order = np.arange(len(stages.macros))[::-1 if backward else 1]
+    found, best = beam(state, stages.macro_perms[order], stages.macro_costs[order], stages.unpaired,
                        weight=weight, width=width, levels=PAIR_LEVELS, enough=0,
                        stall=PAIR_STALL, budget=budget)
     last: list[Letter] = []
@@ -466,7 +471,7 @@ def _pair_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
     # outright (on a 4x4x4, half of them leave two edges swapped: 7 half turns more)
     first = next((r for r in found if _quotient_reachable(moves, ms, stages, r.state, goal)),
                  found[0])
-    word = ms.extend(word, [x for i in first.path for x in stages.macros[i]] + last)
+    word = ms.extend(word, [x for i in first.path for x in stages.macros[order[i]]] + last)
     state = ms.apply(start, word)
     rest = _quotient_word(moves, ms, stages, state, goal, budget)
     return word if rest is None else ms.extend(word, ms.letters(rest))
