@@ -420,13 +420,14 @@ def staged_word(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
                 i = int(right[np.argmin(stages.centre_score(after[right]))])
                 word.append(stages.letters[i])
     centred = word
-    width = max(8, min(PAIR_WIDTH, BEAM_BYTES // (len(stages.macros) * ms.degree * dtype().itemsize)))
+    most = BEAM_BYTES // (len(stages.macros) * ms.degree * dtype().itemsize)
     word = None
     # then again with other beams while the time allows (each another
     # tie order, at times a shorter pairing), the shortest whole word kept
     for wider, weight, backward in ((1, PAIR_WEIGHT, False), *PAIR_RETRIES):
         began = time.monotonic()
-        other = _pair_word(moves, ms, stages, start, centred, goal, wider * width, budget, weight,
+        width = max(8, min(wider * PAIR_WIDTH, most))
+        other = _pair_word(moves, ms, stages, start, centred, goal, width, budget, weight,
                            backward)
         if other is not None and (word is None or _worse(ms, start, goal, word, other)):
             word = other
