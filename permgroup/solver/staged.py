@@ -33,8 +33,9 @@ So, from the moves alone (:func:`stage_model`):
 
 :func:`staged_word` returns that word; the caller (:func:`~permgroup.solver.reduction.reduction_word`
 with ``prefix``) finishes what it leaves.  On Santa's 4x4x4 rows 150 to 163
-the centres' stage ends on every row (19 to 28 moves), and the stages alone
-solve 10 rows of 11 in 76 to 102 moves (the reduction's variants: about 100).  On its 5x5x5 and 6x6x6 the centres' beam over single
+the centres' stage ends on every row (19 to 28 moves); ten rows from 150 to
+190 come out at 73 to 90 moves, the reduction's variants at 95 to 119
+(docs/solving.md, 2026-11-28).  On its 5x5x5 and 6x6x6 the centres' beam over single
 moves stalls far from its end (their centres are two and four orbits: the
 stages are left to puzzles of one, :data:`CENTRE_ORBITS`), and on rows of
 other colourings (checkered, every sticker labelled) no move keeps the
