@@ -428,8 +428,8 @@ def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np
     for width in widths:
         path = beam_path(ms, words, perms, start, goal, width=width,
                          budget=None if budget is None else budget.share(PREFIX_SHARE))
-        cuts = path_cuts(ms, words, perms, path, start, goal, costs)
-        firsts = len(path_cuts(ms, words, perms, path, start, goal, costs, rest=False))
+        points, firsts = _cut_points(ms, words, perms, path, start, goal, costs)
+        cuts = [[x for i in path[:cut] for x in words[i]] for cut in points]
         rests.append(cuts[firsts:])
         for cut in cuts[:firsts]:
             if tuple(cut) not in seen:
@@ -443,12 +443,21 @@ def flip_prefixes(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np
 
 def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
               path: Sequence[int], start: np.ndarray, goal: np.ndarray,
-              costs: Sequence[float], *, rest: bool = True) -> list[list[Letter]]:
+              costs: Sequence[float]) -> list[list[Letter]]:
     """The words of the first macros of ``path`` (of :func:`beam_path`) up to
     where their moves plus ``c`` times the cells left wrong are least, for
-    each ``c`` of ``costs``; then (with ``rest``) those up to each other point
-    of the path, the least moves plus :data:`INSERT_CELL_COST` times the
-    cells left wrong first.  Each cut once, in that order."""
+    each ``c`` of ``costs``; then those up to each other point of the path,
+    the least moves plus :data:`INSERT_CELL_COST` times the cells left wrong
+    first.  Each cut once, in that order."""
+    points, _ = _cut_points(ms, words, perms, path, start, goal, costs)
+    return [[x for i in path[:cut] for x in words[i]] for cut in points]
+
+
+def _cut_points(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
+                path: Sequence[int], start: np.ndarray, goal: np.ndarray,
+                costs: Sequence[float]) -> tuple[list[int], int]:
+    """The points of :func:`path_cuts` (how many macros of ``path`` each cut
+    keeps), in its order, and how many of them come first from ``costs``."""
     spent, wrong, state = [0.0], [int(np.count_nonzero(start != goal))], start
     for i in path:
         state = state[perms[i]]
@@ -456,14 +465,13 @@ def path_cuts(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
         wrong.append(int(np.count_nonzero(state != goal)))
     spent_, wrong_ = np.array(spent), np.array(wrong)
     cuts = dict.fromkeys(int(np.argmin(spent_ + c * wrong_)) for c in costs)
-    if not rest:
-        return [[x for i in path[:cut] for x in words[i]] for cut in cuts]
+    firsts = len(cuts)
     # the insertions after cuts close to each other differ by tens of moves
     # (Santa's wreath_100/100 row 337: 576 moves after 2 macros, 647 after 7,
     # 574 after 58, 724 after 112): the more tried, the shorter
     cuts.update(dict.fromkeys(
         np.argsort(spent_ + INSERT_CELL_COST * wrong_, kind="stable").tolist()))
-    return [[x for i in path[:cut] for x in words[i]] for cut in cuts]
+    return list(cuts), firsts
 
 
 def best_insertions(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
@@ -512,13 +520,13 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # longer (row 391: 2,281 moves against 2,036, the insertions stopping
         # with 51 pieces wrong that cost the generic solver 913 moves); on
         # small globes they are shorter all the same (DISTINCT_INSERT_CELLS)
+        alike = 2 * len(np.unique(goal)) <= len(goal)
         if not MIN_INSERT_CELLS <= len(start) <= MAX_INSERT_CELLS or \
-                (2 * len(np.unique(goal)) > len(goal) and len(start) > DISTINCT_INSERT_CELLS):
+                (not alike and len(start) > DISTINCT_INSERT_CELLS):
             return None
         # more cuts and more time where the colours look alike; on distinct
         # labels (Santa's globe_3/4 row 372) the generic solver alone, after
         # the insertions in the time left, gave 100 moves against their 120
-        alike = 2 * len(np.unique(goal)) <= len(goal)
         budget = None if budget is None else \
             budget.share(FLIP_INSERT_SHARE if alike else INSERT_SHARE)
         # flips and turns that each put several cells home first: the
