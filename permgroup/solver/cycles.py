@@ -37,6 +37,7 @@ twists.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -652,8 +653,6 @@ def orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
     the searches (on a Megaminx, 320 corner 3-cycles of 8 moves rather than 8:
     shorter setups).  Made once per process and puzzle (not when the budget
     cut them short)."""
-    import hashlib
-
     key = hashlib.sha256(b"".join([ms.fingerprint().encode(), pieces.block_of.tobytes(),
                                    np.asarray(position_orbit).tobytes()])).hexdigest()
     if key not in _FOUND:

@@ -491,18 +491,17 @@ def _last_macro(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages,
         quarters = [(c, e) for c in stages.outer for e in (1, ms.orders[c] - 1)]
         words: list[tuple[Letter, ...]] = [()]
         perms = np.arange(ms.degree, dtype=np.int16 if ms.degree < 1 << 15 else np.int32)[None]
+        powers = np.array([ms.powers[c][e] for c, e in quarters]).astype(perms.dtype)
         levels = []
         for length in range(1, LAST_INNER + 1):
             if len(words) * len(quarters) * perms.itemsize * ms.degree > BEAM_BYTES:
                 break
-            grown = [(x + (q,), i) for q in quarters for i, x in enumerate(words)
+            grown = [(i, j) for j, q in enumerate(quarters) for i, x in enumerate(words)
                      if not x or x[-1][0] != q[0]]
-            rows = np.array([i for _, i in grown])
-            steps = np.array([quarters.index(w[-1]) for w, _ in grown])
+            rows, steps = np.array(grown, dtype=np.int64).reshape(-1, 2).T
             # ms.perm of a word: out = out[letter] for each letter in turn
-            powers = np.array([ms.powers[c][e] for c, e in quarters]).astype(perms.dtype)
             perms = np.take_along_axis(perms[rows], powers[steps], axis=1)
-            words = [w for w, _ in grown]
+            words = [words[i] + (quarters[j],) for i, j in grown]
             if length > MACRO_INNER:
                 levels.append((words, perms))
         stages.last_middles = levels
