@@ -26,8 +26,8 @@ import numpy as np
 from permgroup.cache import cached_array
 from permgroup.progress import Progress
 from permgroup.spaces.space import DENSE_STEP, ROW_PULL, STATES_OF, rank_dtype
-from permgroup.tables.packed import (PackedTable, distinct, empty_packed, pack, read_codes, reached,
-                                     unpack, write_codes)
+from permgroup.tables.packed import (PackedTable, apply_writes, code_writes, distinct, empty_packed,
+                                     pack, read_codes, reached, unpack)
 from permgroup.tables.store import (THREADS, UNSEEN, UNSEEN_CODE, DepthTable, depth_distribution,
                                     table_cache)
 
@@ -82,6 +82,15 @@ class ByteStore:
         return ranks[self.read(ranks) == self.empty]
 
     def mark(self, ranks: np.ndarray, depth: int) -> None:
+        self.write(self.writes(ranks, depth))
+
+    def writes(self, ranks: np.ndarray, depth: int):
+        """What :meth:`mark` writes, worked out apart from the writing
+        (:meth:`write`), which threads sharing the store do in turns."""
+        return ranks, depth
+
+    def write(self, writes) -> None:
+        ranks, depth = writes
         self.depths[ranks] = depth
 
     def level(self, depth: int, lo: int, hi: int, dtype) -> np.ndarray:
@@ -127,8 +136,11 @@ class PackedStore(ByteStore):
     def read(self, ranks: np.ndarray) -> np.ndarray:
         return read_codes(self.packed, ranks)
 
-    def mark(self, ranks: np.ndarray, depth: int) -> None:
-        write_codes(self.packed, ranks, self.code(depth))
+    def writes(self, ranks: np.ndarray, depth: int):
+        return code_writes(ranks, self.code(depth))
+
+    def write(self, writes) -> None:
+        apply_writes(self.packed, writes)
 
     def view(self, lo: int, hi: int) -> np.ndarray:
         return unpack(self.packed[lo // 4:(hi + 3) // 4])  # lo is a multiple of 4
@@ -335,8 +347,9 @@ def _top_down(space, store, frontier: np.ndarray | None, depth: int, levels: lis
                 if len(nxt) and nxt.min() < 0:  # some moves are illegal here
                     nxt = nxt[nxt >= 0]
                 nxt = store.fresh(np.asarray(nxt).astype(dtype, copy=False))
+                writes = store.writes(nxt, depth + 1)  # apart: only the writing takes turns
                 with lock:
-                    store.mark(nxt, depth + 1)
+                    store.write(writes)
                     if fresh is not None:
                         fresh.append(nxt)
                         held += len(nxt)
@@ -426,8 +439,9 @@ def _bottom_up(space, store, depth: int, unseen: np.ndarray | None, list_unseen:
             return len(todo) - len(left), None
         part = unseen[lo:lo + BLOCK // 4]
         left = _still_unseen(space, 0, size, part, on_last)
+        writes = store.writes(reached(part, left), depth + 1)
         with lock:  # a byte may hold ranks of two parts
-            store.mark(reached(part, left), depth + 1)
+            store.write(writes)
         return len(part) - len(left), left.astype(unseen.dtype, copy=False)
 
     parts = _in_threads(one_part, range(0, size if unseen is None else len(unseen), BLOCK // 4))

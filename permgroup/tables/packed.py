@@ -43,19 +43,36 @@ def read_codes(packed: np.ndarray, ranks: np.ndarray, bits: int = 2) -> np.ndarr
 def write_codes(packed: np.ndarray, ranks: np.ndarray, code: int) -> None:
     """Give the unseen ``ranks`` the code ``code`` (ranks may repeat).
 
-    Four passes, one per place in a byte: within a pass each byte is named by
-    one rank only (or by copies of it, which write the same value), so
-    numpy's buffered fancy assignment loses nothing.
-
     >>> packed = empty_packed(4)
     >>> write_codes(packed, np.array([2, 0, 2]), 1)
     >>> read_codes(packed, np.arange(4)).tolist()
     [1, 3, 1, 3]
     """
+    apply_writes(packed, code_writes(ranks, code))
+
+
+def code_writes(ranks: np.ndarray, code: int) -> list[tuple[np.ndarray, np.uint8]]:
+    """What :func:`write_codes` does to the bytes, worked out before it is done
+    (threads sharing a table find it apart and take turns only to write, with
+    :func:`apply_writes`): four passes, one per place in a byte, each the
+    bytes and the mask clearing the place's bits.  Within a pass each byte is
+    named by one rank only (or by copies of it, which write the same value),
+    so numpy's buffered fancy assignment loses nothing.
+
+    >>> [(b.tolist(), int(m)) for b, m in code_writes(np.array([5, 2]), 1)]
+    [([], 253), ([1], 247), ([0], 223), ([], 127)]
+    """
     ranks = np.asarray(ranks)
     place = ranks & 3
-    for k in range(4):
-        packed[ranks[place == k] >> 2] &= np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k)))
+    return [(ranks[place == k] >> 2, np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k))))
+            for k in range(4)]
+
+
+def apply_writes(packed: np.ndarray, writes: list[tuple[np.ndarray, np.uint8]]) -> None:
+    """Do the writes of :func:`code_writes` (a read and a write of each byte:
+    threads sharing ``packed`` take turns)."""
+    for where, mask in writes:
+        packed[where] &= mask
 
 
 def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:
