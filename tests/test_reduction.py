@@ -9,6 +9,7 @@ import itertools
 import random
 
 import numpy as np
+import pytest
 
 from permgroup.budget import Budget
 from permgroup.formats.santa import read_puzzle_info, read_puzzles, with_inverses
@@ -262,26 +263,28 @@ def test_two_pair_commutators_are_inserted_on_the_4x4x4():
         assert effects.cost[i] < 2 * most
 
 
-def test_gain_cache_matches_every_row_scored_again():
+@pytest.mark.parametrize("n, colours", [(60, 4), (300, None)])
+def test_gain_cache_matches_every_row_scored_again(n, colours):
     """The cache's gains, scored all at once (by column) and then only where
-    the state changed, equal the plain gains of every row on each state."""
+    the state changed, equal the plain gains of every row on each state: of a
+    few colours, and of every position its own label (more than a byte holds)."""
     from permgroup.solver.effects import GainCache, gains_of
 
     rng = np.random.default_rng(5)
-    n, rows, width = 60, 400, 6
+    rows, width = 400, 6
     pos = np.full((rows, width), n, dtype=np.int32)
     src = np.full((rows, width), n, dtype=np.int32)
     for i in range(rows):
         k = int(rng.integers(2, width + 1))
         moved = rng.choice(n, k, replace=False)
         pos[i, :k], src[i, :k] = moved, np.roll(moved, 1)
-    goal = rng.integers(0, 4, n)
+    goal = rng.integers(0, colours, n) if colours else np.arange(n)
     state = rng.permutation(goal)
     cache = GainCache(pos, src, n)
-    for step in range(6):
+    for step in range(9):
         assert cache.gains(state, goal).tolist() == gains_of(pos, src, state, goal).tolist()
-        # a few positions swapped (rescored where they changed), or many (all of them)
-        a, b = rng.choice(n, (2, 3 if step % 3 else 30), replace=False)
+        # a position or a few swapped (the rows touching them rescored), or many (all)
+        a, b = rng.choice(n, (2, (1, 3, 30)[step % 3]), replace=False)
         state = state.copy()
         state[a], state[b] = state[b], state[a]
 
