@@ -227,6 +227,17 @@ def grow(m: Model, budget: Budget | None = None) -> None:
         m.growth.pop(0)
 
 
+def _prepare(ms: MoveSet, budget: Budget) -> None:
+    """The model of ``ms`` (cut short by ``budget``, its table not grown) and
+    its orbits' 3-cycle setups, built before the work that ends by the budget:
+    what the last-resort finish needs, past the budget or not."""
+    m = model(ms, budget, grow_within=budget.share(0))
+    for k in m.cycles.orbits:
+        if budget.expired:
+            return
+        m.cycles.orbit(k)
+
+
 def colourings(state: np.ndarray) -> int:
     """How many arrangements of ``state``'s colours there are (the multinomial
     coefficient of their counts): at least the positions reachable from it.
@@ -290,7 +301,11 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         from permgroup.solver.rings import opening
 
         began = time.monotonic()
-        opened = opening(moves, start, goal, budget=budget, mismatches=mismatches)
+        # the rest's model and 3-cycles built first when a word is owed: the
+        # opening's share is then of the time truly left (on Santa's
+        # globe_3/33 they took 3 to 4 s after it, loaded, past a 10 s limit)
+        opened = opening(moves, start, goal, budget=budget, mismatches=mismatches,
+                         prepare=(lambda: _prepare(ms, budget)) if owed else None)
         if opened is not None and opened[0]:
             # most pieces sorted between the rings by turns and commutators of
             # turns; the rest from where that left off
@@ -315,7 +330,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     # (permgroup.solver.reduction): quick where it applies, and on a big cube
     # the greedy's model alone would take the time limit
     reduced_in = _reduce_first(moves, ms, start, goal, mismatches, descent, choose, variants,
-                               budget.share(REDUCTION_SHARE))
+                               budget.share(REDUCTION_SHARE), end=budget if owed else None)
     if reduced_in is not None:
         word, took = reduced_in
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
@@ -432,7 +447,7 @@ def _owed_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndar
 
 def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarray,
                   goal: np.ndarray, mismatches: int, budget: Budget, choose: Budget,
-                  variants: Budget, first: Budget | None = None
+                  variants: Budget, first: Budget | None = None, end: Budget | None = None
                   ) -> tuple[list, float] | None:
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
     (letters, shortened) over the :data:`REDUCTION_VARIANTS` that fit in
@@ -440,14 +455,21 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     ``first`` has run out, default ``choose``; the others' rounds hurry once ``choose`` has run
     out), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
-    first; ``None`` otherwise or when it finds none."""
-    from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
+    first; ``None`` otherwise or when it finds none.  ``end``: when the word is
+    owed, the first variant's rounds hurry early enough to end by it
+    (:func:`~permgroup.solver.reduction.hurried_seconds` before it)."""
+    from permgroup.solver.reduction import (TWO_PAIRS_BELOW, hurried_seconds, reduction_model,
+                                            reduction_word)
     from permgroup.solver.staged import stage_model, staged_word
 
     red = reduction_model(ms, budget)
     if red is None or not red.small:
         return None
     best, took = None, 0.0
+    if first is not None and end is not None and end.deadline is not None:
+        keep = hurried_seconds(red, start, goal)
+        if first.deadline > end.deadline - keep:
+            first = end.share(max(0.0, 1 - keep / max(end.left(), 1e-9)))
     stages = stage_model(ms, red.pieces, red.small, goal, red.frozen, red.position_orbit)
     if stages is not None:
         # the centres, then the pairs, then the quotient by search

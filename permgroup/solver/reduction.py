@@ -355,6 +355,15 @@ ROUND_KINDS = 400
 ROUND_SHARE = 0.6
 #: past the deadline: kinds scored a round, the share taken, the outer letters tried
 HURRIED = (24, 0.3, 5)
+#: ... and they look for a 3-cycle only when no commutator fixes a position or at
+#: most this many positions are wrong (on Santa's cube_33/33/33, the rounds from
+#: the start: 4.1 s of CPU and 14,043 moves against 5.4 to 6.4 s and 14,143 when
+#: each round looked; cube_19/19/19 1.75 s and 4,711 against 2.27 s and 4,695;
+#: at most 216 positions, cube_6/6/6's rounds are as before)
+HURRIED_ALONE = 200
+#: positions a hurried round fixes, for :func:`hurried_seconds` (about 46 on
+#: Santa's cube_33/33/33 and cube_19/19/19 from the start, 22 on cube_6/6/6)
+HURRIED_FIX = 30
 
 
 def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray,
@@ -371,10 +380,11 @@ def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray
     # every orbit's setups takes long on a big puzzle), or when none of them
     # fixes what its score said
     cycled = False
-    if not options or options[0][0] < red.cycles.most(turning=False):
+    wrong = int(np.count_nonzero(state != goal))
+    if not options or (not (hurry and wrong > HURRIED_ALONE)
+                       and options[0][0] < red.cycles.most(turning=False)):
         options, cycled = options + _cycle_option(red, state, goal), True
     options.sort(key=lambda o: -o[0])
-    wrong = int(np.count_nonzero(state != goal))
     done: list[Letter] = []
     top = None
     while True:
@@ -393,6 +403,21 @@ def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray
         if done or cycled:
             return done
         options, cycled = _cycle_option(red, state, goal), True
+
+
+def hurried_seconds(red: Reduction, state: np.ndarray, goal: np.ndarray) -> float:
+    """About how long :func:`reduction_word`'s hurried rounds take from
+    ``state``: one hurried round's scoring timed on it, times the rounds its
+    wrong positions need at :data:`HURRIED_FIX` a round (the small orbits'
+    word and the 3-cycles at the end are in the rounds' margin).  What a caller
+    owed a word by a deadline keeps for them (on Santa's cube_33/33/33 the
+    rounds took 8 s, loaded, where a 10 s limit had left 1.5)."""
+    import time
+
+    began = time.monotonic()
+    red.shapes.ranked(state, goal, max_kinds=HURRIED[0], outers=HURRIED[2])
+    wrong = int(np.count_nonzero(state != goal))
+    return (time.monotonic() - began) * wrong / HURRIED_FIX
 
 
 def _cycle_option(red: Reduction, state: np.ndarray, goal: np.ndarray) -> list:

@@ -67,7 +67,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice, zip_longest
 
 import numpy as np
@@ -496,7 +496,8 @@ def best_insertions(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: 
 
 def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
             budget: Budget | None = None, width: int = WIDTH, min_cells: int = MIN_CELLS,
-            max_cells: int = MAX_CELLS, mismatches: int = 0
+            max_cells: int = MAX_CELLS, mismatches: int = 0,
+            prepare: Callable[[], None] | None = None
             ) -> tuple[list[str], np.ndarray] | None:
     """Names of ``moves`` bringing most pieces of a puzzle of rings home, and the
     state they reach (within ``budget``; none: until nothing gains); ``None``
@@ -508,7 +509,10 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     cuts of the beam's path; one whose rings meet only through other moves (a
     globe's flips; of :data:`MIN_INSERT_CELLS` to :data:`MAX_INSERT_CELLS`
     cells, its goal's colours shown by two cells or more on average, or of
-    at most :data:`DISTINCT_INSERT_CELLS`) takes :func:`inserted_opening`."""
+    at most :data:`DISTINCT_INSERT_CELLS`) takes :func:`inserted_opening`.
+    ``prepare``: called once the opening applies, before it takes its share
+    of the time left (the caller's work after it, done first: its share is
+    then of the time truly left)."""
     ms = MoveSet.from_moves(moves)
     rings = ring_classes(ms)
     start, goal = np.asarray(start), np.asarray(goal)
@@ -527,6 +531,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # more cuts and more time where the colours look alike; on distinct
         # labels (Santa's globe_3/4 row 372) the generic solver alone, after
         # the insertions in the time left, gave 100 moves against their 120
+        if prepare is not None:
+            prepare()
         budget = None if budget is None else \
             budget.share(FLIP_INSERT_SHARE if alike else INSERT_SHARE)
         # flips and turns that each put several cells home first: the
@@ -557,6 +563,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     # cells wrong on row 337.  On distinct labels too: fresh rows of
     # wreath_21/21 and wreath_33/33, 2,176 -> 1,657 moves over 4 (the 2 of
     # distinct labels, which took the beam alone before; load 4.7-5.5)
+    if prepare is not None:
+        prepare()
     if budget is not None:
         budget = budget.share(INSERT_SHARE)
     words, perms = macros(ms, rings)
