@@ -457,19 +457,14 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none.  ``end``: when the word is
     owed, the first variant's rounds hurry early enough to end by it
-    (:func:`~permgroup.solver.reduction.hurried_seconds` before it)."""
-    from permgroup.solver.reduction import (TWO_PAIRS_BELOW, hurried_seconds, reduction_model,
-                                            reduction_word)
+    (:func:`~permgroup.solver.reduction.reduction_word`'s ``end``)."""
+    from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
     from permgroup.solver.staged import stage_model, staged_word
 
     red = reduction_model(ms, budget)
     if red is None or not red.small:
         return None
     best, took = None, 0.0
-    if first is not None and end is not None and end.deadline is not None:
-        keep = hurried_seconds(red, start, goal)
-        if first.deadline > end.deadline - keep:
-            first = end.share(max(0.0, 1 - keep / max(end.left(), 1e-9)))
     stages = stage_model(ms, red.pieces, red.small, goal, red.frozen, red.position_orbit)
     if stages is not None:
         # the centres, then the pairs, then the quotient by search
@@ -504,7 +499,8 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
                                hurry=first if i == 0 and stages is None and first is not None
                                else choose,
                                kinds=kinds, inside=inside,
-                               two_pairs=two_pairs, fallback=_owed_word)
+                               two_pairs=two_pairs, fallback=_owed_word,
+                               end=end if i == 0 else None)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
                 found = shorten(ms, a, found)

@@ -37,7 +37,7 @@ undone.  The model (pieces, 3-cycles, commutators) is built once per puzzle.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -163,7 +163,7 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
                    hurry: Budget | None = None, kinds: int | None = None, inside: bool = True,
                    two_pairs: bool = False, fallback: Solver | None = None,
-                   prefix: list[Letter] | None = None
+                   prefix: list[Letter] | None = None, end: Budget | None = None
                    ) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
@@ -183,10 +183,20 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     solver when the chain and the search find no word in time
     (:func:`~permgroup.solver.small_orbits.solve_small_orbits`).  ``prefix``: a
     word to go on from (the stages of :mod:`~permgroup.solver.staged`), the
-    small orbits solved after it."""
+    small orbits solved after it.  ``end``: when the word is owed by then, the
+    rounds hurry (and the small orbits' search and the insertions stop) early
+    enough for the hurried rounds to end by it (:func:`hurried_seconds` for
+    the positions still wrong)."""
     hurry = Budget.of(60) if hurry is None else hurry
     prefix = list(prefix or [])
-    found = red.small_word(moves, ms.apply(start, prefix), goal, hurry, fallback)
+    per_position = 0.0 if end is None else hurried_seconds(red, start, goal)
+
+    def late(wrong: int) -> Budget:
+        # hurry, or sooner: the hurried rounds' time for ``wrong`` positions before ``end``
+        return _before(hurry, end, per_position * wrong)
+
+    found = red.small_word(moves, ms.apply(start, prefix), goal,
+                          late(int(np.count_nonzero(start != goal))), fallback)
     if found is None:
         return None
     word = ms.extend(prefix, ms.letters(found)) if prefix else ms.letters(found)
@@ -202,7 +212,7 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     first = 0 if inside else len(word)
     inserted = False
     while wrong > mismatches:
-        hurried = hurry.expired
+        hurried = late(wrong).expired
         steps = _best_steps(ms, red, state, goal, hurry=hurried, kinds=kinds)
         if not steps and hurried:  # the few commutators looked at do not help: all of them
             steps = _best_steps(ms, red, state, goal, kinds=kinds)
@@ -216,9 +226,9 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
             # the deadline; hurried rounds then go on)
             effects = red.pair_effects(two_pairs)
             word = _insertions(ms, red, effects, start, goal, word, mismatches=mismatches,
-                               first=first, hurry=hurry)
+                               first=first, hurry=late(wrong))
             word = _insert_by_pieces(ms, red, effects, start, goal, word, mismatches, first,
-                                     hurry)
+                                     late(PIECES_BELOW))
             state, inserted = ms.apply(start, word), True
             wrong = int(np.count_nonzero(state != goal))
             continue
@@ -406,18 +416,31 @@ def _best_steps(ms: MoveSet, red: Reduction, state: np.ndarray, goal: np.ndarray
 
 
 def hurried_seconds(red: Reduction, state: np.ndarray, goal: np.ndarray) -> float:
-    """About how long :func:`reduction_word`'s hurried rounds take from
-    ``state``: one hurried round's scoring timed on it, times the rounds its
-    wrong positions need at :data:`HURRIED_FIX` a round (the small orbits'
-    word and the 3-cycles at the end are in the rounds' margin).  What a caller
-    owed a word by a deadline keeps for them (on Santa's cube_33/33/33 the
-    rounds took 8 s, loaded, where a 10 s limit had left 1.5)."""
+    """About how long :func:`reduction_word`'s hurried rounds take a wrong
+    position: one hurried round's scoring timed on ``state``, over the
+    :data:`HURRIED_FIX` positions a round fixes (the small orbits' word and
+    the 3-cycles at the end are in the margin).  What a word owed by a
+    deadline keeps for them (on Santa's cube_33/33/33 the rounds from the
+    start took 8 s, loaded, where a 10 s limit had left 1.5)."""
     import time
 
     began = time.monotonic()
     red.shapes.ranked(state, goal, max_kinds=HURRIED[0], outers=HURRIED[2])
-    wrong = int(np.count_nonzero(state != goal))
-    return (time.monotonic() - began) * wrong / HURRIED_FIX
+    return (time.monotonic() - began) / HURRIED_FIX
+
+
+def _before(budget: Budget, end: Budget | None, keep: float) -> Budget:
+    """``budget``, ending at least ``keep`` seconds before ``end`` (if given).
+
+    >>> _before(Budget.of(60), Budget.of(10), 4).left() < 6.1
+    True
+    """
+    if end is None or end.deadline is None:
+        return budget
+    last = end.deadline - keep
+    if budget.deadline is not None and budget.deadline <= last:
+        return budget
+    return replace(budget, deadline=last)
 
 
 def _cycle_option(red: Reduction, state: np.ndarray, goal: np.ndarray) -> list:
