@@ -228,9 +228,16 @@ def grow(m: Model, budget: Budget | None = None) -> None:
 
 
 def _prepare(ms: MoveSet, budget: Budget) -> None:
-    """The model of ``ms`` (cut short by ``budget``, its table not grown) and
-    its orbits' 3-cycle setups, built before the work that ends by the budget:
-    what the last-resort finish needs, past the budget or not."""
+    """What the solver needs of ``ms`` whatever the time, built before the work
+    that ends by ``budget``: the reduction's model where it applies (on
+    Santa's globe_8/25), else the greedy's (cut short by ``budget``, its table
+    not grown) with its orbits' 3-cycle setups, which the last-resort finish
+    needs (on Santa's globe_3/33)."""
+    from permgroup.solver.reduction import reduction_model
+
+    red = reduction_model(ms, budget)
+    if red is not None and red.small:
+        return
     m = model(ms, budget, grow_within=budget.share(0))
     for k in m.cycles.orbits:
         if budget.expired:
