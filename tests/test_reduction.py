@@ -110,6 +110,7 @@ def test_each_reduction_variant_solves(monkeypatch):
     import permgroup.solver.staged as staged
 
     monkeypatch.setattr(staged, "CENTRE_ORBITS", 0)   # the variants alone (tests/test_staged.py)
+    monkeypatch.setattr(solver, "REDUCTION_ANCHORS", ())  # (each once)
     for variant in solver.REDUCTION_VARIANTS[::4]:   # pairs alone, and two pairs too
         monkeypatch.setattr(solver, "REDUCTION_VARIANTS", (variant,))
         word = solver.find_word(moves, parsed.start, parsed.goal, mismatches=parsed.wildcards,
@@ -314,3 +315,49 @@ def test_parallel_commutators_are_inserted_at_the_points_of_a_word():
     alone = insert_effects(ms, effects, start, goal, [], frozen=red.frozen)
     assert (ms.apply(start, both) == goal).all() and ms.cost(both) <= ms.cost(parallel)
     assert (ms.apply(start, alone) != goal).any() or ms.cost(alone) > ms.cost(parallel)
+
+
+def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
+    """Once every reduction variant has run, find_word runs those of the pairs
+    alone again with the insertions looking at each of REDUCTION_ANCHORS
+    points a step (other setups, another word), the shortest word kept; the
+    anchors reach the insertions (the module's small puzzle: two 3-cycles
+    meeting in a cell, a piece flipped; insertions from the start)."""
+    import permgroup.solver as solver
+    import permgroup.solver.reduction as reduction
+    import permgroup.solver.staged as staged
+
+    u = np.array([1, 2, 0, 3, 4, 5, 6]); w = np.array([0, 1, 3, 4, 2, 5, 6])
+    v = np.array([0, 1, 2, 3, 4, 6, 5])
+    moves = {"u": u, "-u": np.argsort(u), "w": w, "-w": np.argsort(w), "v": v}
+    ms = MoveSet.from_moves(moves)
+    start, goal = np.array([4, 0, 1, 2, 3, 6, 5]), np.arange(7)
+    made, points = [], []
+    real, insert = reduction.reduction_word, reduction.insert_effects
+
+    def spy(*args, **kwargs):
+        word = real(*args, **kwargs)
+        made.append((kwargs.get("anchors"), kwargs.get("two_pairs"), ms.cost(word)))
+        return word
+
+    def counted(*args, **kwargs):
+        if kwargs.get("pieces") is None:  # (not the insertions by pieces)
+            points.append(kwargs.get("anchors"))
+        return insert(*args, **kwargs)
+
+    monkeypatch.setattr(staged, "CENTRE_ORBITS", 0)
+    monkeypatch.setattr(reduction, "INSERT_BELOW", 100.0)
+    monkeypatch.setattr(reduction, "SMALL_SECONDS", 0.1)
+    monkeypatch.setattr(reduction, "reduction_word", spy)
+    monkeypatch.setattr(reduction, "insert_effects", counted)
+    monkeypatch.setattr(solver, "REDUCTION_VARIANTS", solver.REDUCTION_VARIANTS[:1])
+    monkeypatch.setattr(solver, "REDUCTION_ANCHORS", (96,))
+    monkeypatch.setattr(solver, "GREEDY_AFTER", 1e9)  # the reduction's word alone
+    word = solver.find_word(moves, start, goal, budget=Budget.of(30), chain=False,
+                            polish=False)
+    assert [(a, t) for a, t, _ in made] == [(None, False), (96, False)]
+    assert points[0] is None and points[-1] == 96 and set(points) == {None, 96}
+    state = start
+    for name in word:
+        state = state[moves[name]]
+    assert (state == goal).all() and len(word) <= min(n for _, _, n in made)

@@ -106,6 +106,14 @@ REDUCTION_VARIANTS = ((True, 1500, True, False), (False, 400, True, False),
                       (True, 1500, False, False), (False, 400, False, False),
                       (True, 1500, True, True), (False, 400, True, True),
                       (True, 1500, False, True), (False, 400, False, True))
+#: after every variant, while the time allows, those of the pairs alone again with
+#: the insertions looking at each of these many points of the word a step rather
+#: than insertion.ANCHORS (48).  Santa's 5x5x5 and 6x6x6 rows ended after every
+#: variant in 14 to 18 s of 60, and at 96 points the words were mostly shorter (rows
+#: 205, 206, 211, 240: 106, 85, 109, 162 moves against 116, 97, 117, 186 for the
+#: best at 48; at 200 points 108, 85, 109; 6x6x6 row 245 280 at 48, 268 at 96, 254
+#: with 200 too)
+REDUCTION_ANCHORS = (96, 200)
 #: the stages by search (permgroup.solver.staged) are tried first where they apply
 #: (staged.CENTRE_ORBITS), with at most this share of the variants' time (at 0.5,
 #: 14 s on Santa's 4x4x4, loaded, the centres' beam took 7 and the pairs' beam
@@ -457,7 +465,8 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
                   variants: Budget, first: Budget | None = None, end: Budget | None = None
                   ) -> tuple[list, float] | None:
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
-    (letters, shortened) over the :data:`REDUCTION_VARIANTS` that fit in
+    (letters, shortened) over the :data:`REDUCTION_VARIANTS` (those of the pairs
+    alone again with the insertions at :data:`REDUCTION_ANCHORS` points) that fit in
     ``variants`` (at least the first, found or not, its rounds hurrying once
     ``first`` has run out, default ``choose``; the others' rounds hurry once ``choose`` has run
     out), and the
@@ -465,6 +474,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     first; ``None`` otherwise or when it finds none.  ``end``: when the word is
     owed, the first variant's rounds hurry early enough to end by it
     (:func:`~permgroup.solver.reduction.reduction_word`'s ``end``)."""
+    from permgroup.solver.insertion import ANCHOR_ROWS
     from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
     from permgroup.solver.staged import stage_model, staged_word
 
@@ -484,7 +494,13 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
             if best is not None and len(best) * ms.degree <= SHORTEN_STATES:
                 best = shorten(ms, start, best)
         took = time.monotonic() - t
-    for i, (backward, kinds, inside, two_pairs) in enumerate(REDUCTION_VARIANTS):
+    # every variant at the insertions' points by default first (on Santa's 4x4x4
+    # rows of the stages, run before them, the last ones are cut by the time and
+    # one of two pairs may be the shortest: row 154, 87 moves rather than 83 when
+    # the pairs alone at 96 points went first), then those of the pairs alone at more
+    runs = [v + (None,) for v in REDUCTION_VARIANTS] + \
+        [v + (n,) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
+    for i, (backward, kinds, inside, two_pairs, anchors) in enumerate(runs):
         # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
         # the first ended with two look-alike positions no 3-cycle fixes, the
         # fourth gave 124 moves where the greedy gave 153)
@@ -497,7 +513,11 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
             # the commutators of two pairs only where the pairs alone found a
             # word and are few (on Santa's 6x6x6 row 255 no variant finds one,
             # and building them took the greedy's time: 422 moves against 348)
-            break
+            continue
+        if anchors is not None and (best is None or anchors * red.shapes.size > ANCHOR_ROWS):
+            # (more points where the variants found none: no more words; nor
+            # past the rows the insertions' gains may hold, a big cube's)
+            continue
         t = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
@@ -506,7 +526,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
                                hurry=first if i == 0 and stages is None and first is not None
                                else choose,
                                kinds=kinds, inside=inside,
-                               two_pairs=two_pairs, fallback=_owed_word,
+                               two_pairs=two_pairs, fallback=_owed_word, anchors=anchors,
                                end=end if i == 0 else None)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:

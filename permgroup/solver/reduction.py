@@ -163,7 +163,8 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    start: np.ndarray, goal: np.ndarray, *, mismatches: int = 0,
                    hurry: Budget | None = None, kinds: int | None = None, inside: bool = True,
                    two_pairs: bool = False, fallback: Solver | None = None,
-                   prefix: list[Letter] | None = None, end: Budget | None = None
+                   prefix: list[Letter] | None = None, end: Budget | None = None,
+                   anchors: int | None = None
                    ) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
@@ -186,7 +187,10 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     small orbits solved after it.  ``end``: when the word is owed by then, the
     rounds hurry (and the small orbits' search and the insertions stop) early
     enough for the hurried rounds to end by it (:func:`hurried_seconds` for
-    the positions still wrong)."""
+    the positions still wrong).  ``anchors``: the points of the word the
+    insertions look at a step (default: as many as
+    :data:`~permgroup.solver.insertion.ANCHOR_ROWS` allows, at most
+    :data:`~permgroup.solver.insertion.ANCHORS`); other points, another word."""
     hurry = Budget.of(60) if hurry is None else hurry
     prefix = list(prefix or [])
     per_position = 0.0 if end is None else hurried_seconds(red, start, goal)
@@ -226,7 +230,7 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
             # the deadline; hurried rounds then go on)
             effects = red.pair_effects(two_pairs)
             word = _insertions(ms, red, effects, start, goal, word, mismatches=mismatches,
-                               first=first, hurry=late(wrong))
+                               first=first, hurry=late(wrong), anchors=anchors)
             word = _insert_by_pieces(ms, red, effects, start, goal, word, mismatches, first,
                                      late(PIECES_BELOW))
             state, inserted = ms.apply(start, word), True
@@ -244,8 +248,8 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
 
 def _insertions(ms: MoveSet, red: Reduction, effects: Effects, start: np.ndarray,
                 goal: np.ndarray,
-                word: list[Letter], *, mismatches: int, first: int, hurry: Budget
-                ) -> list[Letter]:
+                word: list[Letter], *, mismatches: int, first: int, hurry: Budget,
+                anchors: int | None = None) -> list[Letter]:
     """``word`` with pair commutators inserted inside it
     (:func:`~permgroup.solver.insertion.insert_effects`) while one fixes
     positions, until ``hurry`` runs out: a move inserted fixes more than one of
@@ -259,7 +263,7 @@ def _insertions(ms: MoveSet, red: Reduction, effects: Effects, start: np.ndarray
     while wrong > mismatches and not hurry.expired:
         part = hurry.share(INSERT_SLICE)
         word = insert_effects(ms, effects, start, goal, word, frozen=red.frozen,
-                              mismatches=mismatches, first=first, budget=part,
+                              mismatches=mismatches, first=first, budget=part, anchors=anchors,
                               combined=red.combined if COMBINED_KINDS else None,
                               phase=(slices * SLICE_PHASE) % 1)
         slices += 1
