@@ -316,6 +316,40 @@ def test_commutators_inserted_sort_the_cells_of_a_globe():
     assert plain_apply(start, solved, moves) == goal.tolist()
 
 
+def test_the_insertions_words_are_weighed_by_their_finished_length():
+    """Santa's globe_3/4 with its colours, a position made by random moves: a
+    word of the insertions that leaves cells wrong is handed to the finish,
+    and what comes back is the whole word from the start to the goal
+    (checked by the plain applier); a finish that finds nothing leaves the
+    insertions' word as it was."""
+    from puzzles.santa_types import moves as santa_moves
+
+    from permgroup.formats.santa import with_inverses
+    from permgroup.solver.rings import best_insertions, ring_classes
+
+    moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_3/4").items()})
+    ms = MoveSet.from_moves(moves)
+    start, goal = colour_row("globe_3/4", 3)
+    asked = []
+
+    def finish(word):
+        asked.append(list(word))
+        state = ms.apply(start, word)
+        return ms.letters(find_word(moves, state, goal, budget=Budget.of(0.5), chain=False,
+                                    rings=False, polish=False))
+
+    rings = ring_classes(ms)
+    flip = next(c for c in range(len(ms.classes)) if c not in rings)
+    prefix = [(flip, 1), (rings[0], 1)]
+    alone = best_insertions(ms, rings, start, goal, [prefix])
+    left = np.count_nonzero(ms.apply(start, alone) != goal)
+    word = best_insertions(ms, rings, start, goal, [prefix], finish=finish)
+    assert asked == ([alone] if left else [])
+    assert plain_apply(start, ms.names(word), moves) == goal.tolist()
+    assert word[:len(alone)] == alone
+    assert best_insertions(ms, rings, start, goal, [prefix], finish=lambda word: None) == alone
+
+
 @pytest.mark.parametrize("kind", ["globe_3/4", "wreath_16/16"])
 def test_small_rings_of_colours_take_the_insertions(kind):
     """Santa's globe_3/4 (32 cells) and wreath_16/16 (30) with their colours,
@@ -342,13 +376,15 @@ def test_the_flip_prefix_puts_cells_home_for_fewer_moves_than_the_insertions():
     from puzzles.santa_types import moves as santa_moves
 
     from permgroup.formats.santa import with_inverses
-    from permgroup.solver.rings import INSERT_CELL_COST, WIDTH, flip_prefixes, ring_classes
+    from permgroup.solver.rings import (INSERT_CELL_COST, PREFIX_WIDTHS, WIDTH, flip_prefixes,
+                                        ring_classes)
 
     moves = with_inverses({k: np.array(v) for k, v in santa_moves("globe_1/16").items()})
     ms = MoveSet.from_moves(moves)
     start, goal = colour_row("globe_1/16", 5)
     first, *others = flip_prefixes(ms, ring_classes(ms), start, goal,
-                                   (INSERT_CELL_COST, 0.0, INSERT_CELL_COST), budget=Budget.of(3))
+                                   (INSERT_CELL_COST, 0.0, INSERT_CELL_COST), budget=Budget.of(3),
+                                   widths=PREFIX_WIDTHS[:3])
     # each cut once, those of the costs first (a cell costing nothing: no
     # prefix), then the path's other points
     assert others[0] == [] and len({tuple(w) for w in [first, *others]}) == 1 + len(others)

@@ -141,6 +141,10 @@ EXACT_STATES = 4_000_000
 EXACT_MEMORY = 1 << 30
 #: seconds :func:`find_word` takes without a budget
 TIME_LIMIT = 60.0
+#: the share of the time left an opening's candidate word may take to be
+#: finished, to be weighed by its finished length (:mod:`permgroup.solver.rings`:
+#: on Santa's globes 0.7-2.3 s for a few cells; 2 cells cost 12-14 moves, 8 cost 52)
+FINISH_SHARE = 0.1
 
 
 @dataclass
@@ -319,8 +323,20 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         # the rest's model and 3-cycles built first when a word is owed: the
         # opening's share is then of the time truly left (on Santa's
         # globe_3/33 they took 3 to 4 s after it, loaded, past a 10 s limit)
+
+        def finished(state: np.ndarray) -> list[str] | None:
+            # the rest of an opening's candidate word, to weigh it by its
+            # finished length (None when the budget ends first)
+            try:
+                return find_word(moves, state, goal, mismatches=mismatches,
+                                 budget=budget.share(FINISH_SHARE), owed=False, chain=False,
+                                 rings=False, polish=False)
+            except (Stopped, InputError):
+                return None
+
         opened = opening(moves, start, goal, budget=budget, mismatches=mismatches,
-                         prepare=(lambda: _prepare(ms, budget)) if owed else None)
+                         prepare=(lambda: _prepare(ms, budget)) if owed else None,
+                         finish=finished)
         if opened is not None and opened[0]:
             # most pieces sorted between the rings by turns and commutators of
             # turns; the rest from where that left off

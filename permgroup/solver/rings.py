@@ -41,8 +41,10 @@ with the beam above over flips and turns (:func:`flip_prefixes`), cut where a
 cell starts to cost it more than the insertions pay (on Santa's globe_3/33
 rows 388-390 the words were 7.5 % shorter, on one row of each of globe_6/4,
 globe_6/8 and globe_6/10 10-30 %); while time is left the insertions run
-again after cuts at other costs of a cell, then after those of wider beams,
-and the shortest word is kept.
+again after cuts at other costs of a cell, then after those of beams of
+other widths, and the shortest word is kept (one that leaves cells wrong
+weighed by its length once the generic solver has finished it, where it may
+come out shortest).
 Beside those commutators go :func:`flip_pairs` ``x a^i x⁻¹ y a^-i y⁻¹`` of
 two flips close to each other, six cells for six moves (Santa's globe_3/33
 row 388: 1,184 -> 892 moves).
@@ -153,8 +155,12 @@ FLIP_PAIR_ENTRIES = 6_000_000
 PREFIX_SHARE = 0.2
 #: the widths of the beams over flips and turns, each built once the cuts of
 #: those before it are tried (Santa's globe_6/8 row 378: the shortest words
-#: after the cuts of beams of widths 10, 30 and 100, 260, 245 and 247 moves)
-PREFIX_WIDTHS = (WIDTH, 30, 100)
+#: after the cuts of beams of widths 10, 30 and 100, 260, 245 and 247 moves);
+#: the words after the cuts of one path spread over tens of moves, and a
+#: small globe's tries took a few seconds each with time left over: more
+#: widths, more cuts to try (Santa's globe_1/16 row 348: 23 cuts tried in 38
+#: s, the shortest word 179 moves; 34 in 48 s, 172)
+PREFIX_WIDTHS = (WIDTH, 30, 100, 3, 20, 50, 200, 5, 300)
 #: moves the insertions spend to put a cell home, about (Santa's globe_3/33:
 #: 1,276 moves for 246 cells on row 388; globe_6/8: 356 for 81 on row 378)
 INSERT_CELL_COST = 5.0
@@ -165,6 +171,14 @@ CUT_COSTS = (INSERT_CELL_COST, 3.0, 8.0, 0.0, 2.0, 12.0)
 INSERT_POINTS = 600
 #: ... and so that the points times the commutators stay within this
 INSERT_ENTRIES = 4_000_000
+#: moves a cell left wrong by the insertions costs the generic solver's finish
+#: at least, about (Santa's globe_6/8 row 379: 2 cells 12-14 moves, 4 cells
+#: 22-24, 8 cells 52; 16 cells 6, a ring turned): words of more moves than
+#: the best finished one's less this a cell left are not finished
+FINISH_BOUND = 3.0
+
+#: a finish of a word from the start (letters), ``None`` when none is found in time
+Finish = Callable[[list[Letter]], "list[Letter] | None"]
 
 
 def ring_classes(ms: MoveSet) -> list[int]:
@@ -476,17 +490,27 @@ def _cut_points(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarra
 
 def best_insertions(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: np.ndarray,
                     prefixes: Iterable[Sequence[Letter]], *, mismatches: int = 0,
-                    budget: Budget | None = None, turn: int = FLIP_TURN) -> list[Letter]:
+                    budget: Budget | None = None, turn: int = FLIP_TURN,
+                    finish: Finish | None = None) -> list[Letter]:
     """The shortest of :func:`inserted_opening` after each of ``prefixes``, in
     turn while time is left for one more (without a budget: after the first
-    only), a cell left wrong counting :data:`INSERT_CELL_COST` moves."""
-    best = None
+    only), a cell left wrong counting :data:`INSERT_CELL_COST` moves; with
+    ``finish``, a word that leaves cells wrong and may come out shortest
+    (its moves plus :data:`FINISH_BOUND` a cell left are fewer than the best
+    word's) is finished by it, and counted at its finished length."""
+    best: tuple[float, list[Letter]] | None = None
     for prefix in prefixes if budget is not None else islice(prefixes, 1):
         began = time.monotonic()
         word = inserted_opening(ms, rings, start, goal, prefix, mismatches=mismatches,
                                 budget=budget, turn=turn)
         left = max(0, int(np.count_nonzero(ms.apply(start, word) != goal)) - mismatches)
         value = ms.cost(word) + INSERT_CELL_COST * left
+        if left and finish is not None and \
+                (best is None or ms.cost(word) + FINISH_BOUND * left < best[0]):
+            rest = finish(word)
+            if rest is not None:
+                word = word + rest
+                value = ms.cost(word)
         if best is None or value < best[0]:
             best = (value, word)
         if budget is None or budget.left() < 2 * (time.monotonic() - began):
@@ -497,7 +521,8 @@ def best_insertions(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal: 
 def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
             budget: Budget | None = None, width: int = WIDTH, min_cells: int = MIN_CELLS,
             max_cells: int = MAX_CELLS, mismatches: int = 0,
-            prepare: Callable[[], None] | None = None
+            prepare: Callable[[], None] | None = None,
+            finish: Callable[[np.ndarray], list[str] | None] | None = None
             ) -> tuple[list[str], np.ndarray] | None:
     """Names of ``moves`` bringing most pieces of a puzzle of rings home, and the
     state they reach (within ``budget``; none: until nothing gains); ``None``
@@ -509,7 +534,11 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     cuts of the beam's path; one whose rings meet only through other moves (a
     globe's flips; of :data:`MIN_INSERT_CELLS` to :data:`MAX_INSERT_CELLS`
     cells, its goal's colours shown by two cells or more on average, or of
-    at most :data:`DISTINCT_INSERT_CELLS`) takes :func:`inserted_opening`.
+    at most :data:`DISTINCT_INSERT_CELLS`) takes :func:`inserted_opening`;
+    there ``finish`` (move names from a state to the goal, ``None`` when it
+    finds none) finishes the candidate words that leave cells wrong, which
+    are weighed by their finished length (:func:`best_insertions`), and the
+    word returned may reach the goal.
     ``prepare``: called once a globe's opening applies, before it takes its
     share of the time left (the caller's work after it, done first: its share
     is then of the time truly left; not on a wreath: on Santa's wreath_100/100
@@ -546,7 +575,7 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # small globe's take seconds: on Santa's globe_6/8 and globe_6/10 rows the
         # shortest of four cuts was 5 % shorter than the first's)
         word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
-                               budget=budget)
+                               budget=budget, finish=_letters_finish(ms, start, finish))
         return ms.names(word), ms.apply(start, word)
     # every move turns a ring here (the branch above took the others)
     # with the insertions after it, from MIN_INSERT_CELLS on: fresh rows of
@@ -579,6 +608,20 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
                            budget=budget, turn=max(ms.orders[r] for r in rings) // 2)
     return ms.names(word), ms.apply(start, word)
+
+
+def _letters_finish(ms: MoveSet, start: np.ndarray,
+                    finish: Callable[[np.ndarray], list[str] | None] | None) -> Finish | None:
+    """``finish`` (move names from a state) as a :data:`Finish` of words of
+    letters from ``start``."""
+    if finish is None:
+        return None
+
+    def letters(word: list[Letter]) -> list[Letter] | None:
+        names = finish(ms.apply(start, word))
+        return None if names is None else ms.letters(names)
+
+    return letters
 
 
 def beam_path(ms: MoveSet, words: Sequence[Sequence[Letter]], perms: np.ndarray,
