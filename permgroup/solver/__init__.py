@@ -483,12 +483,12 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     """The shortest word of :func:`~permgroup.solver.reduction.reduction_word`
     (letters, shortened) over the :data:`REDUCTION_VARIANTS` (those of the pairs
     alone again with the insertions at :data:`REDUCTION_ANCHORS` points) that fit in
-    ``variants`` (at least the first, found or not, its rounds hurrying once
-    ``first`` has run out, default ``choose``; the others' rounds hurry once ``choose`` has run
-    out), and the
+    ``variants`` or before ``first`` (at least the first, found or not; their
+    rounds hurry once ``first`` has run out, default ``choose``, and after
+    the stages by search once ``choose`` has), and the
     seconds one took at most, when the puzzle has small orbits for it to solve
     first; ``None`` otherwise or when it finds none.  ``end``: when the word is
-    owed, the first variant's rounds hurry early enough to end by it
+    owed, the variants' rounds hurry early enough to end by it
     (:func:`~permgroup.solver.reduction.reduction_word`'s ``end``)."""
     from permgroup.solver.insertion import ANCHOR_ROWS
     from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
@@ -514,6 +514,10 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     # rows of the stages, run before them, the last ones are cut by the time and
     # one of two pairs may be the shortest: row 154, 87 moves rather than 83 when
     # the pairs alone at 96 points went first), then those of the pairs alone at more
+    # every variant hurries at ``first`` where the first does (a big cube: on Santa's
+    # cube_19/19/19 the first ends at 30 to 45 s of 87, and the greedy after it
+    # gave words twice as long), else at ``choose``
+    hurried = first if stages is None and first is not None else choose
     runs = [v + (None,) for v in REDUCTION_VARIANTS] + \
         [v + (n,) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
     for i, (backward, kinds, inside, two_pairs, anchors) in enumerate(runs):
@@ -523,7 +527,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         # (or while one fits before the rounds hurry: on a big cube the greedy
         # would not use the rest, on Santa's cube_19/19/19 rows the first
         # variant took 19 to 27 s of 87 and the greedy's word was twice as long)
-        if took and 2 * took > variants.left() and took > choose.left():
+        if took and 2 * took > variants.left() and took > hurried.left():
             break
         if two_pairs and (best is None or red.shapes.size > TWO_PAIRS_BELOW):
             # the commutators of two pairs only where the pairs alone found a
@@ -538,12 +542,10 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
         a, b = (goal, start) if backward else (start, goal)
-        found = reduction_word(moves, ms, red, a, b, mismatches=mismatches,
-                               hurry=first if i == 0 and stages is None and first is not None
-                               else choose,
+        found = reduction_word(moves, ms, red, a, b, mismatches=mismatches, hurry=hurried,
                                kinds=kinds, inside=inside,
                                two_pairs=two_pairs, fallback=_owed_word, anchors=anchors,
-                               end=end if i == 0 else None)
+                               end=end if i == 0 or hurried is first else None)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:
                 found = shorten(ms, a, found)

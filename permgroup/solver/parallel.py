@@ -51,6 +51,9 @@ from permgroup.solver.pieces import Pieces
 OUTER_LETTERS = 12
 #: setups are added (the widest first) while the pairs found are fewer
 MAX_PAIRS = 250_000
+#: the kinds whose greedy rows and columns are grown side by side (their grids
+#: padded to the largest of them)
+BICLIQUE_BATCH = 64
 
 
 def commuting_families(ms: MoveSet) -> list[list[int]]:
@@ -234,6 +237,11 @@ class Shapes:
         # alone (few of a big cube's 265,680 at a point of a word)
         self._pair_kind = self._kind_of[self.shape]
         self._layouts = [self._layout(members) for members in self._kinds]
+        # every kind's grid padded to the largest, its pairs' cells read as one row
+        self._grid_shape = (max((len(lay.row_cost) for lay in self._layouts), default=1),
+                            max((len(lay.col_cost) for lay in self._layouts), default=1))
+        for lay in self._layouts:
+            lay.cells = lay.grid_row * self._grid_shape[1] + lay.grid_col
         # every commutator may be conjugated by one letter too: it then works on
         # the pieces that letter brings to its places (scored on the state and
         # the goal seen through the letter, one cache each)
@@ -363,26 +371,49 @@ class Shapes:
                                     minlength=len(self._kinds))
             candidates += [(potential[k], o, int(k)) for k in np.flatnonzero(potential > 0)]
         candidates.sort(key=lambda c: -c[0])
-        ms = self.ms
+        chosen = candidates[:max_kinds]
         out = []
-        for _, o, k in candidates[:max_kinds]:
-            lay = self._layouts[k]
-            grid = np.full(len(lay.row_cost) * len(lay.col_cost), -np.inf)
-            grid[lay.cells] = all_gains[o][lay.pairs]
-            grid = grid.reshape(len(lay.row_cost), len(lay.col_cost))
-            y = self.outer[o]
-            fixed = lay.setup_cost + (0 if y is None else 2 * ms.letter_cost(y))
-            found = _biclique(grid, lay.row_cost, lay.col_cost, fixed, lay.n_rows, lay.n_cols)
-            if found is None:
-                continue
-            value, rows, cols = found
-            if len(rows) * len(cols) < min_pairs:
-                continue
-            out.append((value, (o, k),
-                        [(r % lay.n_rows, lay.row_exps[r // lay.n_rows]) for r in rows],
-                        [(c % lay.n_cols, lay.col_exps[c // lay.n_cols]) for c in cols]))
+        # the kinds' greedy bicliques side by side, a batch at a time (one
+        # numpy call a step for all of them rather than one a kind)
+        for at in range(0, len(chosen), BICLIQUE_BATCH):
+            batch = [(o, k) for _, o, k in chosen[at:at + BICLIQUE_BATCH]]
+            for (o, k), found in zip(batch, self._bicliques(all_gains, batch)):
+                if found is None:
+                    continue
+                value, rows, cols = found
+                if len(rows) * len(cols) < min_pairs:
+                    continue
+                lay = self._layouts[k]
+                out.append((value, (o, k),
+                            [(r % lay.n_rows, lay.row_exps[r // lay.n_rows]) for r in rows],
+                            [(c % lay.n_cols, lay.col_exps[c // lay.n_cols]) for c in cols]))
         # the first best kept first among equals, as a plain maximum would
         return sorted(out, key=lambda f: -f[0])
+
+    def _bicliques(self, all_gains: dict[int, np.ndarray], batch: list[tuple[int, int]]
+                   ) -> list[tuple[float, list[int], list[int]] | None]:
+        """:func:`_bicliques` of each ``(outer, kind)`` of ``batch`` on its
+        pairs' gains, the grids padded to the batch's largest."""
+        ms = self.ms
+        lays = [self._layouts[k] for _, k in batch]
+        height, width = self._grid_shape
+        size = height * width
+        grid = np.full(len(batch) * size, -np.inf)
+        grid[np.concatenate([b * size + lay.cells for b, lay in enumerate(lays)])] = \
+            np.concatenate([all_gains[o][lay.pairs] for (o, _), lay in zip(batch, lays)])
+        # padding costs one move (their cells are invalid: never chosen)
+        row_cost, col_cost = np.ones((len(batch), height)), np.ones((len(batch), width))
+        for b, lay in enumerate(lays):
+            row_cost[b, :len(lay.row_cost)] = lay.row_cost
+            col_cost[b, :len(lay.col_cost)] = lay.col_cost
+        fixed = np.array([lay.setup_cost + (0 if self.outer[o] is None
+                                             else 2 * ms.letter_cost(self.outer[o]))
+                          for (o, _), lay in zip(batch, lays)], dtype=np.float64)
+        return _bicliques(grid.reshape(len(batch), height, width), row_cost, col_cost, fixed,
+                          np.array([lay.n_rows for lay in lays]),
+                          np.array([lay.n_cols for lay in lays]),
+                          np.array([len(lay.row_cost) for lay in lays]),
+                          np.array([len(lay.col_cost) for lay in lays]))
 
     def _layout(self, members: list[int]) -> "_Layout":
         """Where the pairs of a kind's shapes sit in its grid: option ``i*n + r``
@@ -422,56 +453,72 @@ class _Layout:
     row_cost: np.ndarray
     col_cost: np.ndarray
     setup_cost: float
-
-    def __post_init__(self):
-        # the pairs' cells in the grid read as one row (a gather of a few
-        # thousand gains a kind, at every point of a word's insertions)
-        self.cells = self.grid_row * len(self.col_cost) + self.grid_col
+    cells: np.ndarray | None = None  # in the grid padded to the largest kind's, read as a row
 
 
-def _biclique(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray, fixed: float,
-              n_rows: int | None = None, n_cols: int | None = None
-              ) -> tuple[float, list[int], list[int]] | None:
-    """Rows and columns whose cells are all valid (finite), grown greedily from the
-    best cell while the gain per move rises: (gain per move, rows, columns).
-    Rows ``r`` and ``r + n_rows`` (and so on) are one row at two exponents, of
-    which at most one is chosen (columns alike)."""
-    n_rows = n_rows or grid.shape[0]
-    n_cols = n_cols or grid.shape[1]
-    cell_cost = row_cost[:, None] + col_cost[None, :] + fixed
-    ratio = grid / cell_cost  # (an invalid cell stays -inf: the costs are positive)
-    r, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-    if not ratio[r, c] > 0:
-        return None
-    rows, cols = [int(r)], [int(c)]
-    row_taken = np.arange(grid.shape[0]) % n_rows == r % n_rows
-    col_taken = np.arange(grid.shape[1]) % n_cols == c % n_cols
-    gain, cost = float(grid[r, c]), float(cell_cost[r, c])
-    # what each row adds with the chosen columns, and each column with the
-    # chosen rows: kept up to date as they are chosen (a new row must be valid
-    # against every chosen column, and so on)
-    with_cols = grid[:, c].copy()
-    with_rows = grid[r, :].copy()
-    row_index, col_index = np.arange(grid.shape[0]) % n_rows, np.arange(grid.shape[1]) % n_cols
-    while True:
-        row_gain = np.where(row_taken, -np.inf, with_cols)
-        col_gain = np.where(col_taken, -np.inf, with_rows)
-        row_ratio = (gain + row_gain) / (cost + row_cost)
-        col_ratio = (gain + col_gain) / (cost + col_cost)
-        br, bc = int(np.argmax(row_ratio)), int(np.argmax(col_ratio))
+def _bicliques(grid: np.ndarray, row_cost: np.ndarray, col_cost: np.ndarray,
+               fixed: np.ndarray, n_rows: np.ndarray, n_cols: np.ndarray,
+               heights: np.ndarray, widths: np.ndarray
+               ) -> list[tuple[float, list[int], list[int]] | None]:
+    """For each grid ``b`` of ``grid`` (a batch: ``grid[b]``, its rows
+    ``row_cost[b]``, columns ``col_cost[b]``, ``fixed[b]``), rows and columns
+    whose cells are all valid (finite), grown greedily from the best cell while
+    the gain per move rises: (gain per move, rows, columns), or ``None`` when
+    no cell gains.  Rows ``r`` and ``r + n_rows[b]`` (and so on) are one row at
+    two exponents, of which at most one is chosen (columns alike); the rows
+    from ``heights[b]`` on (columns from ``widths[b]``) are padding.  Each grid
+    is grown as it would be alone (the same operations, element by element):
+    the batch shares each step's numpy calls.
+
+    >>> grid = np.array([[[4.0, 1.0, -np.inf], [3.0, 2.0, 0.0]]])
+    >>> _bicliques(grid, np.array([[2.0, 2.0]]), np.array([[2.0, 2.0, 2.0]]),
+    ...            np.array([0.0]), np.array([2]), np.array([3]), np.array([2]), np.array([3]))
+    [(1.25, [0, 1], [0, 1])]
+    """
+    count, height, width = grid.shape
+    every = np.arange(count)
+    cell_cost = row_cost[:, :, None] + col_cost[:, None, :] + fixed[:, None, None]
+    ratio = (grid / cell_cost).reshape(count, -1)  # (an invalid cell stays -inf)
+    flat = np.argmax(ratio, axis=1)
+    r, c = flat // width, flat % width
+    alive = ratio[every, flat] > 0
+    out: list = [([int(r[b])], [int(c[b])]) if alive[b] else None for b in range(count)]
+    gain, cost = grid[every, r, c].copy(), cell_cost[every, r, c].copy()
+    # each row's gain with the chosen columns, and each column's with the chosen
+    # rows, -inf once it (at any exponent) is taken: a new row must be valid
+    # against every chosen column, and so on
+    row_index = np.where(np.arange(height) < heights[:, None],
+                         np.arange(height) % n_rows[:, None], -1)
+    col_index = np.where(np.arange(width) < widths[:, None],
+                         np.arange(width) % n_cols[:, None], -1)
+    row_gain = grid[every, :, c].copy()
+    col_gain = grid[every, r, :].copy()
+    row_gain[row_index == (r % n_rows)[:, None]] = -np.inf
+    col_gain[col_index == (c % n_cols)[:, None]] = -np.inf
+    while alive.any():
+        row_ratio = (gain[:, None] + row_gain) / (cost[:, None] + row_cost)
+        col_ratio = (gain[:, None] + col_gain) / (cost[:, None] + col_cost)
+        br, bc = np.argmax(row_ratio, axis=1), np.argmax(col_ratio, axis=1)
+        best_row, best_col = row_ratio[every, br], col_ratio[every, bc]
         current = gain / cost
-        if row_ratio[br] >= col_ratio[bc] and row_ratio[br] > current:
-            rows.append(br)
-            row_taken |= row_index == br % n_rows
-            gain, cost = gain + float(row_gain[br]), cost + float(row_cost[br])
-            with_rows += grid[br, :]
-        elif col_ratio[bc] > current:
-            cols.append(bc)
-            col_taken |= col_index == bc % n_cols
-            gain, cost = gain + float(col_gain[bc]), cost + float(col_cost[bc])
-            with_cols += grid[:, bc]
-        else:
-            return gain / cost, rows, cols
+        take_row = alive & (best_row >= best_col) & (best_row > current)
+        take_col = alive & ~take_row & (best_col > current)
+        alive = take_row | take_col
+        for b in np.flatnonzero(take_row).tolist():
+            out[b][0].append(int(br[b]))
+        for b in np.flatnonzero(take_col).tolist():
+            out[b][1].append(int(bc[b]))
+        gain = np.where(take_row, gain + row_gain[every, br],
+                        np.where(take_col, gain + col_gain[every, bc], gain))
+        cost = np.where(take_row, cost + row_cost[every, br],
+                        np.where(take_col, cost + col_cost[every, bc], cost))
+        rows, cols = np.flatnonzero(take_row), np.flatnonzero(take_col)
+        col_gain[rows] += grid[rows, br[rows], :]
+        row_gain[cols] += grid[cols, :, bc[cols]]
+        row_gain[take_row[:, None] & (row_index == (br % n_rows)[:, None])] = -np.inf
+        col_gain[take_col[:, None] & (col_index == (bc % n_cols)[:, None])] = -np.inf
+    return [None if found is None else (float(gain[b] / cost[b]), *found)
+            for b, found in enumerate(out)]
 
 
 def _widest(ms: MoveSet, count: int) -> list[Letter]:
