@@ -317,6 +317,66 @@ def test_parallel_commutators_are_inserted_at_the_points_of_a_word():
     assert (ms.apply(start, alone) != goal).any() or ms.cost(alone) > ms.cost(parallel)
 
 
+def _plain_biclique(grid, row_cost, col_cost, fixed, n_rows, n_cols):
+    """The greedy rows and columns of parallel._bicliques, cell by cell."""
+    height, width = len(grid), len(grid[0])
+    cells = [(grid[r][c] / (row_cost[r] + col_cost[c] + fixed), r, c)
+             for r in range(height) for c in range(width)]
+    best = max(cells, key=lambda x: x[0])   # (the first of equals)
+    if not best[0] > 0:
+        return None
+    rows, cols = [best[1]], [best[2]]
+    gain, cost = grid[best[1]][best[2]], row_cost[best[1]] + col_cost[best[2]] + fixed
+    while True:
+        def option(free, sums, costs):
+            out = None
+            for i in range(len(costs)):
+                if free(i) and (out is None or (gain + sums(i)) / (cost + costs[i]) > out[0]):
+                    out = ((gain + sums(i)) / (cost + costs[i]), i)
+            return out or (-np.inf, 0)
+        row = option(lambda r: all(r % n_rows != t % n_rows for t in rows),
+                     lambda r: sum(grid[r][c] for c in cols), row_cost)
+        col = option(lambda c: all(c % n_cols != t % n_cols for t in cols),
+                     lambda c: sum(grid[r][c] for r in rows), col_cost)
+        if row[0] >= col[0] and row[0] > gain / cost:
+            rows.append(row[1])
+            gain, cost = gain + sum(grid[row[1]][c] for c in cols), cost + row_cost[row[1]]
+        elif col[0] > gain / cost:
+            cols.append(col[1])
+            gain, cost = gain + sum(grid[r][col[1]] for r in rows), cost + col_cost[col[1]]
+        else:
+            return gain / cost, rows, cols
+
+
+def test_bicliques_side_by_side_are_each_grids_greedy():
+    """The batched greedy rows and columns of parallel commutators (grids of
+    several sizes padded to one, rows at two exponents) are those of each
+    grid grown alone, cell by cell."""
+    from permgroup.solver.parallel import _bicliques
+
+    rng = np.random.default_rng(3)
+    grids = []
+    for _ in range(40):
+        n_rows, n_cols = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        height, width = n_rows * int(rng.integers(1, 3)), n_cols * int(rng.integers(1, 3))
+        grid = rng.integers(-2, 4, (height, width)).astype(float)
+        grid[rng.random((height, width)) < 0.3] = -np.inf
+        grids.append((grid, rng.integers(1, 3, height) * 1.0, rng.integers(1, 3, width) * 1.0,
+                      float(rng.integers(0, 3)), n_rows, n_cols))
+    height, width = max(len(g[0]) for g in grids), max(len(g[0][0]) for g in grids)
+    padded = np.full((len(grids), height, width), -np.inf)
+    row_cost, col_cost = np.ones((len(grids), height)), np.ones((len(grids), width))
+    for b, (grid, rc, cc, *_) in enumerate(grids):
+        padded[b, :len(rc), :len(cc)] = grid
+        row_cost[b, :len(rc)], col_cost[b, :len(cc)] = rc, cc
+    found = _bicliques(padded, row_cost, col_cost, np.array([g[3] for g in grids]),
+                       np.array([g[4] for g in grids]), np.array([g[5] for g in grids]),
+                       np.array([len(g[1]) for g in grids]), np.array([len(g[2]) for g in grids]))
+    assert found == [_plain_biclique(g.tolist(), rc.tolist(), cc.tolist(), f, nr, nc)
+                     for g, rc, cc, f, nr, nc in grids]
+    assert sum(f is not None and len(f[1]) * len(f[2]) > 1 for f in found) >= 10
+
+
 def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     """Once every reduction variant has run, find_word runs those of the pairs
     alone again with the insertions looking at each of REDUCTION_ANCHORS
