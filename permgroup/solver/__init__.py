@@ -514,10 +514,12 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     # rows of the stages, run before them, the last ones are cut by the time and
     # one of two pairs may be the shortest: row 154, 87 moves rather than 83 when
     # the pairs alone at 96 points went first), then those of the pairs alone at more
-    # every variant hurries at ``first`` where the first does (a big cube: on Santa's
-    # cube_19/19/19 the first ends at 30 to 45 s of 87, and the greedy after it
-    # gave words twice as long), else at ``choose``
-    hurried = first if stages is None and first is not None else choose
+    # the first variant hurries at ``first`` where there are no stages, the others
+    # at ``choose``, or at ``first`` where they fit only before that (a big cube: on
+    # Santa's cube_19/19/19 the first ends at 30 to 45 s of 87, and the greedy
+    # after it gave words twice as long; every later variant hurrying at ``first``
+    # gave cube_10/10/10 rows 272 and 273 1,421 moves against 1,403: fewer variants)
+    late = first if stages is None and first is not None else choose
     runs = [v + (None,) for v in REDUCTION_VARIANTS] + \
         [v + (n,) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
     for i, (backward, kinds, inside, two_pairs, anchors) in enumerate(runs):
@@ -527,8 +529,9 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         # (or while one fits before the rounds hurry: on a big cube the greedy
         # would not use the rest, on Santa's cube_19/19/19 rows the first
         # variant took 19 to 27 s of 87 and the greedy's word was twice as long)
-        if took and 2 * took > variants.left() and took > hurried.left():
+        if took and 2 * took > variants.left() and took > late.left():
             break
+        hurried = late if i == 0 or took > choose.left() else choose
         if two_pairs and (best is None or red.shapes.size > TWO_PAIRS_BELOW):
             # the commutators of two pairs only where the pairs alone found a
             # word and are few (on Santa's 6x6x6 row 255 no variant finds one,
