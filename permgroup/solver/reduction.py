@@ -36,6 +36,7 @@ undone.  The model (pieces, 3-cycles, commutators) is built once per puzzle.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -426,8 +427,6 @@ def hurried_seconds(red: Reduction, state: np.ndarray, goal: np.ndarray) -> floa
     the 3-cycles at the end are in the margin).  What a word owed by a
     deadline keeps for them (on Santa's cube_33/33/33 the rounds from the
     start took 8 s, loaded, where a 10 s limit had left 1.5)."""
-    import time
-
     began = time.monotonic()
     red.shapes.ranked(state, goal, max_kinds=HURRIED[0], outers=HURRIED[2])
     return (time.monotonic() - began) / HURRIED_FIX
