@@ -113,7 +113,7 @@ class SortedKeys:
         self.keys = np.sort(keys)
 
     def novel(self, keys: np.ndarray) -> np.ndarray:
-        """The index of one of each distinct key not seen, in key order (a sort
+        """The index of the first of each distinct key not seen, in key order (a sort
         and a comparison: numpy 2's ``unique`` is ten times slower on large
         integer arrays)."""
         order = np.argsort(keys)
@@ -124,7 +124,12 @@ class SortedKeys:
             keep[1:] = ordered[1:] != ordered[:-1]
         else:
             np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-        order, ordered = order[keep], ordered[keep]
+        # the sort is not stable (numpy's sorts differ by version and processor):
+        # each key's first index is taken, so the parents, hence the words, are
+        # the same on every machine
+        starts = np.flatnonzero(keep)
+        order = np.minimum.reduceat(order, starts) if len(starts) else order[:0]
+        ordered = ordered[starts]
         if len(self.keys) and len(ordered):
             at = np.minimum(np.searchsorted(self.keys, ordered), len(self.keys) - 1)
             order = order[self.keys[at] != ordered]

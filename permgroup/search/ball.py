@@ -124,7 +124,7 @@ def _equal_to_previous(keys: np.ndarray, order: np.ndarray, first_word: int = 1)
 
 
 def unique_columns(keys: np.ndarray) -> np.ndarray:
-    """Indices of the distinct keys (columns of ``keys``), in sorted key order.
+    """Index of the first of each distinct key (columns of ``keys``), in sorted key order.
 
     >>> unique_columns(np.array([[3, 1, 3, 2]], dtype=np.uint64)).tolist()
     [1, 3, 0]
@@ -132,7 +132,9 @@ def unique_columns(keys: np.ndarray) -> np.ndarray:
     order = lex_order(keys)
     fresh = np.ones(len(order), dtype=bool)
     fresh[1:] = ~_equal_to_previous(keys, order, 0)
-    return order[fresh]
+    starts = np.flatnonzero(fresh)
+    # the first index of each key, whatever order the unstable sort left equal keys in
+    return np.minimum.reduceat(order, starts) if len(starts) else order
 
 
 class Ball:
