@@ -57,15 +57,24 @@ def code_writes(ranks: np.ndarray, code: int) -> list[tuple[np.ndarray, np.uint8
     :func:`apply_writes`): four passes, one per place in a byte, each the
     bytes and the mask clearing the place's bits.  Within a pass each byte is
     named by one rank only (or by copies of it, which write the same value),
-    so numpy's buffered fancy assignment loses nothing.
+    so numpy's buffered fancy assignment loses nothing.  The passes come from
+    one sort of each rank's byte keyed by its place in the top bits, rather
+    than four masks over all the ranks: a third of the time on the images of
+    a torus's level, in one array of the ranks' width, and each pass's bytes
+    in order.
 
     >>> [(b.tolist(), int(m)) for b, m in code_writes(np.array([5, 2]), 1)]
     [([], 253), ([1], 247), ([0], 223), ([], 127)]
     """
     ranks = np.asarray(ranks)
-    place = ranks & 3
-    return [(ranks[place == k] >> 2, np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k))))
-            for k in range(4)]
+    top = 8 * ranks.itemsize - 2 - (ranks.dtype.kind == "i")  # the sign bit stays clear
+    key = (ranks & 3) << top
+    key |= ranks >> 2
+    key.sort()
+    ends = np.searchsorted(key, [k << top for k in range(1, 4)]).tolist() + [len(key)]
+    key &= (1 << top) - 1
+    return [(key[lo:hi], np.uint8(0xFF ^ ((UNSEEN_CODE ^ code) << (2 * k))))
+            for k, (lo, hi) in enumerate(zip([0] + ends, ends))]
 
 
 def apply_writes(packed: np.ndarray, writes: list[tuple[np.ndarray, np.uint8]]) -> None:
