@@ -62,7 +62,7 @@ from permgroup.solver.greedy import greedy
 from permgroup.moves import MoveSet
 from permgroup.solver.parallel import Shapes
 from permgroup.solver.pieces import Pieces, position_orbits
-from permgroup.solver.shorten import short_words, shorten
+from permgroup.solver.shorten import meet_shortcuts, short_words, shorten
 
 #: the tool table is grown a second level of conjugates only while it has fewer rows
 #: (more are grown later, around the positions the greedy cannot fix)
@@ -345,7 +345,11 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             # last 10 moves of 194 took 1.4 GB)
             rest = find_word(moves, middle, goal, mismatches=mismatches, budget=budget,
                              owed=owed, chain=False, rings=False, polish=False)
-            word = _checked(moves, start, goal, prefix + rest, mismatches)
+            # stretches met again from both ends, across the seam too: the
+            # insertions' words on look-alike cells (Santa's globe_1/16 row
+            # 348 173 -> 171 moves, globe_6/8 row 378 241 -> 237)
+            word = ms.names(meet_shortcuts(ms, start, ms.letters(prefix + rest)))
+            word = _checked(moves, start, goal, word, mismatches)
             # the solver without the opening too, while the time left is at least
             # what the opening's word took (shorter on some of Santa's globe_1/16 rows)
             if budget.left() < time.monotonic() - began:

@@ -12,6 +12,10 @@ Three passes, each keeping the word's last state (or a state as good):
   permutation) in a table of the shortest words of a few letters, and replaced
   by a cheaper equivalent.
 
+And one pass for words long in few cells (:func:`meet_shortcuts`): the states
+within a few moves of each state met, from both ends of a stretch, met in the
+middle.
+
 >>> import numpy as np
 >>> from permgroup.moves import MoveSet
 >>> t = np.array([1, 2, 3, 0])
@@ -96,6 +100,137 @@ def shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], *, depth: 
             state = state[ms.powers[c][e % ms.orders[c]]]
         word = ms.reduce(word)
     return word
+
+
+#: the states of :func:`meet_shortcuts`' balls times the cells at most (about
+#: 3 s at a load of 5; Santa's globe_1/16 rows at radius 2, 14,000,000; at
+#: radius 3, 490,000,000 and 40 s for 2 moves more on row 348)
+MEET_ENTRIES = 40_000_000
+
+
+def meet_shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], radius: int = 6,
+                   *, entries: int = MEET_ENTRIES) -> list[Letter]:
+    """The word with stretches replaced by cheaper words through a state
+    within ``radius`` one-move letters of both ends (a stretch of up to
+    ``2 radius`` moves found from each end's side); the replacements chosen
+    together, the cheapest word over all of them (a shortest path over the
+    word's points).  ``radius`` is lowered until the states within it of
+    every point, times the cells, stay within ``entries``.  The state reached
+    is the word's.  Where pieces look alike, two stretches often reach one
+    colouring by different ways: on Santa's globe_1/16 row 348 173 -> 169 moves
+    (radius 3), globe_6/8 row 378 241 -> 237 (radius 2).
+
+    >>> t = np.array([1, 2, 3, 4, 5, 0]); s = np.array([1, 0, 2, 3, 4, 5])
+    >>> ms = MoveSet.from_moves({"t": t, "-t": np.argsort(t), "s": s})
+    >>> start = np.array([0, 0, 1, 1, 2, 2])
+    >>> word = ms.letters(["t", "t", "s", "t", "t"])    # s swaps two cells of one colour
+    >>> shorter = meet_shortcuts(ms, start, word)
+    >>> ms.names(shorter), bool((ms.apply(start, shorter) == ms.apply(start, word)).all())
+    (['-t', '-t'], True)
+    """
+    word = list(word)
+    letters = [(c, e) for c in range(len(ms.classes)) for e in sorted({1, ms.orders[c] - 1})
+               if ms.letter_cost((c, e)) == 1]
+    if not word or not letters:
+        return word
+    k = len(letters)
+    # the states within r of a point: about k (k - 1)^(r - 1)
+    while radius > 0 and (len(word) + 1) * k * (k - 1) ** (radius - 1) * ms.degree > entries:
+        radius -= 1
+    if radius == 0:
+        return word
+    powers = np.stack([np.asarray(ms.powers[c][e]) for c, e in letters])
+    states = [np.ascontiguousarray(start)]
+    for x in word:
+        states.append(ms.apply(states[-1], [x]))
+    # Zobrist keys: random words per (cell, colour), summed (no weak sums of
+    # colours times weights: near states would meet by accident)
+    values = np.unique(np.stack(states))
+    rng = np.random.default_rng(0)
+    keys = rng.integers(0, 2 ** 63, size=(ms.degree, len(values)), dtype=np.uint64)
+    rows = np.arange(ms.degree)[None, :]
+
+    def hashed(level: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return keys[rows, np.searchsorted(values, level)].sum(axis=1, dtype=np.uint64)
+
+    balls = [_ball(state, powers, radius, hashed) for state in states]
+    # each state of the balls one number; the cheapest way to it from a point
+    # before (cost so far plus its distance), to go on to a later point
+    every, ids = np.unique(np.concatenate([b[0] for b in balls]), return_inverse=True)
+    near = np.full(len(every), np.inf)
+    near_from = np.zeros((len(every), 2), dtype=np.int64)
+    best = np.zeros(len(word) + 1)
+    how: list[tuple[int, int, int] | None] = [None] * (len(word) + 1)
+    at = 0
+    for t, (_, dist, _, _) in enumerate(balls):
+        mine = ids[at:at + len(dist)]
+        at += len(dist)
+        if t:
+            best[t] = best[t - 1] + ms.letter_cost(word[t - 1])
+            through = near[mine] + dist
+            m = int(np.argmin(through))
+            if through[m] < best[t]:
+                best[t] = through[m]
+                i, ki = near_from[mine[m]]
+                how[t] = (int(i), int(ki), m)
+        here = best[t] + dist
+        better = here < near[mine]
+        near[mine[better]] = here[better]
+        near_from[mine[better], 0] = t
+        near_from[mine[better], 1] = np.flatnonzero(better)
+    out: list[list[Letter]] = []
+    t = len(word)
+    while t > 0:
+        if how[t] is None:
+            out.append([word[t - 1]])
+            t -= 1
+            continue
+        i, ki, kt = how[t]
+        there = _path(balls[i], ki, letters)
+        back = _path(balls[t], kt, letters)
+        out.append(there + ms.inverse(back))
+        t = i
+    shorter = ms.reduce([x for part in reversed(out) for x in part])
+    if ms.cost(shorter) >= ms.cost(word) or \
+            not np.array_equal(ms.apply(start, shorter), states[-1]):
+        return word  # a key met by accident: the word as it was
+    return shorter
+
+
+def _ball(state: np.ndarray, powers: np.ndarray, radius: int, hashed
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The states within ``radius`` letters (rows of gather arrays ``powers``)
+    of ``state``, each once: their keys, distances, the index of the state
+    each came from (-1 for ``state``) and the letter that took it there."""
+    level = state[None, :]
+    keys, dist = [hashed(level)], [np.zeros(1, dtype=np.int64)]
+    parent, letter = [np.full(1, -1, dtype=np.int64)], [np.full(1, -1, dtype=np.int64)]
+    base = 0
+    for d in range(1, radius + 1):
+        grown = np.take(level, powers, axis=1).reshape(len(level) * len(powers), -1)
+        h = hashed(grown)
+        _, first = np.unique(h, return_index=True)
+        first = np.sort(first)
+        first = first[~np.isin(h[first], np.concatenate(keys))]
+        keys.append(h[first])
+        dist.append(np.full(len(first), d, dtype=np.int64))
+        parent.append(base + first // len(powers))
+        letter.append(first % len(powers))
+        base += len(level)
+        level = grown[first]
+    return (np.concatenate(keys), np.concatenate(dist), np.concatenate(parent),
+            np.concatenate(letter))
+
+
+def _path(ball: tuple[np.ndarray, ...], k: int, letters: Sequence[Letter]) -> list[Letter]:
+    """The letters from a ball's centre to its state ``k``."""
+    _, _, parent, letter = ball
+    out = []
+    while parent[k] >= 0:
+        out.append(letters[letter[k]])
+        k = parent[k]
+    return out[::-1]
 
 
 def perm_hash(perms: np.ndarray) -> np.ndarray:
