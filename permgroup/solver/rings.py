@@ -369,6 +369,58 @@ def flip_pairs(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
     return words
 
 
+def flip_words(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
+               reach: int = FLIP_REACH) -> list[list[Letter]]:
+    """Cheap words of few cells beside :func:`ring_commutators`: ``a^-i x
+    b^-j a^i x b^j`` of two rings ``a``, ``b`` (``0 < |i|, |j| <= turn``) and
+    a move ``x`` of a class that is not a ring, and words ``x y z w`` of four
+    such moves, ``y``, ``z``, ``w`` among the ``reach`` classes either side of
+    ``x``'s; each kept where it moves at most two cells more than it costs.
+    On Santa's globes, with ``a`` and ``b`` a ring and its mirror, the first
+    move ``4|i|`` cells for ``2 + 4|i|`` moves (four cells for six, where a
+    commutator takes eight); on globe_1/16, ``f11 f12 f13 f12`` moves six
+    cells (found by meeting the words of three moves with themselves).
+
+    >>> a = np.array([1, 2, 3, 0, 4, 5, 6, 7]); b = np.array([0, 1, 2, 3, 5, 6, 7, 4])
+    >>> x = np.array([4, 5, 2, 3, 0, 1, 6, 7])   # two rings of four cells; x swaps two of each
+    >>> ms = MoveSet.from_moves({"a": a, "-a": np.argsort(a), "b": b, "-b": np.argsort(b), "x": x})
+    >>> words = flip_words(ms, ring_classes(ms), 1, 1)
+    >>> ms.names(words[0]), np.flatnonzero(ms.perm(words[0]) != np.arange(8)).tolist()
+    (['a', 'x', 'b', '-a', 'x', '-b'], [0, 1, 2, 4, 5, 6])
+    """
+    others = [c for c in range(len(ms.classes)) if c not in set(rings)]
+    identity = np.arange(ms.degree, dtype=np.int32)
+    orders = ms.orders
+    candidates: list[list[Letter]] = []
+
+    def few(w: list[Letter]) -> bool:
+        return 0 < int(np.count_nonzero(ms.perm(w) != identity)) <= ms.cost(w) + 2
+
+    def mirrored(a: int, b: int, x: Letter, i: int, j: int) -> list[Letter]:
+        return [(a, -i % orders[a]), x, (b, -j % orders[b]), (a, i % orders[a]), x,
+                (b, j % orders[b])]
+
+    for c in others:
+        for a in rings:
+            # the other turns only for the rings whose turns by one make few
+            # cells (a ring and its mirror): the others move most of both
+            candidates += [mirrored(a, b, (c, 1), i, j) for b in rings
+                           if b != a and few(mirrored(a, b, (c, 1), 1, 1))
+                           for i in range(-turn, turn + 1) if i
+                           for j in range(-turn, turn + 1) if j]
+    for k, c in enumerate(others):
+        near = [others[(k + d) % len(others)] for d in range(-reach, reach + 1)]
+        candidates += [[(c, 1), (y, 1), (z, 1), (w, 1)] for y in near for z in near for w in near
+                       if y != c and z != y and w != z]
+    words, seen = [], set()
+    for w in candidates:
+        key = ms.perm(w).tobytes()
+        if key not in seen and few(w):
+            seen.add(key)
+            words.append(w)
+    return words
+
+
 #: the commutators of the last puzzle as effects to insert, built once per process
 _EFFECTS: dict = {}
 
@@ -399,6 +451,7 @@ def inserted_opening(ms: MoveSet, rings: Sequence[int], start: np.ndarray, goal:
             fits = [t for t in range(1, turn + 1) if
                     flips * 4 * FLIP_REACH * len(rings) * t * ms.degree <= FLIP_PAIR_ENTRIES]
             pairs = flip_pairs(ms, rings, fits[-1] if fits else 1)
+            pairs += flip_words(ms, rings, fits[-1] if fits else 1)
         words = ring_commutators(ms, rings, 1)
         # those of turns up to t are about t * t times as many; beside flip
         # pairs, as many as leave INSERT_POINTS points of the word scored
