@@ -185,6 +185,39 @@ def test_an_insertion_is_the_effect_conjugated_by_the_moves_after_it():
     assert isinstance(Effects.of(ms, [effects.word(0)]).cost[0], float)
 
 
+def test_insertions_everywhere_never_leave_more_wrong_and_keep_the_corners(monkeypatch):
+    """Random words of the 4x4x4's moves that keep the corners, from random
+    starts (faces' colours: look-alike centres): the insertions at every
+    point of the word (permgroup.solver.everywhere, their gains scored from
+    the wrong positions alone) never leave more positions wrong, never touch
+    a frozen one, and fix some wherever a pair gains at the word's end."""
+    from permgroup.solver import everywhere
+    from permgroup.solver.effects import gains_of
+    from permgroup.solver.everywhere import insert_everywhere
+
+    monkeypatch.setattr(everywhere, "POINT_HITS", 20_000)  # (fewer points a step: quicker)
+
+    moves = with_inverses(SANTA["cube_4/4/4"])
+    ms = MoveSet.from_moves(moves)
+    red = reduction_model(ms)
+    rng = random.Random(7)
+    goal = np.arange(ms.degree) // 16
+    effects = red.pair_effects()
+    for _ in range(3):
+        word = [(c, rng.randrange(1, 4)) for c in rng.choices(red.keeping, k=20)]
+        scramble = [(c, rng.randrange(1, 4)) for c in rng.choices(red.keeping, k=3)]
+        start = ms.apply(goal, scramble)
+        before = ms.apply(start, word)
+        better = insert_everywhere(ms, effects, start, goal, word, frozen=red.frozen,
+                                   combined=red.combined)
+        end = ms.apply(start, better)
+        wrong = int(np.count_nonzero(before != goal))
+        assert int(np.count_nonzero(end != goal)) <= wrong
+        assert (end[red.frozen] == goal[red.frozen]).all()
+        if (gains_of(effects.cache.pos, effects.cache.src, before, goal) > 0).any():
+            assert int(np.count_nonzero(end != goal)) < wrong
+
+
 def test_small_orbits_solved_when_the_chain_and_search_are_stopped(monkeypatch):
     """The chain's tables cut short by the budget (Stopped while they are
     built: a loaded machine, an empty cache) and the projection's exact search

@@ -45,6 +45,7 @@ import numpy as np
 from permgroup.budget import Budget
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.cycles import OrbitCycles, orbit_cycles
+from permgroup.solver.everywhere import insert_everywhere
 from permgroup.solver.greedy import fix_parities
 from permgroup.solver.insertion import CANCEL_CHECKED, Effects, insert_effects
 from permgroup.solver.parallel import Shapes
@@ -230,8 +231,18 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
             # word, where the moves after them carry them, they fix more (until
             # the deadline; hurried rounds then go on)
             effects = red.pair_effects(two_pairs)
-            word = _insertions(ms, red, effects, start, goal, word, mismatches=mismatches,
-                               first=first, hurry=late(wrong), anchors=anchors)
+            # the last few positions at every point of the word, then the
+            # insertions again for what that leaves (on a big puzzle)
+            everywhere = EVERYWHERE_BELOW if EVERYWHERE_FROM <= ms.degree <= EVERYWHERE_TO \
+                else 0
+            for lowest in sorted({max(mismatches, everywhere), mismatches}, reverse=True):
+                word = _insertions(ms, red, effects, start, goal, word, mismatches=lowest,
+                                   first=first, hurry=late(wrong), anchors=anchors)
+                if lowest > mismatches:
+                    word = insert_everywhere(ms, effects, start, goal, word, frozen=red.frozen,
+                                             mismatches=mismatches, first=first,
+                                             budget=late(wrong),
+                                             combined=red.combined if COMBINED_KINDS else None)
             word = _insert_by_pieces(ms, red, effects, start, goal, word, mismatches, first,
                                      late(PIECES_BELOW))
             state, inserted = ms.apply(start, word), True
@@ -334,6 +345,19 @@ SMALL_SHARE = 1 / 16
 #: 281 7,273 moves rather than 7,503, row 277 1,997 rather than 2,099; from the
 #: start, 100, the insertions were cut by the deadline: 7,645)
 INSERT_BELOW = 1.6
+#: ... and from this many positions wrong on, at every point of the word
+#: (:func:`~permgroup.solver.everywhere.insert_everywhere`), then again (on
+#: Santa's cube_10/10/10 the five rows' first variants 3,629 -> 3,459 moves;
+#: from 200 wrong, 3,533: the insertions at 48 points with their parallel
+#: commutators did more a move there)
+EVERYWHERE_BELOW = 100
+#: ... on puzzles of at least this many positions (the big cubes, from the
+#: 7x7x7's 294; the middle cubes, at most 216, as they were: not measured)
+EVERYWHERE_FROM = 250
+#: ... and at most this many (on Santa's cube_33/33/33, 6,534, a step took
+#: about a second, the colours seen at 2,400 points of 8,000: row 281 7,263
+#: moves in 158 s against 7,201 in 129 s)
+EVERYWHERE_TO = 3_000
 #: ... in slices of this share of the time left (see :func:`_insertions`)
 INSERT_SLICE = 0.15
 #: each slice's points start this share of their spacing after the last one's
