@@ -8,7 +8,8 @@ skips the 4x4 torus's symmetry classes and the out-of-core run in 20 MB;
 builds UFO (479,001,600), twsearch's 2x3x3 cuboid (1,625,702,400) and 3x3x3
 phase 1 (2,217,093,120) whole with ``--memory 4GB``, not in the default run).
 Builds run in child processes, taking turns (five times each in the 2-bit
-section): the figures are medians of wall time and of peak resident memory
+section): the figures are medians of wall time, of CPU time (every thread's,
+which a shared machine's load moves much less) and of peak resident memory
 (``VmHWM``).
 """
 from __future__ import annotations
@@ -58,11 +59,11 @@ OUT_OF_CORE = ("import atexit, shutil, tempfile\n"
                "atexit.register(shutil.rmtree, folder, True)\n"
                "t = build_out_of_core(space, sources, folder, memory='{memory}')\n")
 PROBE = ("import json, time\n"
-         "start = time.perf_counter()\n"
+         "start, cpu = time.perf_counter(), time.process_time()\n"
          "{setup}{build}"
-         "seconds = time.perf_counter() - start\n"
+         "seconds, cpu = time.perf_counter() - start, time.process_time() - cpu\n"
          "hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
-         "print(json.dumps({{'seconds': seconds, 'mb': int(hwm) / 1024,"
+         "print(json.dumps({{'seconds': seconds, 'cpu': cpu, 'mb': int(hwm) / 1024,"
          " 'distribution': t.distribution()}}))\n")
 
 
@@ -73,8 +74,11 @@ def child(setup: str, build: str) -> dict:
     return json.loads(out.splitlines()[-1])
 
 
-def medians(setup: str, builds: list[str], repeat: int = 3) -> list[tuple[float, float, list[int]]]:
-    """Median seconds and peak MB of each build, with its distribution; the
+def medians(setup: str, builds: list[str], repeat: int = 3
+            ) -> list[tuple[float, float, list[int], float]]:
+    """Median seconds and peak MB of each build, with its distribution, and
+    its median CPU seconds (every thread's: on a shared machine the wall time
+    of one run moves with the others' load, its CPU time much less); the
     builds take turns, run by run, so that a change in the machine's load
     falls on all of them alike."""
     runs: list[list[dict]] = [[] for _ in builds]
@@ -86,25 +90,29 @@ def medians(setup: str, builds: list[str], repeat: int = 3) -> list[tuple[float,
         dists = {json.dumps(r["distribution"]) for r in done}
         assert len(dists) == 1
         out.append((statistics.median(r["seconds"] for r in done),
-                    statistics.median(r["mb"] for r in done), done[0]["distribution"]))
+                    statistics.median(r["mb"] for r in done), done[0]["distribution"],
+                    statistics.median(r["cpu"] for r in done)))
     return out
 
 
 def two_bit_tables(rows: list) -> None:
     for name in ("cube", "torus"):
-        (base_s, base_mb, base_d), (s, mb, d) = medians(SETUP[name], [PLAIN[name], PACKED], 5)
+        (base_s, base_mb, base_d, base_cpu), (s, mb, d, cpu) = medians(
+            SETUP[name], [PLAIN[name], PACKED], 5)
         assert d == base_d, f"{name}: the 2-bit table's distribution differs"
         rows.append((f"{name}: build, one byte per state (baseline)", base_s, "s", None))
         rows.append((f"{name}: build, 2 bits per state", s, "s", s / base_s))
+        rows.append((f"{name}: build CPU, one byte per state (baseline)", base_cpu, "s", None))
+        rows.append((f"{name}: build CPU, 2 bits per state", cpu, "s", cpu / base_cpu))
         rows.append((f"{name}: peak memory, one byte per state (baseline)", base_mb, "MB", None))
         rows.append((f"{name}: peak memory, 2 bits per state", mb, "MB", mb / base_mb))
-        report(rows[-4:])
+        report(rows[-6:])
 
 
 def out_of_core(rows: list, quick: bool) -> None:
-    [(base_s, base_mb, base_d)] = medians(SETUP["cube"], [PACKED], 1)
+    [(base_s, base_mb, base_d, _)] = medians(SETUP["cube"], [PACKED], 1)
     for memory in (["100MB"] if quick else ["100MB", "20MB"]):
-        [(s, mb, d)] = medians(SETUP["cube"], [OUT_OF_CORE.format(memory=memory)], 1)
+        [(s, mb, d, _)] = medians(SETUP["cube"], [OUT_OF_CORE.format(memory=memory)], 1)
         assert d == base_d
         rows.append((f"cube: out of core, --memory {memory} (vs 2-bit in memory)", s, "s",
                      s / base_s))
