@@ -375,7 +375,9 @@ def flip_words(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
     b^-j a^i x b^j`` of two rings ``a``, ``b`` (``0 < |i|, |j| <= turn``) and
     a move ``x`` of a class that is not a ring, and words ``x y z w`` of four
     such moves, ``y``, ``z``, ``w`` among the ``reach`` classes either side of
-    ``x``'s; each kept where it moves at most two cells more than it costs.
+    ``x``'s, and 3-cycles ``a^-i x b^-j y b^j y a^i x`` (``|i| = |j| = 1``,
+    ``y`` next to ``x``); each kept where it moves at most two cells more than
+    it costs.
     On Santa's globes, with ``a`` and ``b`` a ring and its mirror, the first
     move ``4|i|`` cells for ``2 + 4|i|`` moves (four cells for six, where a
     commutator takes eight); on globe_1/16, ``f11 f12 f13 f12`` moves six
@@ -400,18 +402,27 @@ def flip_words(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
         return [(a, -i % orders[a]), x, (b, -j % orders[b]), (a, i % orders[a]), x,
                 (b, j % orders[b])]
 
+    mirrors = set()
     for c in others:
         for a in rings:
             # the other turns only for the rings whose turns by one make few
             # cells (a ring and its mirror): the others move most of both
-            candidates += [mirrored(a, b, (c, 1), i, j) for b in rings
-                           if b != a and few(mirrored(a, b, (c, 1), 1, 1))
-                           for i in range(-turn, turn + 1) if i
-                           for j in range(-turn, turn + 1) if j]
+            mirrors.update((a, b) for b in rings if b != a and few(mirrored(a, b, (c, 1), 1, 1)))
+    candidates += [mirrored(a, b, (c, 1), i, j) for c in others for a, b in sorted(mirrors)
+                   for i in range(-turn, turn + 1) if i for j in range(-turn, turn + 1) if j]
     for k, c in enumerate(others):
         near = [others[(k + d) % len(others)] for d in range(-reach, reach + 1)]
         candidates += [[(c, 1), (y, 1), (z, 1), (w, 1)] for y in near for z in near for w in near
                        if y != c and z != y and w != z]
+        # a^-i x b^-j y b^j y a^i x, x and y next to each other, a and b a
+        # ring and its mirror: on Santa's globes a 3-cycle for eight moves
+        # (found by meeting the words of four moves with themselves), where the
+        # insertions' other words leave cells the generic solver's finish
+        # paid 6-7 moves each
+        candidates += [[(a, -i % orders[a]), (c, 1), (b, -j % orders[b]), (y, 1),
+                        (b, j % orders[b]), (y, 1), (a, i % orders[a]), (c, 1)]
+                       for y in (near[reach - 1], near[reach + 1]) if y != c
+                       for a, b in sorted(mirrors) for i in (-1, 1) for j in (-1, 1)]
     words, seen = [], set()
     for w in candidates:
         key = ms.perm(w).tobytes()
