@@ -220,6 +220,8 @@ def _chosen(ms: MoveSet, effects: Effects, index: tuple[np.ndarray, np.ndarray],
     out, windows = [], []
     used = np.zeros(degree, dtype=bool)  # the positions moved, seen at the end
     most = max(1, m // STEP_WRONG)
+    index = np.full(degree + 1, m, dtype=np.int64)
+    taken = np.zeros(m + 1, dtype=bool)  # the wrong positions moved (the padding not)
     for value, k, row, lo, hi, middle in scored:
         if len(out) >= most or value < SHARE * best:
             break
@@ -233,12 +235,21 @@ def _chosen(ms: MoveSet, effects: Effects, index: tuple[np.ndarray, np.ndarray],
             perm = ms.perm(words[-1 - row])
             pos = np.flatnonzero(perm != np.arange(degree))
             src = perm[pos]
+        # (the same effect is met at many points: its wrong positions tell it
+        # at once, before the moves after the point are composed)
+        index[at[k]] = np.arange(m)
+        mine = index[pos]
+        index[at[k]] = m
+        if taken[mine].any():
+            continue
         # seen at the end: the moves after the point carry position p to inverse(after)[p]
         back = np.empty(degree, dtype=np.int64)
         back[_after(ms, word, ts[k])] = np.arange(degree)
         to, fro = back[pos], back[src]
         if used[to].any() or (frozen is not None and frozen[to].any()):
             continue
+        taken[mine] = True
+        taken[m] = False
         used[to] = True
         windows.append((lo, hi))
         out.append((lo, hi, middle, to, fro))
