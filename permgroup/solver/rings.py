@@ -47,7 +47,9 @@ weighed by its length once the generic solver has finished it, where it may
 come out shortest).
 Beside those commutators go :func:`flip_pairs` ``x a^i x⁻¹ y a^-i y⁻¹`` of
 two flips close to each other, six cells for six moves (Santa's globe_3/33
-row 388: 1,184 -> 892 moves).
+row 388: 1,184 -> 892 moves), and :func:`flip_words`, cheaper words of few
+cells of a ring and its mirror (four cells for six moves, 3-cycles for eight)
+and of four flips (globe_1/16: six cells for four moves).
 
 >>> import numpy as np
 >>> # two rings of six cells sharing cells 0 and 3 of the first
