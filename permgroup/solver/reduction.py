@@ -354,9 +354,9 @@ EVERYWHERE_BELOW = 100
 #: ... on puzzles of at least this many positions (the big cubes, from the
 #: 7x7x7's 294; the middle cubes, at most 216, as they were: not measured)
 EVERYWHERE_FROM = 250
-#: ... and at most this many (on Santa's cube_33/33/33, 6,534, a step took
-#: about a second, the colours seen at 2,400 points of 8,000: row 281 7,263
-#: moves in 158 s against 7,201 in 129 s)
+#: ... and at most this many (Santa's cube_33/33/33, 6,534, row 281 side by
+#: side in three runs: 7,201 -> 7,263, 7,281 -> 7,217, 7,273 -> 7,289 moves,
+#: 10 to 30 s more; row 283 10,838 -> 10,756 once: not shown)
 EVERYWHERE_TO = 3_000
 #: ... in slices of this share of the time left (see :func:`_insertions`)
 INSERT_SLICE = 0.15
