@@ -215,8 +215,9 @@ def test_out_of_core_resumes_after_sigkill(tmp_path):
             level = len(__import__("json").loads(manifest.read_text())["levels"])
         except (FileNotFoundError, ValueError):
             level = 0
+        # at once: levels 7 to 11 (3.6 of the 3.67 million states) are still to
+        # come, where a pause here let a quiet machine finish the build first
         if level >= 7:
-            time.sleep(0.3)
             break
         time.sleep(0.02)
     assert child.poll() is None, "the build ended before it could be killed"
