@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from permgroup.levels import by_moves, levels
 from permgroup.moves import Letter, MoveSet
 
 
@@ -201,24 +202,20 @@ def meet_shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], radiu
 def _ball(state: np.ndarray, powers: np.ndarray, radius: int, hashed
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The states within ``radius`` letters (rows of gather arrays ``powers``)
-    of ``state``, each once: their keys, distances, the index of the state
-    each came from (-1 for ``state``) and the letter that took it there."""
-    level = state[None, :]
-    keys, dist = [hashed(level)], [np.zeros(1, dtype=np.int64)]
+    of ``state``, each once (told apart by ``hashed``), by the one levels
+    generator: their keys, distances, the index of the state each came from
+    (-1 for ``state``) and the letter that took it there."""
+    first = state[None, :]
+    grow = by_moves(lambda rows, m: rows[:, powers[m]], len(powers))
+    keys, dist = [hashed(first)], [np.zeros(1, dtype=np.int64)]
     parent, letter = [np.full(1, -1, dtype=np.int64)], [np.full(1, -1, dtype=np.int64)]
-    base = 0
-    for d in range(1, radius + 1):
-        grown = np.take(level, powers, axis=1).reshape(len(level) * len(powers), -1)
-        h = hashed(grown)
-        _, first = np.unique(h, return_index=True)
-        first = np.sort(first)
-        first = first[~np.isin(h[first], np.concatenate(keys))]
-        keys.append(h[first])
-        dist.append(np.full(len(first), d, dtype=np.int64))
-        parent.append(base + first // len(powers))
-        letter.append(first % len(powers))
-        base += len(level)
-        level = grown[first]
+    base, size = 0, 1
+    for level in itertools.islice(levels(first, grow, key=hashed), radius):
+        keys.append(level.keys)
+        dist.append(np.full(len(level.keys), level.depth, dtype=np.int64))
+        parent.append(base + level.parent)
+        letter.append(level.move)
+        base, size = base + size, len(level.keys)
     return (np.concatenate(keys), np.concatenate(dist), np.concatenate(parent),
             np.concatenate(letter))
 
