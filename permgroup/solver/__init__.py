@@ -114,6 +114,13 @@ REDUCTION_VARIANTS = ((True, 1500, True, False), (False, 400, True, False),
 #: best at 48; at 200 points 108, 85, 109; 6x6x6 row 245 280 at 48, 268 at 96, 254
 #: with 200 too)
 REDUCTION_ANCHORS = (96, 200)
+#: ... where the points times the pairs stay within this (four times what the
+#: insertions' own points may hold, insertion.ANCHOR_ROWS): on a quicker machine
+#: Santa's cube_19/19/19 rows ended at 42 s of their 87 with the variants at 96
+#: points skipped (96 x 251,028 pairs); let in, side by side (load 1-2): rows
+#: 277-280 9,599 -> 9,081 moves, row 281 (cube_33/33/33) 7,267 -> 7,063 (in 197 s
+#: rather than 100, peak 1.7 GB rather than 1.1)
+MORE_POINTS_ROWS = 48_000_000
 #: the stages by search (permgroup.solver.staged) are tried first where they apply
 #: (staged.CENTRE_ORBITS), with at most this share of the variants' time (at 0.5,
 #: 14 s on Santa's 4x4x4, loaded, the centres' beam took 7 and the pairs' beam
@@ -494,7 +501,6 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     first; ``None`` otherwise or when it finds none.  ``end``: when the word is
     owed, the variants' rounds hurry early enough to end by it
     (:func:`~permgroup.solver.reduction.reduction_word`'s ``end``)."""
-    from permgroup.solver.insertion import ANCHOR_ROWS
     from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
     from permgroup.solver.staged import stage_model, staged_word
 
@@ -541,7 +547,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
             # word and are few (on Santa's 6x6x6 row 255 no variant finds one,
             # and building them took the greedy's time: 422 moves against 348)
             continue
-        if anchors is not None and (best is None or anchors * red.shapes.size > ANCHOR_ROWS):
+        if anchors is not None and (best is None or anchors * red.shapes.size > MORE_POINTS_ROWS):
             # (more points where the variants found none: no more words; nor
             # past the rows the insertions' gains may hold, a big cube's)
             continue
