@@ -245,7 +245,7 @@ def _chosen(ms: MoveSet, effects: Effects, index: tuple[np.ndarray, np.ndarray],
             continue
         # seen at the end: the moves after the point carry position p to inverse(after)[p]
         back = np.empty(degree, dtype=np.int64)
-        back[_after(ms, word, ts[k])] = np.arange(degree)
+        back[ms.perm(word[ts[k]:])] = np.arange(degree)
         to, fro = back[pos], back[src]
         if used[to].any() or (frozen is not None and frozen[to].any()):
             continue
@@ -255,14 +255,6 @@ def _chosen(ms: MoveSet, effects: Effects, index: tuple[np.ndarray, np.ndarray],
         windows.append((lo, hi))
         out.append((lo, hi, middle, to, fro))
     return out
-
-
-def _after(ms: MoveSet, word: list[Letter], t: int) -> np.ndarray:
-    """The gather array of ``word[t:]``."""
-    after = np.arange(ms.degree, dtype=np.int64)
-    for c, e in reversed(word[t:]):
-        after = ms.powers[c][e % ms.orders[c]][after]
-    return after
 
 
 def _combined(ms: MoveSet, combined: Combine, inside: list, at: np.ndarray, seen: np.ndarray,

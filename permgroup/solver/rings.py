@@ -397,8 +397,9 @@ def flip_words(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
     orders = ms.orders
     candidates: list[list[Letter]] = []
 
-    def few(w: list[Letter]) -> bool:
-        return 0 < int(np.count_nonzero(ms.perm(w) != identity)) <= ms.cost(w) + 2
+    def few(w: list[Letter], perm: np.ndarray | None = None) -> bool:
+        perm = ms.perm(w) if perm is None else perm
+        return 0 < int(np.count_nonzero(perm != identity)) <= ms.cost(w) + 2
 
     def mirrored(a: int, b: int, x: Letter, i: int, j: int) -> list[Letter]:
         return [(a, -i % orders[a]), x, (b, -j % orders[b]), (a, i % orders[a]), x,
@@ -427,8 +428,9 @@ def flip_words(ms: MoveSet, rings: Sequence[int], turn: int = FLIP_TURN,
                        for a, b in sorted(mirrors) for i in (-1, 1) for j in (-1, 1)]
     words, seen = [], set()
     for w in candidates:
-        key = ms.perm(w).tobytes()
-        if key not in seen and few(w):
+        perm = ms.perm(w)
+        key = perm.tobytes()
+        if key not in seen and few(w, perm):
             seen.add(key)
             words.append(w)
     return words
