@@ -26,10 +26,9 @@ import numpy as np
 from permgroup.cache import cached_array
 from permgroup.progress import Progress
 from permgroup.spaces.space import DENSE_STEP, ROW_PULL, STATES_OF, rank_dtype
-from permgroup.tables.packed import (PackedTable, apply_writes, code_writes, distinct, empty_packed,
-                                     pack, read_codes, reached, unpack)
-from permgroup.tables.store import (THREADS, UNSEEN, UNSEEN_CODE, DepthTable, depth_distribution,
-                                    table_cache)
+from permgroup.tables.packed import (PackedTable, apply_writes, code_writes, count_code, distinct,
+                                     empty_packed, pack, read_codes, reached, unpack)
+from permgroup.tables.store import THREADS, UNSEEN, UNSEEN_CODE, DepthTable, table_cache
 
 #: table entries times moves a breadth-first search builds per second on two
 #: shared cores (about 1e8 measured, a third of that when the moves' costs
@@ -153,12 +152,9 @@ class PackedStore(ByteStore):
         self.packed[lo // 4:lo // 4 + len(view) // 4] = pack(view)
 
     def count(self, depth: int, levels: Sequence[int]) -> int:
-        # a histogram of the bytes below 0xFF (four unseen states), weighted by how
-        # many places of each byte hold the code; less the levels 3, 6... before
+        # every place holding the code, less the levels 3, 6... before
         code = self.code(depth)
-        histogram = depth_distribution(self.packed)
-        places = unpack(np.arange(len(histogram), dtype=np.uint8)).reshape(-1, 4)
-        return int(histogram @ (places == code).sum(axis=1)) - sum(levels[code::3])
+        return count_code(self.packed, code) - sum(levels[code::3])
 
 
 def bfs(space, sources: Sequence[int] | np.ndarray, store=None, *,
