@@ -279,7 +279,8 @@ def colourings(state: np.ndarray) -> int:
 
 def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray, *,
               mismatches: int = 0, budget: Budget | None = None, owed: bool = True,
-              chain: bool = True, rings: bool = True, polish: bool = True) -> list[str]:
+              chain: bool = True, rings: bool = True, polish: bool = True,
+              check: bool = True) -> list[str]:
     """Move names taking ``start`` to within ``mismatches`` positions of ``goal``
     (see the module docstring), found within ``budget`` (its time, memory and
     cancel; a minute without one); :class:`InputError` naming why when there
@@ -291,7 +292,9 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     the opening of a puzzle of rings sharing cells (:mod:`~permgroup.solver.rings`).
     ``polish=False`` skips the closing exact search unless nothing else found a
     word (the rest after an opening: a few moves saved at most, for up to a
-    gigabyte of states)."""
+    gigabyte of states).  ``check=False``: the word is not applied here, for a
+    caller that checks it itself (:func:`permgroup.solve`, at its exit: on
+    Santa's 33x33x33 each check of a 13,000-move word took 0.2 s)."""
     budget = budget if budget is not None else Budget.of(TIME_LIMIT)
     # past choose, the greedy stops choosing and the 3-cycles finish at once;
     # past descent, the descent stops; further variants start only within variants
@@ -337,7 +340,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             try:
                 return find_word(moves, state, goal, mismatches=mismatches,
                                  budget=budget.share(FINISH_SHARE), owed=False, chain=False,
-                                 rings=False, polish=False)
+                                 rings=False, polish=False, check=False)
             except (Stopped, InputError):
                 return None
 
@@ -351,19 +354,20 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
             # (not polished: on a fresh globe_4/7 row the exact search on the
             # last 10 moves of 194 took 1.4 GB)
             rest = find_word(moves, middle, goal, mismatches=mismatches, budget=budget,
-                             owed=owed, chain=False, rings=False, polish=False)
+                             owed=owed, chain=False, rings=False, polish=False, check=False)
             # stretches met again from both ends, across the seam too: the
             # insertions' words on look-alike cells (Santa's globe_1/16 row
             # 348 173 -> 171 moves, globe_6/8 row 378 241 -> 237)
             word = ms.names(meet_shortcuts(ms, start, ms.letters(prefix + rest)))
-            word = _checked(moves, start, goal, word, mismatches)
+            if check:  # the rest's word and the shortcuts, checked together
+                word = _checked(moves, start, goal, word, mismatches)
             # the solver without the opening too, while the time left is at least
             # what the opening's word took (shorter on some of Santa's globe_1/16 rows)
             if budget.left() < time.monotonic() - began:
                 return word
             try:
                 alone = find_word(moves, start, goal, mismatches=mismatches, budget=budget,
-                                  owed=False, chain=False, rings=False)
+                                  owed=False, chain=False, rings=False, check=check)
             except (Stopped, InputError):
                 return word
             return alone if len(alone) < len(word) else word
@@ -377,7 +381,7 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         word, took = reduced_in
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
         if budget.left() < GREEDY_AFTER * took:
-            return _checked(moves, start, goal, ms.names(word), mismatches)
+            return _checked(moves, start, goal, ms.names(word), mismatches, check)
     if not owed:  # the caller's word stands: no model is built past the budget
         budget.check()
     # with no time left for the descent, the model's parts are built whole at
@@ -464,13 +468,15 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
         raise InputError(f"no word found: {counted(wrong, 'position')} still wrong after "
                          f"{counted(ms.cost(word), 'move')} and no tool helps (the position may "
                          "be unreachable)")
-    return _checked(moves, start, goal, best, mismatches)
+    return _checked(moves, start, goal, best, mismatches, check)
 
 
 def _checked(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray,
-             word: list[str], mismatches: int) -> list[str]:
+             word: list[str], mismatches: int, check: bool = True) -> list[str]:
     """``word``, once it is applied to ``start`` and found within ``mismatches``
-    positions of ``goal``."""
+    positions of ``goal`` (at once without ``check``: the caller checks it)."""
+    if not check:
+        return word
     final = start
     for name in word:
         final = final[moves[name]]
