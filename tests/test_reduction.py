@@ -57,7 +57,7 @@ def test_parities_made_right_with_the_classes_given():
     for _ in range(5):
         state = ms.apply(goal, [(rng.randrange(len(ms.classes)), 1) for _ in range(51)])
         word = solve_small_orbits(moves, state, goal, np.flatnonzero(red.frozen),
-                                  budget=Budget.of(60))
+                                  budget=Budget.of(60), improve=0.5)
         state = ms.apply(state, ms.letters(word))
         fix = fix_parities(ms, red.pieces, red.position_orbit, state, goal,
                            classes=red.keeping)

@@ -57,7 +57,8 @@ def test_santa_cube_rows_are_solved_and_checked(cache):
     # 140: every sticker distinct; 130: each face a checkerboard of two colours,
     # yet every piece shows its own colours
     for row in rows + more:
-        word = chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(30))
+        word = chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(30),
+                          improve=0.5)
         assert word is not None, row.id
         source = PUZZLES if row in rows else MORE
         # solved exactly, wildcards or not (row 31 has 6)
@@ -69,14 +70,16 @@ def test_santa_cube_rows_are_solved_and_checked(cache):
 def test_tables_are_read_back_from_the_cache(cache, monkeypatch):
     rows, moves = rows_of(PUZZLES, "cube_3/3/3")
     cube = moves["cube_3/3/3"]
-    assert chain_word(cube, rows[0].start, rows[0].goal, budget=Budget.of(120)) is not None
+    assert chain_word(cube, rows[0].start, rows[0].goal, budget=Budget.of(120),
+                      improve=1.0) is not None
     names = os.listdir(cache)
     assert any(n.startswith("chain-") and n.endswith(".bytes") for n in names), names
     chain._PLANS.clear()  # as in a new process
     # no table may be built now (too slow for any time): an answer means they
     # were read from the cache
     monkeypatch.setattr(chain, "BUILD_RATE", 1e-9)
-    assert chain_word(cube, rows[1].start, rows[1].goal, budget=Budget.of(60)) is not None
+    assert chain_word(cube, rows[1].start, rows[1].goal, budget=Budget.of(60),
+                      improve=1.0) is not None
     chain._PLANS.clear()
     assert sorted(os.listdir(cache)) == sorted(names)
 
@@ -92,7 +95,7 @@ def test_random_scrambles_are_solved(cache):
             start = goal.copy()
             for name in (rng.choice(names) for _ in range(40)):
                 start = start[cube[name]]
-            word = chain_word(cube, start, goal, budget=Budget.of(60))
+            word = chain_word(cube, start, goal, budget=Budget.of(60), improve=1.0)
             assert word is not None
             state = list(start)
             for name in word:  # the test's own applier: new[i] = old[p[i]]
@@ -104,7 +107,8 @@ def test_the_2x2x2_against_the_exact_search(cache):
     rows, moves = rows_of(PUZZLES, "cube_2/2/2")
     applier = allowed_moves()
     for row in rows:
-        word = chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(60))
+        word = chain_word(moves[row.type], row.start, row.goal, budget=Budget.of(60),
+                          improve=1.0)
         optimal = exact_word(moves[row.type], row.start, row.goal, budget=Budget.of(60))
         assert wrong_positions(csv_row(PUZZLES, row.id), ".".join(word), applier) == 0
         assert len(optimal) <= len(word) <= len(optimal) + 4
@@ -148,7 +152,8 @@ def test_a_megaminx_definition_is_refused():
     assert time.monotonic() - began < 20
 
 
-def test_find_word_takes_the_chain_first(cache):
+def test_find_word_takes_the_chain_first(cache, monkeypatch):
+    monkeypatch.setattr(chain, "SEARCH_SECONDS", 1.0)  # the answer's kind is the point
     rows, moves = rows_of(PUZZLES, "cube_3/3/3")
     row = rows[0]
     word = find_word(moves[row.type], row.start, row.goal, budget=Budget.of(60))

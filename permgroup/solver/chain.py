@@ -71,9 +71,11 @@ MAX_ENTRIES = 1 << 26
 #: a stage whose coset space is larger than this is past what its databases can guide
 MAX_STAGE = 1 << 40
 #: seconds the search goes on after its first answer, at most, and at most this
-#: share of the row's time limit (a whole file with a small limit stays quick)
-SEARCH_SECONDS = 2.5
-SEARCH_SHARE = 1 / 60
+#: share of the row's time limit (a whole file with a small limit stays quick).
+#: Santa's 3x3x3 rows 30-53 at load 6-7: 619 moves at 2.5 s and 1/60, 593 at 5 s
+#: and 1/12, 589 at 10 s and 1/6 (twice the time for 4 moves)
+SEARCH_SECONDS = 5.0
+SEARCH_SHARE = 1 / 12
 #: largest number of positions: sympy's orders and the piece bookkeeping stay quick
 MAX_DEGREE = 400
 #: ... and of moves: a stage's table costs a lookup per move and entry, and the
