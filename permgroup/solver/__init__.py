@@ -89,6 +89,15 @@ DESCENT_SHARE = 0.85
 #: positions wrong by GREEDY_SHARE with a third of its 261 s unused); the
 #: descent's share, the reserve after it the same
 REDUCTION_SHARE = DESCENT_SHARE
+#: ... which is later where the reduction's word will be too long to be shortened
+#: (SHORTEN_STATES: the reserve is for that), told by the positions wrong at the
+#: start times the positions (a big cube's reduction fixes about a position a move
+#: or less: Santa's cube_33/33/33 rows, 6,000 wrong of 6,534, take 7,000 to
+#: 11,000 moves); there the reserve went unused (row 283, whose stickers are all
+#: labelled apart, ended at 223 s of 261 with its insertions cut at 471 wrong and
+#: the hurried rounds taking 2,416 moves for them, 0.19 a position against 0.35
+#: for the last insertions)
+UNSHORTENED_SHARE = 0.95
 #: the reduction's words tried while time allows, the shortest kept: (backward,
 #: commutator kinds scored a round); on Santa's cubes the shortest of these four
 #: was 9 % shorter than the forward 400 alone (7 rows of cube_4 to cube_10); the
@@ -375,8 +384,10 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
     # the small orbits by search, the big ones by commutators that keep them
     # (permgroup.solver.reduction): quick where it applies, and on a big cube
     # the greedy's model alone would take the time limit
+    shortened = np.count_nonzero(start != goal) * ms.degree <= SHORTEN_STATES
     reduced_in = _reduce_first(moves, ms, start, goal, mismatches, descent, choose, variants,
-                               budget.share(REDUCTION_SHARE), end=budget if owed else None)
+                               budget.share(REDUCTION_SHARE if shortened else UNSHORTENED_SHARE),
+                               end=budget if owed else None)
     if reduced_in is not None:
         word, took = reduced_in
         wrong = int(np.count_nonzero(ms.apply(start, word) != goal))
