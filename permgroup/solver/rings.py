@@ -137,8 +137,10 @@ MIN_INSERT_CELLS = 30
 #: moves over 10 (globe_3/4 596 -> 481), fresh globe_4/7 rows (70 cells)
 #: 887 -> 822 over 4 (its 2 rows of colours as they were), globe_1/16 (64)
 #: 1,061 both times (60 s a row, load 3.7-4.4, side by side); globe_3/33's
-#: (264) were longer (rows 391 and 395: 3,923 moves against 3,698)
-DISTINCT_INSERT_CELLS = 100
+#: (264) were longer then (rows 391 and 395: 3,923 moves against 3,698), but
+#: with the 3-cycles of :func:`flip_words` and the prefixes' parities made
+#: right (:func:`parities_made_right`) 4,050 -> 2,613 (load 7-10, side by side)
+DISTINCT_INSERT_CELLS = 300
 #: the largest turn of each ring in the commutators inserted on a puzzle whose
 #: rings meet through other moves (:func:`ring_commutators`) ...
 FLIP_TURN = 3
@@ -642,6 +644,8 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         # the insertions after each cut while time is left for one more (a
         # small globe's take seconds: on Santa's globe_6/8 and globe_6/10 rows the
         # shortest of four cuts was 5 % shorter than the first's)
+        if not alike:
+            prefixes = parities_made_right(ms, start, goal, prefixes)
         word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
                                budget=budget, finish=_letters_finish(ms, start, finish))
         return ms.names(word), ms.apply(start, word)
@@ -676,6 +680,34 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
     word = best_insertions(ms, rings, start, goal, prefixes, mismatches=mismatches,
                            budget=budget, turn=max(ms.orders[r] for r in rings) // 2)
     return ms.names(word), ms.apply(start, word)
+
+
+def parities_made_right(ms: MoveSet, start: np.ndarray, goal: np.ndarray,
+                        prefixes: Iterable[list[Letter]]) -> Iterator[list[Letter]]:
+    """Each of ``prefixes`` followed by the fewest single moves after which
+    every orbit of distinct pieces has the goal's parity
+    (:func:`~permgroup.solver.greedy.fix_parities`).  The insertions' words
+    are commutators and words of even flips, which keep every parity: after
+    a prefix of the wrong parity they stop with pieces wrong that only the
+    generic solver's parity moves and 3-cycles put right (Santa's globe_3/33
+    row 395: 25 cells left, 720 moves to finish them; 20 of the right
+    parity, about 200).
+
+    >>> t = np.array([1, 0, 2]); u = np.array([0, 2, 1])
+    >>> ms = MoveSet.from_moves({"t": t, "u": u})
+    >>> [ms.names(p) for p in parities_made_right(ms, np.array([1, 0, 2]), np.arange(3), [[]])]
+    [['t']]
+    """
+    from permgroup.solver.greedy import fix_parities
+    from permgroup.solver.pieces import Pieces, position_orbits
+
+    pieces = Pieces.of(ms)
+    position_orbit = np.full(ms.degree, -1, dtype=np.int64)
+    for k, orbit in enumerate(position_orbits(ms)):
+        position_orbit[orbit] = k
+    for prefix in prefixes:
+        fix = fix_parities(ms, pieces, position_orbit, ms.apply(start, prefix), goal)
+        yield ms.extend(prefix, fix) if fix else prefix
 
 
 def _letters_finish(ms: MoveSet, start: np.ndarray,
