@@ -104,8 +104,10 @@ def shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], *, depth: 
 
 
 #: the states of :func:`meet_shortcuts`' balls times the cells at most (about
-#: 3 s at a load of 5; Santa's globe_1/16 rows at radius 2, 14,000,000; at
-#: radius 3, 490,000,000 and 40 s for 2 moves more on row 348)
+#: 3 s at a load of 5 before their colours were numbered once, 6 times less
+#: since; Santa's globe_1/16 rows at radius 2, 14,000,000; at radius 3,
+#: 490,000,000 and 40 s for 2 moves more on row 348; globe_3/33's at radius 2,
+#: 1,200,000,000, 9-15 s at a load of 6-12 for 10 moves of 840 on row 388)
 MEET_ENTRIES = 40_000_000
 
 
@@ -148,14 +150,21 @@ def meet_shortcuts(ms: MoveSet, start: np.ndarray, word: Sequence[Letter], radiu
     # colours times weights: near states would meet by accident)
     values = np.unique(np.stack(states))
     rng = np.random.default_rng(0)
-    keys = rng.integers(0, 2 ** 63, size=(ms.degree, len(values)), dtype=np.uint64)
-    rows = np.arange(ms.degree)[None, :]
+    keys = rng.integers(0, 2 ** 63, size=(ms.degree, len(values)), dtype=np.uint64).ravel()
+    # the balls grown on each cell's colour number in the narrowest type, and
+    # hashed by its place in the flat keys (looking the colours up level by
+    # level took most of the time: 100 points of globe_3/33 at radius 2,
+    # 11.3 s -> 1.8 s at a load of 12)
+    coded = [np.searchsorted(values, state).astype(np.uint8 if len(values) <= 256 else np.int32)
+             for state in states]
+    offsets = (np.arange(ms.degree) * len(values)).astype(
+        np.int32 if keys.size < 2 ** 31 else np.int64)
 
     def hashed(level: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
-            return keys[rows, np.searchsorted(values, level)].sum(axis=1, dtype=np.uint64)
+            return keys.take(level + offsets).sum(axis=1, dtype=np.uint64)
 
-    balls = [_ball(state, powers, radius, hashed) for state in states]
+    balls = [_ball(state, powers, radius, hashed) for state in coded]
     # each state of the balls one number; the cheapest way to it from a point
     # before (cost so far plus its distance), to go on to a later point
     every, ids = np.unique(np.concatenate([b[0] for b in balls]), return_inverse=True)
