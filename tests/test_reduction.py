@@ -111,6 +111,7 @@ def test_each_reduction_variant_solves(monkeypatch):
 
     monkeypatch.setattr(staged, "CENTRE_ORBITS", 0)   # the variants alone (tests/test_staged.py)
     monkeypatch.setattr(solver, "REDUCTION_ANCHORS", ())  # (each once)
+    monkeypatch.setattr(solver, "REDUCTION_EVERYWHERE", False)
     for variant in solver.REDUCTION_VARIANTS[::4]:   # pairs alone, and two pairs too
         monkeypatch.setattr(solver, "REDUCTION_VARIANTS", (variant,))
         word = solver.find_word(moves, parsed.start, parsed.goal, mismatches=parsed.wildcards,
@@ -412,8 +413,10 @@ def test_bicliques_side_by_side_are_each_grids_greedy():
 
 def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     """Once every reduction variant has run, find_word runs those of the pairs
-    alone again with the insertions looking at each of REDUCTION_ANCHORS
-    points a step (other setups, another word), the shortest word kept; the
+    alone again, first with the last positions at every point of the word
+    (a puzzle below EVERYWHERE_FROM positions), then with the insertions
+    looking at each of REDUCTION_ANCHORS points a step (other setups,
+    another word), the shortest word kept; the
     anchors reach the insertions (the module's small puzzle: two 3-cycles
     meeting in a cell, a piece flipped; insertions from the start)."""
     import permgroup.solver as solver
@@ -430,7 +433,7 @@ def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
 
     def spy(*args, **kwargs):
         word = real(*args, **kwargs)
-        made.append((kwargs.get("anchors"), kwargs.get("two_pairs"), ms.cost(word)))
+        made.append((kwargs.get("anchors"), kwargs.get("everywhere"), ms.cost(word)))
         return word
 
     def counted(*args, **kwargs):
@@ -448,7 +451,7 @@ def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     monkeypatch.setattr(solver, "GREEDY_AFTER", 1e9)  # the reduction's word alone
     word = solver.find_word(moves, start, goal, budget=Budget.of(30), chain=False,
                             polish=False)
-    assert [(a, t) for a, t, _ in made] == [(None, False), (96, False)]
+    assert [(a, e) for a, e, _ in made] == [(None, None), (None, True), (96, None)]
     assert points[0] is None and points[-1] == 96 and set(points) == {None, 96}
     state = start
     for name in word:

@@ -130,6 +130,16 @@ REDUCTION_ANCHORS = (96, 200)
 #: 277-280 9,599 -> 9,081 moves, row 281 (cube_33/33/33) 7,267 -> 7,063 (in 197 s
 #: rather than 100, peak 1.7 GB rather than 1.1)
 MORE_POINTS_ROWS = 48_000_000
+#: before the runs at more points, on puzzles below reduction.EVERYWHERE_FROM
+#: positions (the middle cubes), the four of the pairs alone again with the last
+#: positions at every point of the word as on the big cubes
+#: (:mod:`~permgroup.solver.everywhere`).
+#: On Santa's 6x6x6 rows 245 and 250 the twelve words of the pairs alone summed
+#: 3,248 and 3,362 moves, with them everywhere from 100 wrong 3,054 and 3,154 (the
+#: best 244 -> 240, 254 -> 242); on 4x4x4 and 5x5x5 rows their best was now
+#: shorter, now longer (rows 200, 205, 210, 211: 105, 116, 155, 107 against 115,
+#: 106, 149, 105): added rather than in place of the others
+REDUCTION_EVERYWHERE = True
 #: the stages by search (permgroup.solver.staged) are tried first where they apply
 #: (staged.CENTRE_ORBITS), with at most this share of the variants' time (at 0.5,
 #: 14 s on Santa's 4x4x4, loaded, the centres' beam took 7 and the pairs' beam
@@ -518,7 +528,8 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     first; ``None`` otherwise or when it finds none.  ``end``: when the word is
     owed, the variants' rounds hurry early enough to end by it
     (:func:`~permgroup.solver.reduction.reduction_word`'s ``end``)."""
-    from permgroup.solver.reduction import TWO_PAIRS_BELOW, reduction_model, reduction_word
+    from permgroup.solver.reduction import (EVERYWHERE_FROM, TWO_PAIRS_BELOW, reduction_model,
+                                            reduction_word)
     from permgroup.solver.staged import stage_model, staged_word
 
     red = reduction_model(ms, budget)
@@ -547,9 +558,11 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     # after it gave words twice as long; every later variant hurrying at ``first``
     # gave cube_10/10/10 rows 272 and 273 1,421 moves against 1,403: fewer variants)
     late = first if stages is None and first is not None else choose
-    runs = [v + (None,) for v in REDUCTION_VARIANTS] + \
-        [v + (n,) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
-    for i, (backward, kinds, inside, two_pairs, anchors) in enumerate(runs):
+    runs = [v + (None, None) for v in REDUCTION_VARIANTS]
+    if REDUCTION_EVERYWHERE and ms.degree < EVERYWHERE_FROM:
+        runs += [v + (None, True) for v in REDUCTION_VARIANTS if not v[3]]
+    runs += [v + (n, None) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
+    for i, (backward, kinds, inside, two_pairs, anchors, everywhere) in enumerate(runs):
         # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
         # the first ended with two look-alike positions no 3-cycle fixes, the
         # fourth gave 124 moves where the greedy gave 153)
@@ -564,7 +577,8 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
             # word and are few (on Santa's 6x6x6 row 255 no variant finds one,
             # and building them took the greedy's time: 422 moves against 348)
             continue
-        if anchors is not None and (best is None or anchors * red.shapes.size > MORE_POINTS_ROWS):
+        if (anchors is not None or everywhere) and best is None or \
+                anchors is not None and anchors * red.shapes.size > MORE_POINTS_ROWS:
             # (more points where the variants found none: no more words; nor
             # past the rows the insertions' gains may hold, a big cube's)
             continue
@@ -575,6 +589,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
         found = reduction_word(moves, ms, red, a, b, mismatches=mismatches, hurry=hurried,
                                kinds=kinds, inside=inside,
                                two_pairs=two_pairs, fallback=_owed_word, anchors=anchors,
+                               everywhere=everywhere,
                                end=end if i == 0 or hurried is first else None)
         if found is not None:
             if len(found) * ms.degree <= SHORTEN_STATES:

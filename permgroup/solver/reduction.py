@@ -166,7 +166,7 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
                    hurry: Budget | None = None, kinds: int | None = None, inside: bool = True,
                    two_pairs: bool = False, fallback: Solver | None = None,
                    prefix: list[Letter] | None = None, end: Budget | None = None,
-                   anchors: int | None = None
+                   anchors: int | None = None, everywhere: bool | None = None
                    ) -> list[Letter] | None:
     """A word (letters of ``ms``) taking ``start`` to within ``mismatches``
     positions of ``goal`` by the three steps of the module docstring, or
@@ -192,7 +192,11 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
     the positions still wrong).  ``anchors``: the points of the word the
     insertions look at a step (default: as many as
     :data:`~permgroup.solver.insertion.ANCHOR_ROWS` allows, at most
-    :data:`~permgroup.solver.insertion.ANCHORS`); other points, another word."""
+    :data:`~permgroup.solver.insertion.ANCHORS`); other points, another word.
+    ``everywhere``: the last :data:`EVERYWHERE_BELOW` positions at every point
+    of the word (:func:`~permgroup.solver.everywhere.insert_everywhere`) or
+    not; by default on puzzles of :data:`EVERYWHERE_FROM` to
+    :data:`EVERYWHERE_TO` positions."""
     hurry = Budget.of(60) if hurry is None else hurry
     prefix = list(prefix or [])
     per_position = 0.0 if end is None else hurried_seconds(red, start, goal)
@@ -233,9 +237,10 @@ def reduction_word(moves: Mapping[str, np.ndarray], ms: MoveSet, red: Reduction,
             effects = red.pair_effects(two_pairs)
             # the last few positions at every point of the word, then the
             # insertions again for what that leaves (on a big puzzle)
-            everywhere = EVERYWHERE_BELOW if EVERYWHERE_FROM <= ms.degree <= EVERYWHERE_TO \
-                else 0
-            for lowest in sorted({max(mismatches, everywhere), mismatches}, reverse=True):
+            if everywhere is None:
+                everywhere = EVERYWHERE_FROM <= ms.degree <= EVERYWHERE_TO
+            below = EVERYWHERE_BELOW if everywhere and ms.degree <= EVERYWHERE_TO else 0
+            for lowest in sorted({max(mismatches, below), mismatches}, reverse=True):
                 word = _insertions(ms, red, effects, start, goal, word, mismatches=lowest,
                                    first=first, hurry=late(wrong), anchors=anchors)
                 if lowest > mismatches:
