@@ -111,7 +111,6 @@ def test_each_reduction_variant_solves(monkeypatch):
 
     monkeypatch.setattr(staged, "CENTRE_ORBITS", 0)   # the variants alone (tests/test_staged.py)
     monkeypatch.setattr(solver, "REDUCTION_ANCHORS", ())  # (each once)
-    monkeypatch.setattr(solver, "REDUCTION_EVERYWHERE", False)
     for variant in solver.REDUCTION_VARIANTS[::4]:   # pairs alone, and two pairs too
         monkeypatch.setattr(solver, "REDUCTION_VARIANTS", (variant,))
         word = solver.find_word(moves, parsed.start, parsed.goal, mismatches=parsed.wildcards,
@@ -414,7 +413,7 @@ def test_bicliques_side_by_side_are_each_grids_greedy():
 def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     """Once every reduction variant has run, find_word runs those of the pairs
     alone again, first with the last positions at every point of the word
-    (a puzzle below EVERYWHERE_FROM positions), then with the insertions
+    (a puzzle of REDUCTION_EVERYWHERE positions to EVERYWHERE_FROM), then with the insertions
     looking at each of REDUCTION_ANCHORS points a step (other setups,
     another word), the shortest word kept; the
     anchors reach the insertions (the module's small puzzle: two 3-cycles
@@ -448,6 +447,7 @@ def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     monkeypatch.setattr(reduction, "insert_effects", counted)
     monkeypatch.setattr(solver, "REDUCTION_VARIANTS", solver.REDUCTION_VARIANTS[:1])
     monkeypatch.setattr(solver, "REDUCTION_ANCHORS", (96,))
+    monkeypatch.setattr(solver, "REDUCTION_EVERYWHERE", 1)   # (the puzzle's 7 positions)
     monkeypatch.setattr(solver, "GREEDY_AFTER", 1e9)  # the reduction's word alone
     word = solver.find_word(moves, start, goal, budget=Budget.of(30), chain=False,
                             polish=False)

@@ -130,16 +130,17 @@ REDUCTION_ANCHORS = (96, 200)
 #: 277-280 9,599 -> 9,081 moves, row 281 (cube_33/33/33) 7,267 -> 7,063 (in 197 s
 #: rather than 100, peak 1.7 GB rather than 1.1)
 MORE_POINTS_ROWS = 48_000_000
-#: before the runs at more points, on puzzles below reduction.EVERYWHERE_FROM
-#: positions (the middle cubes), the four of the pairs alone again with the last
-#: positions at every point of the word as on the big cubes
-#: (:mod:`~permgroup.solver.everywhere`).
-#: On Santa's 6x6x6 rows 245 and 250 the twelve words of the pairs alone summed
-#: 3,248 and 3,362 moves, with them everywhere from 100 wrong 3,054 and 3,154 (the
-#: best 244 -> 240, 254 -> 242); on 4x4x4 and 5x5x5 rows their best was now
-#: shorter, now longer (rows 200, 205, 210, 211: 105, 116, 155, 107 against 115,
-#: 106, 149, 105): added rather than in place of the others
-REDUCTION_EVERYWHERE = True
+#: before the runs at more points, on puzzles of at least this many positions and
+#: fewer than reduction.EVERYWHERE_FROM (Santa's 6x6x6, 216), the four of the pairs
+#: alone again with the last positions at every point of the word as on the big
+#: cubes (:mod:`~permgroup.solver.everywhere`).  On Santa's 6x6x6 rows 245 and 250
+#: the twelve words of the pairs alone summed 3,248 and 3,362 moves, with those
+#: everywhere from 100 wrong 3,054 and 3,154 (the best 244 -> 240, 254 -> 242):
+#: added rather than in place of the others.  Not below: on 4x4x4 and 5x5x5 rows
+#: 160, 200, 205, 210, 211, 220, 230 the words kept were the same, and on the
+#: globe_6/10 row 383 (140 positions, where the rings' opening weighs candidates
+#: by the words after them) 246 moves against 224
+REDUCTION_EVERYWHERE = 200
 #: the stages by search (permgroup.solver.staged) are tried first where they apply
 #: (staged.CENTRE_ORBITS), with at most this share of the variants' time (at 0.5,
 #: 14 s on Santa's 4x4x4, loaded, the centres' beam took 7 and the pairs' beam
@@ -559,7 +560,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     # gave cube_10/10/10 rows 272 and 273 1,421 moves against 1,403: fewer variants)
     late = first if stages is None and first is not None else choose
     runs = [v + (None, None) for v in REDUCTION_VARIANTS]
-    if REDUCTION_EVERYWHERE and ms.degree < EVERYWHERE_FROM:
+    if REDUCTION_EVERYWHERE <= ms.degree < EVERYWHERE_FROM:
         runs += [v + (None, True) for v in REDUCTION_VARIANTS if not v[3]]
     runs += [v + (n, None) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
     for i, (backward, kinds, inside, two_pairs, anchors, everywhere) in enumerate(runs):
