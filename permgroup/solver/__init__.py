@@ -377,8 +377,12 @@ def find_word(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarr
                              owed=owed, chain=False, rings=False, polish=False, check=False)
             # stretches met again from both ends, across the seam too: the
             # insertions' words on look-alike cells (Santa's globe_1/16 row
-            # 348 173 -> 171 moves, globe_6/8 row 378 241 -> 237)
-            word = ms.names(meet_shortcuts(ms, start, ms.letters(prefix + rest)))
+            # 348 173 -> 171 moves, globe_6/8 row 378 241 -> 237); not once the
+            # time is up (a word owed past it: on wreath_100/100 at a 5 s limit,
+            # 0.7 s of CPU for the 2,900 moves of the last-resort finish's word)
+            word = prefix + rest
+            if not budget.expired:
+                word = ms.names(meet_shortcuts(ms, start, ms.letters(word)))
             if check:  # the rest's word and the shortcuts, checked together
                 word = _checked(moves, start, goal, word, mismatches)
             # the solver without the opening too, while the time left is at least

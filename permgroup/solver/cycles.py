@@ -261,6 +261,11 @@ class OrbitCycles:
         move = np.full(size, -1, dtype=np.int32)
         parent = np.full(size, -1, dtype=np.int32)
         root = np.full(size, -1, dtype=np.int16)
+        # a triple and its rotations are one 3-cycle, and a letter carries the
+        # rotations of a triple to those of its image: the search goes over
+        # one way of writing each (its least point first), a third of the
+        # triples, and gives the other two the same depth, letter and root,
+        # their parents the rotations of its parent that the letter carries there
         frontier = []
         width = slots.shape[1]
         for r, (_, triple) in enumerate(self._base[k]):
@@ -269,34 +274,46 @@ class OrbitCycles:
             turns = ([tuple(i // width * width + (i + t) % width for i in triple)
                       for t in range(width)] if oriented else [triple])
             for x, y, z in turns:
-                for code in ((x * n + y) * n + z, (y * n + z) * n + x, (z * n + x) * n + y):
-                    if depth[code] < 0:
-                        depth[code], root[code] = 0, r
-                        frontier.append(code)
+                codes = ((x * n + y) * n + z, (y * n + z) * n + x, (z * n + x) * n + y)
+                if depth[codes[0]] < 0:
+                    depth[list(codes)], root[list(codes)] = 0, r
+                    frontier.append(min(codes))   # its least point first
         frontier = np.array(frontier, dtype=np.int64)
         digits: list = [None, None]  # the frontier last split, and its (x, y, z)
 
         def stepper(images: list[np.ndarray]):
             def step(codes: np.ndarray, j: int) -> np.ndarray:
                 if digits[0] is not codes:
-                    x, rest = np.divmod(codes, n * n)
-                    digits[:] = [codes, (x, *np.divmod(rest, n))]
+                    digits[:] = [codes, _digits(codes, n)]
                 x, y, z = digits[1]
                 image = images[j]
-                return (image[x] * n + image[y]) * n + image[z]
+                return _least_first(image[x], image[y], image[z], n)[0]
             return by_moves(step, len(images))
 
+        # only triples of three points, written least first, are searched
+        points = np.arange(n)
+        seen = DenseKeys(size, frontier)
+        seen.seen |= ~((points[:, None, None] < points[None, :, None])
+                       & (points[:, None, None] < points[None, None, :])).reshape(-1)
         # a level's children are grown a batch at a time: all at once, an
         # orbit of a hundred pieces and sixty letters held 700 MB of them; the
         # last levels, larger than the triples left, from those (levels' back)
         back = stepper([np.argsort(image) for image in maps])
-        for level in levels(frontier, stepper(maps), seen=DenseKeys(size, frontier),
+        stacked = np.array(maps, dtype=np.int64).reshape(-1)   # letter j's at j n + point
+        for level in levels(frontier, stepper(maps), seen=seen,
                             batch=max(1, CHILDREN // max(len(maps), 1)), back=back):
             child, src = level.states, frontier[level.parent]
-            depth[child] = level.depth
-            move[child] = level.move
-            parent[child] = src
-            root[child] = root[src]
+            # the rotation of the parent's image that is the child's way of writing
+            at = level.move.astype(np.int64) * n
+            x, y, z = _digits(src, n)
+            shift = _least_first(stacked[at + x], stacked[at + y], stacked[at + z], n)[1]
+            children, parents = _rotations(child, n), _rotations(src, n)
+            column = np.arange(len(src))
+            for t in range(3):
+                depth[children[t]] = level.depth
+                move[children[t]] = level.move
+                parent[children[t]] = parents[(t + shift) % 3, column]
+                root[children[t]] = root[src]
             frontier = child
         # (x, y, z), then its rotations (y, z, x) and (z, x, y): the depths
         # as an n x n x n array, turned by transposing it
@@ -688,3 +705,37 @@ def _orbit_cycles(ms: MoveSet, pieces: Pieces, position_orbit: np.ndarray,
     table = searched()
     more = table if roots is None else searched(per_orbit=roots)
     return OrbitCycles.of(ms, pieces, position_orbit, tools + more), table
+
+
+def _digits(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The points ``(x, y, z)`` of triples coded ``(x n + y) n + z``."""
+    x, rest = np.divmod(codes, n * n)
+    return (x, *np.divmod(rest, n))
+
+
+def _least_first(x: np.ndarray, y: np.ndarray, z: np.ndarray, n: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The code of each triple's rotation that begins with its least point, and
+    which rotation that is (0: itself, 1: ``(y, z, x)``, 2: ``(z, x, y)``).
+
+    >>> [a.tolist() for a in _least_first(np.array([2, 0]), np.array([0, 1]), np.array([1, 2]), 3)]
+    [[5, 5], [1, 0]]
+    """
+    # (the least of the three codes: the points are distinct)
+    shift = np.where((x < y) & (x < z), 0, np.where(y < z, 1, 2))
+    rotated = _rotations_of(x, y, z, n)
+    return rotated.min(axis=0), shift
+
+
+def _rotations(codes: np.ndarray, n: int) -> np.ndarray:
+    """The codes of each triple's three rotations, one row for each (see
+    :func:`_least_first`).
+
+    >>> _rotations(np.array([5]), 3).tolist()
+    [[5], [15], [19]]
+    """
+    return _rotations_of(*_digits(codes, n), n)
+
+
+def _rotations_of(x: np.ndarray, y: np.ndarray, z: np.ndarray, n: int) -> np.ndarray:
+    return np.stack([(x * n + y) * n + z, (y * n + z) * n + x, (z * n + x) * n + y])
