@@ -92,21 +92,11 @@ def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:
     >>> unpack(np.array([0x21], dtype=np.uint8), 4).tolist()
     [1, 2]
     """
-    # one gather of each byte's entries, as one word of a table of the 256
-    # bytes' (a shift and a mask per place, written strided, took twice as long)
-    return _UNPACKED[bits][block].view(np.uint8)
-
-
-def _unpacked(bits: int) -> np.ndarray:
-    """Each byte's entries, in the order :func:`unpack` gives them, as one unsigned word."""
     per_byte = 8 // bits
-    table = np.empty((256, per_byte), dtype=np.uint8)
+    out = np.empty((len(block), per_byte), dtype=np.uint8)
     for k in range(per_byte):
-        table[:, k] = (np.arange(256) >> (bits * k)) & ((1 << bits) - 1)
-    return table.view(f"u{per_byte}").reshape(256)
-
-
-_UNPACKED = {bits: _unpacked(bits) for bits in (2, 4)}
+        np.bitwise_and(block >> np.uint8(bits * k), (1 << bits) - 1, out=out[:, k])
+    return out.reshape(-1)
 
 
 def count_code(packed: np.ndarray, code: int) -> int:
