@@ -629,18 +629,20 @@ def opening(moves: Mapping[str, np.ndarray], start: np.ndarray, goal: np.ndarray
         if not MIN_INSERT_CELLS <= len(start) <= MAX_INSERT_CELLS or \
                 (not alike and len(start) > DISTINCT_INSERT_CELLS):
             return None
-        # more cuts and more time where the colours look alike; on distinct
-        # labels (Santa's globe_3/4 row 372) the generic solver alone, after
-        # the insertions in the time left, gave 100 moves against their 120
+        # more time where the colours look alike; on distinct labels (Santa's
+        # globe_3/4 row 372) the generic solver alone, after the insertions in
+        # the time left, gave 100 moves against their 120
         if prepare is not None:
             prepare()
         budget = None if budget is None else \
             budget.share(FLIP_INSERT_SHARE if alike else INSERT_SHARE)
         # flips and turns that each put several cells home first: the
         # insertions' commutators fix two or three cells for eight to ten moves
-        # from the first (Santa's globe_3/33 row 388), these one for two
-        prefixes = flip_prefixes(ms, rings, start, goal, CUT_COSTS, budget=budget,
-                                 widths=PREFIX_WIDTHS if alike else PREFIX_WIDTHS[:1])
+        # from the first (Santa's globe_3/33 row 388), these one for two; the
+        # cuts of every width on distinct labels too (Santa's rows 343 344 346
+        # 368 370 372 of globe_1/8 and globe_3/4, 505 -> 430 moves, 8 s a row ->
+        # 25; 391 and 395 of globe_3/33, 2,560 -> 2,330 a pair, load 7-11)
+        prefixes = flip_prefixes(ms, rings, start, goal, CUT_COSTS, budget=budget)
         # the insertions after each cut while time is left for one more (a
         # small globe's take seconds: on Santa's globe_6/8 and globe_6/10 rows the
         # shortest of four cuts was 5 % shorter than the first's)
