@@ -451,7 +451,7 @@ def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     monkeypatch.setattr(solver, "GREEDY_AFTER", 1e9)  # the reduction's word alone
     word = solver.find_word(moves, start, goal, budget=Budget.of(30), chain=False,
                             polish=False)
-    assert [(a, e) for a, e, _ in made] == [(None, None), (None, True), (96, None)]
+    assert [(a, e) for a, e, _ in made] == [(None, None), (None, True), (96, None), (96, True)]
     assert points[0] is None and points[-1] == 96 and set(points) == {None, 96}
     state = start
     for name in word:
