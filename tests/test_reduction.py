@@ -415,7 +415,7 @@ def test_variants_run_again_at_more_points_while_time_is_left(monkeypatch):
     alone again, first with the last positions at every point of the word
     (a puzzle of REDUCTION_EVERYWHERE positions to EVERYWHERE_FROM), then with the insertions
     looking at each of REDUCTION_ANCHORS points a step (other setups,
-    another word), the shortest word kept; the
+    another word), then with both, the shortest word kept; the
     anchors reach the insertions (the module's small puzzle: two 3-cycles
     meeting in a cell, a piece flipped; insertions from the start)."""
     import permgroup.solver as solver
