@@ -61,7 +61,7 @@ from permgroup.solver.cycles import OrbitCycles, orbit_cycles
 from permgroup.solver.greedy import greedy
 from permgroup.moves import MoveSet
 from permgroup.solver.parallel import Shapes
-from permgroup.solver.pieces import Pieces, position_orbits
+from permgroup.solver.pieces import Pieces, orbit_of_position
 from permgroup.solver.shorten import meet_shortcuts, short_words, shorten
 
 #: the tool table is grown a second level of conjugates only while it has fewer rows
@@ -224,9 +224,7 @@ def model(ms: MoveSet, budget: Budget | None = None, setup_length: int = 1, *,
             grow(built, grow_within)
         return built
     pieces = Pieces.of(ms)
-    position_orbit = np.full(ms.degree, -1, dtype=np.int64)
-    for k, orbit in enumerate(position_orbits(ms)):
-        position_orbit[orbit] = k
+    position_orbit = orbit_of_position(ms)
     base = base_commutators(ms, pieces, budget=budget, setup_length=setup_length)
     cycles, more = orbit_cycles(ms, pieces, position_orbit, budget)
     base = base + more

@@ -58,6 +58,20 @@ def position_orbits(ms: MoveSet) -> list[np.ndarray]:
     return sorted((np.array(sorted(v)) for v in groups.values()), key=lambda a: int(a[0]))
 
 
+def orbit_of_position(ms: MoveSet) -> np.ndarray:
+    """Each position's orbit, numbered as :func:`position_orbits` lists them
+    (-1 for a position no move moves).
+
+    >>> from permgroup.moves import MoveSet
+    >>> orbit_of_position(MoveSet.from_moves({"t": np.array([1, 0, 2, 4, 3])})).tolist()
+    [0, 0, -1, 1, 1]
+    """
+    orbit_of = np.full(ms.degree, -1, dtype=np.int64)
+    for k, orbit in enumerate(position_orbits(ms)):
+        orbit_of[orbit] = k
+    return orbit_of
+
+
 @dataclass
 class Pieces:
     """Blocks of positions (pieces), the block each position is in, and the orbits

@@ -49,7 +49,7 @@ from permgroup.solver.everywhere import insert_everywhere
 from permgroup.solver.greedy import fix_parities
 from permgroup.solver.insertion import CANCEL_CHECKED, Effects, insert_effects
 from permgroup.solver.parallel import Shapes
-from permgroup.solver.pieces import Pieces, position_orbits
+from permgroup.solver.pieces import Pieces, orbit_of_position
 from permgroup.solver.small_orbits import (Solver, keeping_classes, orbit_positions,
                                            small_orbits, solve_small_orbits)
 
@@ -143,9 +143,7 @@ def reduction_model(ms: MoveSet, budget: Budget | None = None) -> Reduction | No
     if key in _MODELS:
         return _MODELS[key]
     pieces = Pieces.of(ms)
-    position_orbit = np.full(ms.degree, -1, dtype=np.int64)
-    for k, orbit in enumerate(position_orbits(ms)):
-        position_orbit[orbit] = k
+    position_orbit = orbit_of_position(ms)
     cycles, _ = orbit_cycles(ms, pieces, position_orbit, budget)
     small = small_orbits(pieces, cycles)
     built = None

@@ -701,12 +701,10 @@ def parities_made_right(ms: MoveSet, start: np.ndarray, goal: np.ndarray,
     [['t']]
     """
     from permgroup.solver.greedy import fix_parities
-    from permgroup.solver.pieces import Pieces, position_orbits
+    from permgroup.solver.pieces import Pieces, orbit_of_position
 
     pieces = Pieces.of(ms)
-    position_orbit = np.full(ms.degree, -1, dtype=np.int64)
-    for k, orbit in enumerate(position_orbits(ms)):
-        position_orbit[orbit] = k
+    position_orbit = orbit_of_position(ms)
     for prefix in prefixes:
         fix = fix_parities(ms, pieces, position_orbit, ms.apply(start, prefix), goal)
         yield ms.extend(prefix, fix) if fix else prefix
