@@ -562,14 +562,17 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     # gave cube_10/10/10 rows 272 and 273 1,421 moves against 1,403: fewer variants)
     late = first if stages is None and first is not None else choose
     runs = [v + (None, None) for v in REDUCTION_VARIANTS]
-    if REDUCTION_EVERYWHERE <= ms.degree < EVERYWHERE_FROM:
-        runs += [v + (None, True) for v in REDUCTION_VARIANTS if not v[3]]
-    runs += [v + (n, None) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
-    if REDUCTION_EVERYWHERE <= ms.degree < EVERYWHERE_FROM:
-        # and last, those at more points too: more words to choose from in the
-        # time a 6x6x6 row leaves (Santa's twelve, alone at --jobs 2: 2,854 ->
-        # 2,838 moves, no row longer, 197 -> 263 s of CPU)
-        runs += [v + (n, True) for n in REDUCTION_ANCHORS for v in REDUCTION_VARIANTS if not v[3]]
+    # the runs with the last positions at every point: at the default points,
+    # then last at more points too (more words to choose from in the time a
+    # 6x6x6 row leaves: Santa's twelve, alone at --jobs 2, 2,854 -> 2,838 moves,
+    # no row longer, 197 -> 263 s of CPU)
+    middle = REDUCTION_EVERYWHERE <= ms.degree < EVERYWHERE_FROM
+    alone = [v for v in REDUCTION_VARIANTS if not v[3]]   # the pairs alone
+    if middle:
+        runs += [v + (None, True) for v in alone]
+    runs += [v + (n, None) for n in REDUCTION_ANCHORS for v in alone]
+    if middle:
+        runs += [v + (n, True) for n in REDUCTION_ANCHORS for v in alone]
     for i, (backward, kinds, inside, two_pairs, anchors, everywhere) in enumerate(runs):
         # (a variant finding none is no reason to stop: on Santa's 4x4x4 row 200
         # the first ended with two look-alike positions no 3-cycle fixes, the
