@@ -555,7 +555,7 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
     # rows of the stages, run before them, the last ones are cut by the time and
     # one of two pairs may be the shortest: row 154, 87 moves rather than 83 when
     # the pairs alone at 96 points went first), then those of the pairs alone at more
-    # the first variant hurries at ``first`` where there are no stages, the others
+    # points.  The first variant hurries at ``first`` where there are no stages, the others
     # at ``choose``, or at ``first`` where they fit only before that (a big cube: on
     # Santa's cube_19/19/19 the first ends at 30 to 45 s of 87, and the greedy
     # after it gave words twice as long; every later variant hurrying at ``first``
@@ -588,11 +588,10 @@ def _reduce_first(moves: Mapping[str, np.ndarray], ms: MoveSet, start: np.ndarra
             # word and are few (on Santa's 6x6x6 row 255 no variant finds one,
             # and building them took the greedy's time: 422 moves against 348)
             continue
-        if (anchors is not None or everywhere) and best is None or \
-                anchors is not None and anchors * red.shapes.size > MORE_POINTS_ROWS:
-            # (more points where the variants found none: no more words; nor
-            # past the rows the insertions' gains may hold, a big cube's)
-            continue
+        if (anchors is not None or everywhere) and best is None:
+            continue  # more points where the variants found none: no more words
+        if anchors is not None and anchors * red.shapes.size > MORE_POINTS_ROWS:
+            continue  # past the rows the insertions' gains may hold (a big cube's)
         t = time.monotonic()
         # backward: a word taking the goal to the start, inverted (the same
         # permutation carries the start to the goal, mismatches and all)
