@@ -74,7 +74,7 @@ def insert_everywhere(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np
     :func:`~permgroup.solver.insertion.insert_effects`'), asked at the
     :data:`COMBINED_POINTS` points where most effects gain."""
     word = list(word)
-    index = _transfer_index(effects)
+    index = effects.transfers
     end = ms.apply(start, word)
     skip = 0
     while not (budget is not None and budget.expired):
@@ -98,28 +98,6 @@ def insert_everywhere(ms: MoveSet, effects: Effects, start: np.ndarray, goal: np
             moved[to] = end[fro]
         end = moved
     return word
-
-
-def _transfer_index(effects: Effects) -> tuple[np.ndarray, np.ndarray]:
-    """Each move of a sticker of each effect's, from ``s`` to ``p``, as the key
-    ``p * (degree + 1) + s``, sorted, and the effect of each key: an effect
-    that gains brings, but for a few that fix one position a move of six or
-    more, a wrong position's wanted colour from another wrong position.
-    Made once for the last effects asked (every variant of a row, every row
-    of a puzzle)."""
-    global _LAST
-    if _LAST is not None and _LAST[0] is effects:
-        return _LAST[1]
-    cache = effects.cache
-    real = cache.pos < cache.degree
-    keys = (cache.pos * (cache.degree + 1) + cache.src)[real]
-    rows = np.nonzero(real)[0]
-    order = np.argsort(keys, kind="stable")
-    _LAST = (effects, (keys[order], rows[order]))
-    return _LAST[1]
-
-
-_LAST: tuple[Effects, tuple[np.ndarray, np.ndarray]] | None = None
 
 
 def _chosen(ms: MoveSet, effects: Effects, index: tuple[np.ndarray, np.ndarray],

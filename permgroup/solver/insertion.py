@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -84,6 +85,20 @@ class Effects:
         out = np.arange(self.cache.degree, dtype=np.int64)
         out[pos[keep]] = src[keep]
         return out
+
+    @cached_property
+    def transfers(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each move of a sticker of each effect's, from ``s`` to ``p``, as the
+        key ``p * (degree + 1) + s``, sorted, and the effect of each key (what
+        :func:`~permgroup.solver.everywhere.insert_everywhere` looks a wrong
+        position's wanted colour up in); made once, for every variant of a
+        row and every row of a puzzle."""
+        cache = self.cache
+        real = cache.pos < cache.degree
+        keys = (cache.pos * (cache.degree + 1) + cache.src)[real]
+        rows = np.nonzero(real)[0]
+        order = np.argsort(keys, kind="stable")
+        return keys[order], rows[order]
 
     @classmethod
     def of(cls, ms: MoveSet, words: Sequence[Sequence[Letter]]) -> "Effects":
