@@ -64,7 +64,7 @@ from permgroup.budget import Budget
 from permgroup.errors import InputError, Stopped
 from permgroup.moves import Letter, MoveSet
 from permgroup.solver.beam import beam
-from permgroup.solver.pieces import Pieces, position_orbits
+from permgroup.solver.pieces import Pieces, orbit_of_position
 
 if TYPE_CHECKING:  # pragma: no cover
     from permgroup.spaces.colouring import ColouringSpace
@@ -625,9 +625,8 @@ def _quotient(moves: Mapping[str, np.ndarray], ms: MoveSet, stages: Stages
         pieces = Pieces.of(qms)
         pairs = [pieces.blocks[k] for o in pieces.orbits if len(pieces.blocks[o[0]]) == 2
                  for k in o]
-        where = np.zeros(len(firsts), dtype=np.int64)
-        for k, orbit in enumerate(position_orbits(qms)):
-            where[orbit] = k
+        # 0 rather than -1 for a point no outer move moves (no piece holds it)
+        where = np.maximum(orbit_of_position(qms), 0)
         stages.quotient = (quotient, firsts, pairs, pieces, where)
     return stages.quotient
 
