@@ -53,8 +53,13 @@ from collections.abc import Callable
 from permgroup.errors import InputError, InputTypeError
 from permgroup.formats.definition import Definition, Orbit, OrbitState
 
-#: the most points a family member may have (its moves are listed in full)
+#: the most points a family member may have (its moves are listed in full:
+#: ``transpositions-N`` has N(N-1)/2 of them)...
 MAX_POINTS = 256
+#: ... and the most cells of a globe, wreath or cube, whose moves are a few a
+#: row or layer (Santa's 33x33x33 has 6,534 stickers; the engine's stabilizer
+#: chains take puzzles of 10^4 points)
+MAX_CELLS = 10_000
 
 _NAME = re.compile(r"([a-z]+(?:-[a-z]+)*)-(\d+(?:-\d+)*)")
 
@@ -306,7 +311,7 @@ def globe(a: int, b: int) -> Definition:
     name = f"globe-{a}-{b}"
     _need(name, a >= 1 and b >= 1, "globe-A-B needs A >= 1 and B >= 1")
     n = 2 * b * (a + 1)
-    _need(name, n <= MAX_POINTS, f"{n} cells; families here have at most {MAX_POINTS} points")
+    _need(name, n <= MAX_CELLS, f"{n} cells; a globe here has at most {MAX_CELLS:,}")
     return _definition(name, n, globe_moves(a, b))
 
 
@@ -340,8 +345,8 @@ def wreath(n: int) -> Definition:
     """
     name = f"wreath-{n}"
     _need(name, n >= 4, "wreath-N needs N >= 4")
-    _need(name, 2 * n - 2 <= MAX_POINTS, f"{2 * n - 2} cells; families here have at most "
-          f"{MAX_POINTS} points")
+    _need(name, 2 * n - 2 <= MAX_CELLS, f"{2 * n - 2} cells; a wreath here has at most "
+          f"{MAX_CELLS:,}")
     return _definition(name, 2 * n - 2, wreath_moves(n))
 
 
@@ -379,8 +384,8 @@ def cube(n: int) -> Definition:
     name = f"cube-{n}"
     _need(name, n >= 2, "cube-N needs N >= 2")
     degree = 6 * n * n
-    _need(name, degree <= MAX_POINTS, f"{degree} stickers; families here have at most "
-          f"{MAX_POINTS} points")
+    _need(name, degree <= MAX_CELLS, f"{degree} stickers; a cube here has at most "
+          f"{MAX_CELLS:,}")
     return definition_of(Puzzle(name, degree, dict(santa_cube_moves(n)),
                                 solved=tuple(range(degree))))
 

@@ -195,6 +195,15 @@ def test_bad_family_names_are_named():
     assert family_definition("lrx") is None and family_definition("cube3") is None
 
 
+def test_cubes_and_globes_past_256_cells_are_members():
+    # Santa's cube_7/7/7 (294 stickers) and globe_8/25 (450 cells) by their family names
+    cube7 = family_definition("cube-7")
+    assert cube7.puzzle.degree == 294 and len(cube7.moves) == 21
+    assert family_definition("globe-8-25").puzzle.degree == 450
+    with pytest.raises(InputError, match="cube-41: 10086 stickers; a cube here has at most 10,000"):
+        family_definition("cube-41")
+
+
 def test_family_names_work_on_the_command_line(tmp_path):
     run = [sys.executable, "-m", "permgroup"]
     env = {"PERMGROUP_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
