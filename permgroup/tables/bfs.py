@@ -40,9 +40,9 @@ BUILD_RATE = 5e7
 BLOCK = 1 << 19
 #: the cost model, per state and move (per state for dense and pull, which
 #: read every rank once), measured on the 2x2x2: a step costs about 4, reading
-#: a byte 2, marking a byte 2 and a 2-bit code 3 (read first, then its byte's
-#: writes sorted by place and done under a lock: 5 when each place was a mask
-#: over all the codes); a bottom-up state usually stops after half its moves
+#: a byte 2, marking a byte 2 and a 2-bit code 3 (read first, then its bits
+#: taken from its byte under a lock: 5 when each place was a mask over all the
+#: codes); a bottom-up state usually stops after half its moves
 COSTS = {"step": 4, "read": 2, "dense": 1 / 2, "pull": 1 / 2}
 #: a level lists its unseen states, or keeps its frontier as ranks, while they
 #: are at most this share of the space
