@@ -82,11 +82,10 @@ def apply_writes(packed: np.ndarray, writes: tuple[np.ndarray, np.ndarray]) -> N
     np.subtract.at(packed, where, bits)
 
 
-#: each byte's entries, 2 or 4 bits each (row ``byte``), for :func:`unpack`
+#: each byte's entries (2 or 4 bits each) as the bytes of one word, for :func:`unpack`
 _ENTRIES = {bits: np.array([[(v >> (bits * k)) & ((1 << bits) - 1) for k in range(8 // bits)]
-                            for v in range(256)], dtype=np.uint8) for bits in (2, 4)}
-#: bytes unpacked by one ``take``, whose indices numpy widens to 8 bytes each
-UNPACK_RUN = 1 << 16
+                            for v in range(256)], dtype=np.uint8).view(f"<u{8 // bits}").ravel()
+            for bits in (2, 4)}
 
 
 def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:
@@ -97,14 +96,11 @@ def unpack(block: np.ndarray, bits: int = 2) -> np.ndarray:
     >>> unpack(np.array([0x21], dtype=np.uint8), 4).tolist()
     [1, 2]
     """
-    entries = _ENTRIES[bits]
-    out = np.empty((len(block), 8 // bits), dtype=np.uint8)
-    # each byte's row of entries gathered: 2.7 times as fast as a shift and a
-    # mask a place, each writing every fourth byte of ``out`` (9 ms against
-    # 25 for a torus's 16 MB table)
-    for lo in range(0, len(block), UNPACK_RUN):
-        np.take(entries, block[lo:lo + UNPACK_RUN], axis=0, out=out[lo:lo + UNPACK_RUN])
-    return out.reshape(-1)
+    # each byte's entries gathered as one word: 15 ms against 25 for a shift and a
+    # mask a place (each writing every fourth byte) over a torus's 16 MB table; an
+    # index of bytes keeps numpy's conversion of it to a buffer, where ``take``
+    # would widen it whole to 8 bytes an entry
+    return _ENTRIES[bits][block].view(np.uint8)
 
 
 def count_code(packed: np.ndarray, code: int) -> int:
