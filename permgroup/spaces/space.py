@@ -33,7 +33,10 @@ class StateSpace(Protocol):  # pragma: no cover - a description, not code
     capabilities: frozenset[str]
 
     def step(self, ranks: np.ndarray, m: int) -> np.ndarray:
-        """Ranks after move ``m`` (``-1`` where it is not legal)."""
+        """Ranks after move ``m`` (``-1`` where it is not legal).  A move is
+        one-to-one where it is legal (``back_step`` undoes it): the 2-bit
+        store writes one move's images of distinct ranks without sorting them,
+        so two ranks with one image would spoil a neighbour's code."""
 
     def back_step(self, ranks: np.ndarray, m: int) -> np.ndarray:
         """Ranks from which move ``m`` leads to ``ranks`` (``-1`` where none does)."""
